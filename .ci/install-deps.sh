@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages dgmax builds and tests with. Idempotent: prints nothing and does
+# nothing when everything is already installed. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+packages=(
+  g++ cmake make libgtest-dev
+  libeigen3-dev libhdf5-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+  libgmsh-dev gmsh libvtk9-dev
+  python3 python3-numpy python3-matplotlib
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "done"

@@ -1,0 +1,136 @@
+#include "solver/app/cmd_info.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "solver/io/config_keys.hpp"
+#include "solver/io/mesh_spec.hpp"
+#include "solver/mesh/mesh_stats.hpp"
+
+namespace dgmax {
+namespace {
+
+struct InfoOptions {
+  std::string input;
+  int order = 0;  // 0: from the config, else 4
+  int refine = -1;
+  double size = -1;
+  bool json = false;
+};
+
+bool is_config(const std::string& path) {
+  const auto ends = [&](const char* ext) {
+    const std::string e(ext);
+    return path.size() >= e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0;
+  };
+  return ends(".yaml") || ends(".yml");
+}
+
+long long nodes_per_element(int N) { return static_cast<long long>(N + 1) * (N + 2) * (N + 3) / 6; }
+
+void run_info(const InfoOptions& opt) {
+  MeshSpec spec;
+  int order = 4;
+  std::vector<TagReference> refs;
+  if (is_config(opt.input)) {
+    const YamlDoc doc = YamlDoc::load_file(opt.input);
+    check_top_level_keys(doc);
+    spec = parse_mesh_spec(doc, doc.root()["mesh"]);
+    const YAML::Node disc = doc.root()["discretization"];
+    if (disc.IsDefined() && disc.IsMap() && disc["order"]) order = doc.as_int(disc["order"], "discretization.order");
+    refs = referenced_tags(doc);
+  } else {
+    spec = mesh_spec_from_argument(opt.input);
+  }
+  if (opt.order > 0) order = opt.order;
+  if (opt.refine >= 0) spec.refine = opt.refine;
+  if (opt.size >= 0) spec.size = opt.size;
+  if (order < 1 || order > 15)
+    throw UserError("order must be between 1 and 15, got " + std::to_string(order));
+
+  const MeshData md = load_mesh(spec);
+  check_tags_exist(md.mesh, refs);
+  const MeshStats s = compute_stats(md);
+  const long long Np = nodes_per_element(order);
+  const long long nodes = s.elements * Np;
+  const long long dofs = 6 * nodes;
+
+  std::vector<bool> periodic_tag(md.mesh.boundary_tag_names.size(), false);
+  for (const auto& p : md.mesh.periodic) periodic_tag[p.tag_a] = periodic_tag[p.tag_b] = true;
+
+  if (opt.json) {
+    nlohmann::json j;
+    j["mesh"] = md.mesh.source;
+    j["elements"] = s.elements;
+    j["vertices"] = s.vertices;
+    j["volume"] = s.volume_total;
+    j["volume_min"] = s.volume_min;
+    j["volume_max"] = s.volume_max;
+    j["h_min"] = s.h_min;
+    j["h_max"] = s.h_max;
+    j["quality_min"] = s.quality_min;
+    j["quality_mean"] = s.quality_mean;
+    j["interior_faces"] = s.interior_faces;
+    j["boundary_faces"] = s.boundary_faces;
+    j["periodic_face_pairs"] = s.periodic_face_pairs;
+    j["reoriented_elements"] = s.reoriented;
+    j["boundary_tags"] = nlohmann::json::object();
+    for (size_t t = 0; t < s.boundary_tags.size(); ++t)
+      if (t >= periodic_tag.size() || !periodic_tag[t])
+        j["boundary_tags"][s.boundary_tags[t].name] = s.boundary_tags[t].count;
+    j["periodic_tags"] = nlohmann::json::array();
+    for (size_t t = 0; t < periodic_tag.size(); ++t)
+      if (periodic_tag[t]) j["periodic_tags"].push_back(md.mesh.boundary_tag_names[t]);
+    j["volume_tags"] = nlohmann::json::object();
+    for (const auto& t : s.volume_tags) j["volume_tags"][t.name] = t.count;
+    j["order"] = order;
+    j["nodes_per_element"] = Np;
+    j["nodes"] = nodes;
+    j["dofs"] = dofs;
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+
+  std::cout << fmt::format("mesh              {}\n", md.mesh.source);
+  std::cout << fmt::format("elements          {}\n", s.elements);
+  std::cout << fmt::format("vertices          {}\n", s.vertices);
+  std::cout << fmt::format("faces             {} interior, {} boundary, {} periodic pairs\n",
+                           s.interior_faces, s.boundary_faces, s.periodic_face_pairs);
+  std::cout << fmt::format("h (longest edge)  min {:.6g}  max {:.6g}\n", s.h_min, s.h_max);
+  std::cout << fmt::format("element volume    min {:.6g}  max {:.6g}\n", s.volume_min, s.volume_max);
+  std::cout << fmt::format("total volume      {:.12g}\n", s.volume_total);
+  std::cout << fmt::format("quality (3r/R)    min {:.4f}  mean {:.4f}   (1 = regular tetrahedron)\n",
+                           s.quality_min, s.quality_mean);
+  if (s.reoriented > 0)
+    std::cout << fmt::format("reoriented        {} inverted elements were flipped\n", s.reoriented);
+  std::cout << "boundary tags     (faces)\n";
+  for (size_t t = 0; t < s.boundary_tags.size(); ++t) {
+    const bool periodic = t < periodic_tag.size() && periodic_tag[t];
+    std::cout << fmt::format("  {:<16}{}\n", s.boundary_tags[t].name,
+                             periodic ? std::string("periodic") : std::to_string(s.boundary_tags[t].count));
+  }
+  std::cout << "volume tags       (elements)\n";
+  for (const auto& t : s.volume_tags) std::cout << fmt::format("  {:<16}{}\n", t.name, t.count);
+  std::cout << fmt::format("order {:<11} Np = {} nodes/element, {} nodes, {} DOF (6 field components)\n",
+                           order, Np, nodes, dofs);
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app) {
+  auto opt = std::make_shared<InfoOptions>();
+  CLI::App* cmd = app.add_subcommand("info", "Print statistics of a mesh (box:NX,NY,NZ, .msh, .geo) or of a config's mesh");
+  cmd->add_option("input", opt->input, "box:NX,NY,NZ | mesh file (.msh, .geo) | config (.yaml)")->required();
+  cmd->add_option("--order,-N", opt->order, "polynomial order for the DOF count (default: the config's, else 4)")
+      ->check(CLI::Range(1, 15));
+  cmd->add_option("--refine", opt->refine, "uniform refinements to apply first (default: the config's, else 0)")
+      ->check(CLI::Range(0, 6));
+  cmd->add_option("--size", opt->size, ".geo only: maximum element size")->check(CLI::PositiveNumber);
+  cmd->add_flag("--json", opt->json, "print one JSON object instead of a table");
+  cmd->callback([opt]() { run_info(*opt); });
+}
+
+}  // namespace dgmax

@@ -1,0 +1,47 @@
+// The dgmax command line: subcommands are added by the cmd_*.cpp files.
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "dgmax/config.hpp"
+#include "solver/app/cmd_info.hpp"
+#include "solver/util/error.hpp"
+
+namespace {
+
+std::string build_features() {
+  std::string s = "dgmax " DGMAX_VERSION " (";
+  s += DGMAX_HAS_CUDA ? "cuda" : "no cuda";
+  s += DGMAX_HAS_VTK ? ", vtk" : ", no vtk";
+  s += DGMAX_HAS_GMSH ? ", gmsh" : ", no gmsh";
+  return s + ")";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"dgmax: high-order discontinuous Galerkin Maxwell solver for tetrahedral meshes"};
+  app.set_version_flag("--version", build_features());
+  app.require_subcommand(1);
+  dgmax::add_info_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const dgmax::UserError& e) {
+    std::cerr << e.render();
+    return 1;
+  } catch (const dgmax::InternalError& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of memory; try a smaller mesh or a lower order\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error (please report at the dgmax issue tracker): " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,100 @@
+#include "solver/io/mesh_spec.hpp"
+
+#include <filesystem>
+
+#include "solver/mesh/mesh_file.hpp"
+
+namespace dgmax {
+
+MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull())
+    throw UserError("the config has no 'mesh' section", {doc.path()},
+                    "add e.g. mesh: {box: {cells: [4, 4, 4]}} or mesh: {file: meshes/cube.geo}");
+  doc.check_keys(node, {"box", "file", "size", "refine"}, "mesh");
+  MeshSpec spec;
+  const bool has_box = node["box"].IsDefined(), has_file = node["file"].IsDefined();
+  if (has_box == has_file)
+    throw doc.error(node, has_box ? "'mesh' has both 'box' and 'file'; give one"
+                                  : "'mesh' needs either 'box' or 'file'");
+  if (has_box) {
+    const YAML::Node b = node["box"];
+    doc.check_keys(b, {"lower", "upper", "cells", "periodic"}, "mesh.box");
+    BoxSpec box;
+    if (b["lower"]) {
+      auto v = doc.as_doubles(b["lower"], 3, "mesh.box.lower");
+      box.lower = {v[0], v[1], v[2]};
+    }
+    if (b["upper"]) {
+      auto v = doc.as_doubles(b["upper"], 3, "mesh.box.upper");
+      box.upper = {v[0], v[1], v[2]};
+    }
+    if (b["cells"]) {
+      auto v = doc.as_ints(b["cells"], 3, "mesh.box.cells");
+      box.cells = {v[0], v[1], v[2]};
+    }
+    for (int d = 0; d < 3; ++d) {
+      if (box.cells[d] < 1) throw doc.error(b["cells"], "'mesh.box.cells' must be ≥ 1 in every direction");
+      if (!(box.upper[d] > box.lower[d]))
+        throw doc.error(b["upper"].IsDefined() ? b["upper"] : b, "'mesh.box.upper' must exceed 'lower' in every direction");
+    }
+    if (b["periodic"]) {
+      const YAML::Node p = b["periodic"];
+      if (!p.IsSequence())
+        throw doc.error(p, "'mesh.box.periodic' must be a list of directions", "e.g. periodic: [x, y]");
+      for (const auto& d : p) {
+        const std::string name = doc.as_string(d, "mesh.box.periodic");
+        if (name != "x" && name != "y" && name != "z")
+          throw doc.error(d, "unknown periodic direction '" + name + "'", "use x, y or z");
+        box.periodic[name[0] - 'x'] = true;
+      }
+    }
+    spec.box = box;
+  } else {
+    spec.file = doc.as_string(node["file"], "mesh.file");
+    namespace fs = std::filesystem;
+    const fs::path rel = fs::path(doc.path()).parent_path() / spec.file;
+    if (fs::path(spec.file).is_relative() && fs::exists(rel) && !fs::exists(spec.file))
+      spec.file = rel.string();
+  }
+  if (node["size"]) {
+    spec.size = doc.as_double(node["size"], "mesh.size");
+    if (spec.size < 0) throw doc.error(node["size"], "'mesh.size' must be ≥ 0");
+    if (has_box) throw doc.error(node["size"], "'mesh.size' applies to .geo files, not to box meshes",
+                                 "set mesh.box.cells instead");
+  }
+  if (node["refine"]) {
+    spec.refine = doc.as_int(node["refine"], "mesh.refine");
+    if (spec.refine < 0 || spec.refine > 6)
+      throw doc.error(node["refine"], "'mesh.refine' must be between 0 and 6");
+  }
+  return spec;
+}
+
+MeshSpec mesh_spec_from_argument(const std::string& arg) {
+  MeshSpec spec;
+  BoxSpec box;
+  if (parse_box_shorthand(arg, box))
+    spec.box = box;
+  else
+    spec.file = arg;
+  return spec;
+}
+
+MeshData load_mesh(const MeshSpec& spec) {
+  Mesh mesh = spec.box ? make_box_mesh(*spec.box) : load_mesh_file(spec.file, spec.size);
+  return setup_mesh(std::move(mesh), spec.refine);
+}
+
+std::vector<TagReference> referenced_tags(const YamlDoc& doc) {
+  std::vector<TagReference> refs;
+  const auto add = [&](const char* section, TagReference::Kind kind) {
+    const YAML::Node n = doc.root()[section];
+    if (!n.IsDefined() || !n.IsMap()) return;
+    for (const auto& kv : n) refs.push_back({kind, kv.first.as<std::string>(), doc.at(kv.first)});
+  };
+  add("materials", TagReference::Volume);
+  add("boundaries", TagReference::Boundary);
+  return refs;
+}
+
+}  // namespace dgmax

@@ -1,0 +1,39 @@
+// The `mesh:` block of a config (or a `box:NX,NY,NZ` / file argument on the command line) and
+// turning it into a checked mesh.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/io/yaml_doc.hpp"
+#include "solver/mesh/box.hpp"
+#include "solver/mesh/mesh_setup.hpp"
+#include "solver/mesh/validate.hpp"
+
+namespace dgmax {
+
+// mesh:
+//   box: {lower: [0,0,0], upper: [1,1,1], cells: [4,4,4], periodic: [x, z]}   # or
+//   file: meshes/cube.geo     # .msh or .geo; relative to the config's folder, else to the cwd
+//   size: 0.1                 # .geo only: maximum element size (0 = the file's own)
+//   refine: 0                 # uniform refinements (each ×8 elements)
+struct MeshSpec {
+  std::optional<BoxSpec> box;
+  std::string file;
+  double size = 0;
+  int refine = 0;
+};
+
+MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& mesh_node);
+
+// "box:NX,NY,NZ" or a mesh file path.
+MeshSpec mesh_spec_from_argument(const std::string& arg);
+
+// Builds/reads the mesh and runs setup_mesh (validation, refinement, connectivity, geometry).
+MeshData load_mesh(const MeshSpec& spec);
+
+// Tags the config refers to: keys of `materials:` (volume) and `boundaries:` (boundary).
+std::vector<TagReference> referenced_tags(const YamlDoc& doc);
+
+}  // namespace dgmax

@@ -1,0 +1,130 @@
+#include "solver/io/yaml_doc.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "solver/util/strings.hpp"
+
+namespace dgmax {
+namespace {
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::stringstream ss(text);
+  std::string line;
+  while (std::getline(ss, line)) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+YamlDoc YamlDoc::load_string(const std::string& text, const std::string& name) {
+  YamlDoc doc;
+  doc.path_ = name;
+  doc.lines_ = split_lines(text);
+  try {
+    doc.root_ = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    SourceLocation where{name, e.mark.line + 1, e.mark.column + 1, {}};
+    if (e.mark.line >= 0 && e.mark.line < static_cast<int>(doc.lines_.size()))
+      where.snippet = doc.lines_[e.mark.line];
+    throw UserError("invalid YAML: " + e.msg, where, "check indentation, colons and brackets");
+  }
+  if (doc.root_.IsNull()) doc.root_ = YAML::Node(YAML::NodeType::Map);
+  if (!doc.root_.IsMap())
+    throw UserError("the config must be a YAML mapping (key: value lines)", {name, 1, 1, {}});
+  return doc;
+}
+
+YamlDoc YamlDoc::load_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw UserError("cannot open config file '" + path + "'", {},
+                    "check the path (it is relative to the current directory)");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load_string(ss.str(), path);
+}
+
+SourceLocation YamlDoc::at(const YAML::Node& node) const {
+  SourceLocation where{path_, 0, 0, {}};
+  if (!node.IsDefined()) return where;
+  const YAML::Mark m = node.Mark();
+  if (m.line < 0) return where;
+  where.line = m.line + 1;
+  where.column = m.column + 1;
+  if (m.line < static_cast<int>(lines_.size())) where.snippet = lines_[m.line];
+  return where;
+}
+
+UserError YamlDoc::error(const YAML::Node& node, const std::string& message,
+                         const std::string& hint) const {
+  return UserError(message, at(node), hint);
+}
+
+void YamlDoc::check_keys(const YAML::Node& node, const std::vector<std::string>& allowed,
+                         const std::string& context) const {
+  if (!node.IsMap()) throw error(node, "'" + context + "' must be a mapping (key: value)");
+  for (const auto& kv : node) {
+    const std::string key = kv.first.as<std::string>();
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string valid;
+    for (const auto& a : allowed) valid += (valid.empty() ? "" : ", ") + a;
+    const std::string close = closest_match(key, allowed);
+    std::string hint = close.empty() ? "valid keys: " + valid
+                                     : "did you mean '" + close + "'? valid keys: " + valid;
+    throw error(kv.first, "unknown key '" + key + "' in '" + context + "'", hint);
+  }
+}
+
+double YamlDoc::as_double(const YAML::Node& node, const std::string& what) const {
+  if (!node.IsScalar()) throw error(node, "'" + what + "' must be a number");
+  const std::string text = node.Scalar();
+  try {
+    size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size() && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  throw error(node, "'" + what + "' must be a finite number, got '" + text + "'");
+}
+
+int YamlDoc::as_int(const YAML::Node& node, const std::string& what) const {
+  if (!node.IsScalar()) throw error(node, "'" + what + "' must be an integer");
+  const std::string text = node.Scalar();
+  try {
+    size_t used = 0;
+    const long v = std::stol(text, &used);
+    if (used == text.size() && v >= -2147483647L && v <= 2147483647L) return static_cast<int>(v);
+  } catch (const std::exception&) {
+  }
+  throw error(node, "'" + what + "' must be an integer, got '" + text + "'");
+}
+
+std::string YamlDoc::as_string(const YAML::Node& node, const std::string& what) const {
+  if (!node.IsScalar()) throw error(node, "'" + what + "' must be a single value (a string)");
+  return node.Scalar();
+}
+
+std::vector<double> YamlDoc::as_doubles(const YAML::Node& node, size_t n,
+                                        const std::string& what) const {
+  if (!node.IsSequence() || node.size() != n)
+    throw error(node, "'" + what + "' must be a list of " + std::to_string(n) + " numbers",
+                "e.g. [0, 0, 0]");
+  std::vector<double> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(as_double(node[i], what + "[" + std::to_string(i) + "]"));
+  return out;
+}
+
+std::vector<int> YamlDoc::as_ints(const YAML::Node& node, size_t n, const std::string& what) const {
+  if (!node.IsSequence() || node.size() != n)
+    throw error(node, "'" + what + "' must be a list of " + std::to_string(n) + " integers",
+                "e.g. [4, 4, 4]");
+  std::vector<int> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(as_int(node[i], what + "[" + std::to_string(i) + "]"));
+  return out;
+}
+
+}  // namespace dgmax

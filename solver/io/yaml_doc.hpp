@@ -1,0 +1,48 @@
+// A parsed YAML file that remembers where each node came from, so every config error can name
+// file:line:column, show the line with a caret, and suggest the closest valid key.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+
+class YamlDoc {
+ public:
+  // Throws UserError for unreadable files and YAML syntax errors (with line:column).
+  static YamlDoc load_file(const std::string& path);
+  static YamlDoc load_string(const std::string& text, const std::string& name);
+
+  const YAML::Node& root() const { return root_; }
+  const std::string& path() const { return path_; }
+
+  // Location of a node (its first character) with the source line as snippet.
+  SourceLocation at(const YAML::Node& node) const;
+
+  // UserError located at `node`.
+  UserError error(const YAML::Node& node, const std::string& message, const std::string& hint = {}) const;
+
+  // Rejects keys of map `node` outside `allowed`; names the closest allowed key. `context` is the
+  // key path of the map, e.g. "mesh.box". Also rejects a non-map node.
+  void check_keys(const YAML::Node& node, const std::vector<std::string>& allowed,
+                  const std::string& context) const;
+
+  // Typed scalars with located errors. `what` is the key path used in messages.
+  double as_double(const YAML::Node& node, const std::string& what) const;
+  int as_int(const YAML::Node& node, const std::string& what) const;
+  std::string as_string(const YAML::Node& node, const std::string& what) const;
+  // A sequence of exactly n numbers.
+  std::vector<double> as_doubles(const YAML::Node& node, size_t n, const std::string& what) const;
+  std::vector<int> as_ints(const YAML::Node& node, size_t n, const std::string& what) const;
+
+ private:
+  YAML::Node root_;
+  std::string path_;
+  std::vector<std::string> lines_;
+};
+
+}  // namespace dgmax

@@ -1,0 +1,26 @@
+// Built-in structured box mesher: no Gmsh needed, used for tests and benchmarks.
+#pragma once
+
+#include <array>
+
+#include "solver/mesh/mesh.hpp"
+
+namespace dgmax {
+
+struct BoxSpec {
+  Vec3 lower{0, 0, 0};
+  Vec3 upper{1, 1, 1};
+  std::array<int, 3> cells{4, 4, 4};
+  std::array<bool, 3> periodic{false, false, false};  // glue xmin↔xmax, ymin↔ymax, zmin↔zmax
+};
+
+// Each cell is split into 6 tetrahedra around its main diagonal (Kuhn subdivision), which is
+// conforming across cells. Boundary tags: xmin xmax ymin ymax zmin zmax; volume tag: domain.
+// Periodic directions become PeriodicPair entries (their faces stay tagged for reference).
+Mesh make_box_mesh(const BoxSpec& spec);
+
+// Parses "box:NX,NY,NZ" (unit cube) or "box:N" (N cells each way); returns false when `text`
+// does not start with "box:", throws UserError when it does but is malformed.
+bool parse_box_shorthand(const std::string& text, BoxSpec& spec);
+
+}  // namespace dgmax

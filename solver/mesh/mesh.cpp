@@ -1,0 +1,24 @@
+#include "solver/mesh/mesh.hpp"
+
+#include <algorithm>
+
+namespace dgmax {
+namespace {
+int find_name(const std::vector<std::string>& names, const std::string& name) {
+  auto it = std::find(names.begin(), names.end(), name);
+  return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+}
+int add_name(std::vector<std::string>& names, const std::string& name) {
+  int i = find_name(names, name);
+  if (i >= 0) return i;
+  names.push_back(name);
+  return static_cast<int>(names.size()) - 1;
+}
+}  // namespace
+
+int Mesh::volume_tag(const std::string& name) const { return find_name(volume_tag_names, name); }
+int Mesh::boundary_tag(const std::string& name) const { return find_name(boundary_tag_names, name); }
+int Mesh::add_volume_tag(const std::string& name) { return add_name(volume_tag_names, name); }
+int Mesh::add_boundary_tag(const std::string& name) { return add_name(boundary_tag_names, name); }
+
+}  // namespace dgmax

@@ -1,0 +1,54 @@
+// The mesh as read or generated: first-order tetrahedra with volume and boundary tags.
+// Connectivity and geometric factors are derived from it (connectivity.hpp, geometry.hpp).
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace dgmax {
+
+using Vec3 = std::array<double, 3>;
+
+// Local face f of a tetrahedron is spanned by these local vertices (Hesthaven–Warburton order:
+// face 0: t = -1, face 1: s = -1, face 2: r + s + t = -1, face 3: r = -1).
+inline constexpr int kFaceVertices[4][3] = {{0, 1, 2}, {0, 1, 3}, {1, 2, 3}, {0, 2, 3}};
+
+// The tag every boundary face carries in addition to its own (e.g. `boundary: pec`).
+inline constexpr const char* kAllBoundaryTag = "boundary";
+// Tag given to elements / boundary faces that belong to no physical group.
+inline constexpr const char* kUntaggedTag = "untagged";
+
+struct TaggedFace {
+  std::array<int, 3> v;  // vertex ids (any order)
+  int tag;               // index into Mesh::boundary_tag_names
+};
+
+// Faces of tag `a` are glued to faces of tag `b` with x_b = x_a + shift.
+struct PeriodicPair {
+  int tag_a;
+  int tag_b;
+  Vec3 shift;
+};
+
+struct Mesh {
+  std::vector<Vec3> vertices;               // [Nv]
+  std::vector<std::array<int, 4>> elements;  // [K][4] vertex ids
+  std::vector<int> element_tag;              // [K] index into volume_tag_names
+  std::vector<std::string> volume_tag_names;
+  std::vector<TaggedFace> tagged_faces;      // named triangles (boundaries, maybe interfaces)
+  std::vector<std::string> boundary_tag_names;
+  std::vector<PeriodicPair> periodic;
+  std::string source;                        // where it came from, for messages ("box:4,4,4", a path)
+
+  int num_elements() const { return static_cast<int>(elements.size()); }
+  int num_vertices() const { return static_cast<int>(vertices.size()); }
+  // Index of a tag name, or -1.
+  int volume_tag(const std::string& name) const;
+  int boundary_tag(const std::string& name) const;
+  // Adds the name when missing; returns its index.
+  int add_volume_tag(const std::string& name);
+  int add_boundary_tag(const std::string& name);
+};
+
+}  // namespace dgmax

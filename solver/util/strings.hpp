@@ -1,0 +1,19 @@
+// Small string helpers shared by error messages.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dgmax {
+
+// Levenshtein edit distance.
+int edit_distance(const std::string& a, const std::string& b);
+
+// The candidate closest to `word` if it is plausibly a typo of it (distance ≤ max(2, |word|/3)),
+// else "".
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
+
+// A double printed with up to 6 significant digits ("%g").
+std::string fmt_g(double x);
+
+}  // namespace dgmax

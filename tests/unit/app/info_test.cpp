@@ -1,0 +1,112 @@
+// `dgmax info` end to end: statistics of box meshes and configs, JSON output, and bad input.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "run_cli.hpp"
+
+using dgmax::test::run_dgmax;
+using nlohmann::json;
+
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST(InfoCli, HelpListsSubcommands) {
+  auto r = run_dgmax("--help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("info"), std::string::npos);
+}
+
+TEST(InfoCli, BoxJsonHasTheContractKeys) {
+  auto r = run_dgmax("info box:4,4,4 --order 3 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["elements"], 384);
+  EXPECT_EQ(j["vertices"], 125);
+  EXPECT_NEAR(j["volume"].get<double>(), 1.0, 1e-13);
+  EXPECT_NEAR(j["h_min"].get<double>(), std::sqrt(3.0) / 4, 1e-14);
+  EXPECT_NEAR(j["h_max"].get<double>(), std::sqrt(3.0) / 4, 1e-14);
+  EXPECT_EQ(j["boundary_tags"]["xmin"], 32);
+  EXPECT_EQ(j["boundary_tags"]["boundary"], 6 * 32);
+  EXPECT_EQ(j["volume_tags"]["domain"], 384);
+  EXPECT_EQ(j["nodes"], 384 * 20);
+  EXPECT_EQ(j["dofs"], 6 * 384 * 20);  // 6 field components, Np = 20 at N = 3
+}
+
+TEST(InfoCli, TableMentionsEverything) {
+  auto r = run_dgmax("info box:2,2,2 --refine 1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* s : {"elements          384", "total volume      1\n", "xmin", "boundary", "domain",
+                        "quality", "Np = 35"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+}
+
+TEST(InfoCli, ConfigWithPeriodicBoxAndOrder) {
+  const std::string cfg = write_temp("periodic.yaml", R"(
+mesh:
+  box: {lower: [0, 0, 0], upper: [2, 1, 1], cells: [4, 2, 2], periodic: [x]}
+discretization: {order: 2}
+boundaries: {default: pec, ymin: pmc}
+)");
+  auto r = run_dgmax("info " + cfg + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["elements"], 96);
+  EXPECT_NEAR(j["volume"].get<double>(), 2.0, 1e-13);
+  EXPECT_EQ(j["order"], 2);
+  EXPECT_EQ(j["dofs"], 6 * 96 * 10);
+  EXPECT_FALSE(j["boundary_tags"].contains("xmin"));
+  EXPECT_EQ(j["periodic_tags"], json::array({"xmin", "xmax"}));
+  EXPECT_EQ(j["periodic_face_pairs"], 8);
+}
+
+TEST(InfoCli, UnknownKeySuggestsTheClosest) {
+  const std::string cfg = write_temp("typo.yaml", "mesh:\n  box: {cells: [2, 2, 2]}\n  refin: 1\n");
+  auto r = run_dgmax("info " + cfg);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("typo.yaml:3:3: error: unknown key 'refin' in 'mesh'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean 'refine'?"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("  ^"), std::string::npos) << r.err;
+}
+
+TEST(InfoCli, MalformedYamlNamesLineAndColumn) {
+  const std::string cfg = write_temp("broken.yaml", "mesh:\n  box: {cells: [2, 2, 2]\n");
+  auto r = run_dgmax("info " + cfg);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("broken.yaml:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("invalid YAML"), std::string::npos) << r.err;
+}
+
+TEST(InfoCli, MissingTagReferencedByConfig) {
+  const std::string cfg = write_temp("tags.yaml",
+                                     "mesh: {box: {cells: [1, 1, 1]}}\nboundaries:\n  default: pec\n  xmn: pmc\n");
+  auto r = run_dgmax("info " + cfg);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("tags.yaml:4:3: error: boundary tag 'xmn' does not exist"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean 'xmin'?"), std::string::npos) << r.err;
+}
+
+TEST(InfoCli, BadArgumentsFailCleanly) {
+  auto r = run_dgmax("info box:4,4");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("malformed box mesh 'box:4,4'"), std::string::npos) << r.err;
+  r = run_dgmax("info /nonexistent/mesh.msh");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("/nonexistent/mesh.msh"), std::string::npos) << r.err;
+  r = run_dgmax("info /nonexistent/config.yaml");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("cannot open config file"), std::string::npos) << r.err;
+  r = run_dgmax("info box:2 --order 0");
+  EXPECT_NE(r.code, 0);
+  r = run_dgmax("frobnicate");
+  EXPECT_NE(r.code, 0);
+}
