@@ -7,7 +7,7 @@ packages=(
   g++ cmake make libgtest-dev
   libeigen3-dev libhdf5-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgmsh-dev gmsh libvtk9-dev
-  python3 python3-numpy python3-matplotlib
+  python3 python3-numpy python3-matplotlib python3-h5py python3-vtk9
 )
 
 missing=()

@@ -1,0 +1,167 @@
+#include "solver/backends/ref/ref_backend.hpp"
+
+#include <Eigen/Dense>
+#include <array>
+
+#include "solver/time/lserk4.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+namespace {
+
+using V3 = Eigen::Vector3d;
+
+// Exterior trace of a boundary face node from the interior trace (see BcKind).
+void exterior_state(BcKind kind, const V3& n, double Z, const V3& Em, const V3& Hm, const double* inc,
+                    V3& Ep, V3& Hp) {
+  switch (kind) {
+    case BcKind::Pec:
+      Ep = -Em;
+      Hp = Hm;
+      return;
+    case BcKind::Pmc:
+      Ep = Em;
+      Hp = -Hm;
+      return;
+    case BcKind::Absorbing: {
+      // outgoing part: E_out = (E_t + Z H×n)/2, H_out = (H_t + Y n×E)/2 (a wave leaving along n
+      // has E = Z H×n, H = Y n×E and passes unchanged; an incoming one becomes zero)
+      const V3 Et = Em - n.dot(Em) * n, Ht = Hm - n.dot(Hm) * n;
+      Ep = 0.5 * (Et + Z * Hm.cross(n));
+      Hp = 0.5 * (Ht + n.cross(Em) / Z);
+      return;
+    }
+    case BcKind::Incident:
+      Ep = V3(inc[0], inc[1], inc[2]);
+      Hp = V3(inc[3], inc[4], inc[5]);
+      return;
+  }
+}
+
+}  // namespace
+
+RefBackend::RefBackend(const Problem& problem)
+    : p_(problem), q_(problem.K(), problem.Np()), res_(problem.K(), problem.Np()),
+      k_(problem.K(), problem.Np()) {
+  const int K = p_.K(), Nfp = p_.Nfp();
+  if (p_.current) J_.assign(3 * static_cast<size_t>(K) * p_.Np(), 0.0);
+  inc_of_slot_.assign(static_cast<size_t>(K) * 4 * Nfp, -1);
+  for (int k = 0; k < K; ++k)
+    for (int f = 0; f < 4; ++f) {
+      if (!p_.md->conn.is_boundary(k, f) || p_.bc[k][f] != BcKind::Incident) continue;
+      for (int j = 0; j < Nfp; ++j) {
+        const int slot = (k * 4 + f) * Nfp + j;
+        const int node = p_.maps.vmapM[slot];
+        inc_of_slot_[slot] = static_cast<int>(inc_slot_.size());
+        inc_slot_.push_back(slot);
+        inc_x_.push_back(p_.xyz.x[node]);
+        inc_y_.push_back(p_.xyz.y[node]);
+        inc_z_.push_back(p_.xyz.z[node]);
+      }
+    }
+  inc_.assign(6 * inc_slot_.size(), 0.0);
+}
+
+void RefBackend::evaluate_sources(double t) {
+  if (!p_.current) return;
+  const size_t n = static_cast<size_t>(p_.K()) * p_.Np();
+  double* out[3] = {J_.data(), J_.data() + n, J_.data() + 2 * n};
+  p_.current(n, p_.xyz.x.data(), p_.xyz.y.data(), p_.xyz.z.data(), t, out);
+}
+
+void RefBackend::evaluate_incident(double t) {
+  const size_t n = inc_slot_.size();
+  if (n == 0) return;
+  DGMAX_ASSERT(p_.incident, "incident boundary without an incident field");
+  double* out[6];
+  for (int c = 0; c < 6; ++c) out[c] = inc_.data() + c * n;
+  p_.incident(n, inc_x_.data(), inc_y_.data(), inc_z_.data(), t, out);
+}
+
+void RefBackend::rhs(const Fields& q, double t, Fields& out) {
+  const int K = p_.K(), Np = p_.Np(), Nfp = p_.Nfp();
+  const RefElement& ref = *p_.ref;
+  const MeshData& md = *p_.md;
+  const double alpha = p_.alpha;
+  evaluate_sources(t);
+  evaluate_incident(t);
+  const size_t n_nodes = static_cast<size_t>(K) * Np;
+  const size_t n_inc = inc_slot_.size();
+
+#pragma omp parallel for schedule(static)
+  for (int k = 0; k < K; ++k) {
+    using MatNp6 = Eigen::Matrix<double, Eigen::Dynamic, 6>;
+    const Eigen::Map<const MatNp6> Q(q.comp(k, 0), Np, 6);  // Q: [Np][6] (column c = component c)
+    const MatNp6 Qr = ref.Dr * Q, Qs = ref.Ds * Q, Qt = ref.Dt * Q;
+    const auto& g = md.geom.drdx[k];  // rx ry rz sx sy sz tx ty tz
+    // physical derivative of component c along axis d
+    auto D = [&](int c, int d) -> Eigen::VectorXd {
+      return g[d] * Qr.col(c) + g[3 + d] * Qs.col(c) + g[6 + d] * Qt.col(c);
+    };
+    MatNp6 R(Np, 6);  // R: [Np][6]
+    // E' ∝ curl H, H' ∝ -curl E
+    R.col(Ex) = D(Hz, 1) - D(Hy, 2);
+    R.col(Ey) = D(Hx, 2) - D(Hz, 0);
+    R.col(Ez) = D(Hy, 0) - D(Hx, 1);
+    R.col(Hx) = -(D(Ez, 1) - D(Ey, 2));
+    R.col(Hy) = -(D(Ex, 2) - D(Ez, 0));
+    R.col(Hz) = -(D(Ey, 0) - D(Ex, 1));
+
+    // Surface terms: flux differences at the 4*Nfp face nodes, lifted to the volume.
+    const Material& mm = p_.material[k];
+    Eigen::Matrix<double, Eigen::Dynamic, 6> F(4 * Nfp, 6);  // F: [4*Nfp][6]
+    for (int f = 0; f < 4; ++f) {
+      const V3 n(md.geom.normal[k][f].data());
+      const bool boundary = md.conn.is_boundary(k, f);
+      const Material& mp = boundary ? mm : p_.material[md.conn.EToE[k][f]];
+      const double Zm = mm.Z(), Zp = mp.Z(), Ym = 1 / Zm, Yp = 1 / Zp;
+      const double fs = md.geom.Fscale[k][f];
+      for (int j = 0; j < Nfp; ++j) {
+        const int slot = (k * 4 + f) * Nfp + j;
+        const int iM = p_.maps.vmapM[slot] - k * Np;
+        const V3 Em(Q(iM, Ex), Q(iM, Ey), Q(iM, Ez)), Hm(Q(iM, Hx), Q(iM, Hy), Q(iM, Hz));
+        V3 Ep = V3::Zero(), Hp = V3::Zero();
+        if (boundary) {
+          double inc[6] = {0, 0, 0, 0, 0, 0};
+          if (const int m = inc_of_slot_[slot]; m >= 0)
+            for (int c = 0; c < 6; ++c) inc[c] = inc_[c * n_inc + m];
+          exterior_state(p_.bc[k][f], n, Zm, Em, Hm, inc, Ep, Hp);
+        } else {
+          const int nodeP = p_.maps.vmapP[slot];
+          const int kP = nodeP / Np, iP = nodeP % Np;
+          Ep = V3(q(kP, Ex, iP), q(kP, Ey, iP), q(kP, Ez, iP));
+          Hp = V3(q(kP, Hx, iP), q(kP, Hy, iP), q(kP, Hz, iP));
+        }
+        const V3 dE = Ep - Em, dH = Hp - Hm;
+        // n×(H* − H⁻) and n×(E* − E⁻) of the upwind (alpha = 1) ... central (alpha = 0) traces
+        const V3 fluxE = (Zp * n.cross(dH) - alpha * n.cross(n.cross(dE))) / (Zm + Zp);
+        const V3 fluxH = (Yp * n.cross(dE) + alpha * n.cross(n.cross(dH))) / (Ym + Yp);
+        F.row(f * Nfp + j) << fs * fluxE.transpose(), -fs * fluxH.transpose();
+      }
+    }
+    R.noalias() += ref.LIFT * F;
+
+    Eigen::Map<MatNp6> O(out.comp(k, 0), Np, 6);
+    for (int c = 0; c < 3; ++c) {
+      O.col(c) = (R.col(c) - mm.sigma * Q.col(c)) / mm.eps;
+      if (!J_.empty())
+        O.col(c) -= Eigen::Map<const Eigen::VectorXd>(J_.data() + c * n_nodes + static_cast<size_t>(k) * Np, Np) / mm.eps;
+      O.col(3 + c) = R.col(3 + c) / mm.mu;
+    }
+  }
+}
+
+void RefBackend::step(double t, double dt) {
+  for (int s = 0; s < lserk4::kStages; ++s) {
+    rhs(q_, t + lserk4::c[s] * dt, k_);
+    const double a = lserk4::a[s], b = lserk4::b[s];
+    const size_t n = q_.q.size();
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; ++i) {
+      res_.q[i] = a * res_.q[i] + dt * k_.q[i];
+      q_.q[i] += b * res_.q[i];
+    }
+  }
+}
+
+}  // namespace dgmax

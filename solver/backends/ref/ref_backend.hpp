@@ -1,0 +1,35 @@
+// The reference backend: plain Eigen, OpenMP over elements. It is the oracle every generated
+// backend is compared against, so it favours clarity: one element at a time, operators as dense
+// matrix products, the flux written out component by component.
+#pragma once
+
+#include <vector>
+
+#include "solver/backends/backend.hpp"
+
+namespace dgmax {
+
+class RefBackend final : public Backend {
+ public:
+  explicit RefBackend(const Problem& problem);
+  std::string name() const override { return "ref"; }
+  void rhs(const Fields& q, double t, Fields& out) override;
+  void set_state(const Fields& q) override { q_ = q; }
+  void get_state(Fields& q) override { q = q_; }
+  void step(double t, double dt) override;
+
+ private:
+  void evaluate_sources(double t);
+  void evaluate_incident(double t);
+
+  const Problem& p_;
+  Fields q_, res_, k_;
+  std::vector<double> J_;  // [3][K*Np] current density at the nodes, this stage
+  // boundary face nodes with an incident-field condition
+  std::vector<int> inc_slot_;        // [n] index into the [K][4][Nfp] face-node numbering
+  std::vector<double> inc_x_, inc_y_, inc_z_;  // [n]
+  std::vector<double> inc_;          // [6][n] incident E, H there, this stage
+  std::vector<int> inc_of_slot_;     // [K*4*Nfp] position in inc_ arrays or -1
+};
+
+}  // namespace dgmax

@@ -1,0 +1,101 @@
+#include "solver/io/atomic_write.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+
+namespace {
+
+std::string os_reason(int err) { return std::strerror(err); }
+
+// fsync of a file or directory; returns 0 or an errno value.
+int sync_path(const std::string& path, bool directory) {
+  const int fd = ::open(path.c_str(), directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
+  if (fd < 0) return errno;
+  int err = 0;
+  if (::fsync(fd) != 0) err = errno;
+  ::close(fd);
+  // Some file systems refuse fsync on directories (EINVAL): not an error for us.
+  if (directory && (err == EINVAL || err == EBADF)) err = 0;
+  return err;
+}
+
+std::string parent_dir(const std::string& path) {
+  const std::filesystem::path p(path);
+  const auto parent = p.parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+}  // namespace
+
+std::string temp_path_for(const std::string& path) { return path + ".tmp"; }
+
+void commit_temp_file(const std::string& tmp, const std::string& path) {
+  if (const int err = sync_path(tmp, false); err != 0) {
+    std::remove(tmp.c_str());
+    throw UserError("cannot write '" + path + "': flushing '" + tmp + "' failed: " + os_reason(err));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    std::remove(tmp.c_str());
+    throw UserError("cannot write '" + path + "': renaming '" + tmp + "' failed: " + os_reason(err));
+  }
+  sync_path(parent_dir(path), true);  // best effort: makes the rename itself durable
+}
+
+void write_text_atomically(const std::string& path, const std::string& content) {
+  const std::string tmp = temp_path_for(path);
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) {
+    const int err = errno;
+    throw UserError("cannot write '" + path + "': " + os_reason(err),
+                    {}, "check that the output directory exists and is writable");
+  }
+  const size_t n = std::fwrite(content.data(), 1, content.size(), f);
+  int err = (n == content.size()) ? 0 : (errno ? errno : EIO);
+  if (std::fclose(f) != 0 && err == 0) err = errno ? errno : EIO;
+  if (err != 0) {
+    std::remove(tmp.c_str());
+    throw UserError("cannot write '" + path + "': " + os_reason(err),
+                    {}, "the disk may be full");
+  }
+  commit_temp_file(tmp, path);
+}
+
+void ensure_writable_directory(const std::string& dir) {
+  namespace fs = std::filesystem;
+  const std::string shown = dir.empty() ? std::string(".") : dir;
+  std::error_code ec;
+  if (!dir.empty()) {
+    fs::create_directories(dir, ec);
+    if (ec) {
+      throw UserError("cannot create output directory '" + shown + "': " + ec.message(), {},
+                      "choose another output directory or fix its permissions");
+    }
+    if (!fs::is_directory(dir, ec)) {
+      throw UserError("output directory '" + shown + "' exists but is not a directory", {},
+                      "choose another output directory or fix its permissions");
+    }
+  }
+  // Probe: permissions alone do not tell (root, read-only mounts, quotas).
+  const std::string probe = (fs::path(shown) / (".dgmax_probe_" + std::to_string(::getpid()) + ".tmp")).string();
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    const int err = errno;
+    throw UserError("output directory '" + shown + "' is not writable: " + os_reason(err), {},
+                    "choose another output directory or fix its permissions");
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+}  // namespace dgmax

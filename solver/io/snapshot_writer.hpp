@@ -1,0 +1,90 @@
+// The one output interface the solver calls: a time series of field snapshots in a directory.
+//
+//   SnapshotWriter out("results", "cavity", {&md.mesh, &ref, &xyz});
+//   out.write(q, t);   // results/cavity_00000.vtu (+ results/cavity.pvd), then _00001, ...
+//
+// Formats (see vtk_writer.hpp and hdf5_writer.hpp for the file contents):
+//   Vtu   <dir>/<stem>_<NNNNN>.vtu, high-order Lagrange cells, plus <dir>/<stem>.pvd listing them
+//         with their times (rewritten atomically after each snapshot). Needs a VTK build.
+//   Hdf5  <dir>/<stem>_<NNNNN>.h5, one self-contained file per snapshot (time inside). No .pvd:
+//         postprocess/h5_to_vtu.py turns them into .vtu files plus <stem>.pvd.
+//   Both  both of the above (the .pvd lists the .vtu files).
+//   Auto  Vtu in VTK builds (DGMAX_HAS_VTK), Hdf5 otherwise.
+// NNNNN is the snapshot index 0, 1, 2, ... (zero-padded to 5 digits, wider past 99999). Every file
+// is written to "<name>.tmp" and renamed, so a failed run never leaves a truncated file.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solver/element/reference_element.hpp"
+#include "solver/io/hdf5_writer.hpp"
+#include "solver/io/pvd_writer.hpp"
+#include "solver/mesh/face_maps.hpp"
+#include "solver/mesh/mesh.hpp"
+#include "solver/physics/fields.hpp"
+
+namespace dgmax {
+
+enum class SnapshotFormat { Auto, Vtu, Hdf5, Both };
+
+// "auto", "vtu", "hdf5" (or "h5"), "both" -> format; UserError listing the choices otherwise.
+SnapshotFormat parse_snapshot_format(const std::string& text);
+const char* to_string(SnapshotFormat f);
+// True when this build can write .vtu files (DGMAX_HAS_VTK).
+bool vtu_output_available();
+
+// What the writer reads on every snapshot; all three must outlive the SnapshotWriter.
+struct SnapshotContext {
+  const Mesh* mesh = nullptr;
+  const RefElement* ref = nullptr;
+  const NodeCoords* xyz = nullptr;  // node coordinates for ref (used by the HDF5 format)
+};
+
+class VtuWriter;
+
+class SnapshotWriter {
+ public:
+  using Format = SnapshotFormat;
+
+  // Creates `dir` (with parents) and checks that it is writable; throws UserError naming the
+  // directory and the OS reason otherwise, and when `f` is Vtu/Both in a build without VTK, or
+  // `stem` is empty or contains '/'.
+  SnapshotWriter(std::string dir, std::string stem, SnapshotContext ctx, Format f = Format::Auto);
+  ~SnapshotWriter();
+  SnapshotWriter(const SnapshotWriter&) = delete;
+  SnapshotWriter& operator=(const SnapshotWriter&) = delete;
+
+  // Writes snapshot number count() at `time` (and rewrites the .pvd). Throws UserError naming the
+  // path on I/O failure; files of earlier snapshots stay valid.
+  void write(const Fields& q, double time);
+  // Single-precision state: converted to double, then written.
+  void write(const FieldsT<float>& q, double time);
+
+  // Paths of all snapshot files written so far, in order (both files per snapshot for Both).
+  const std::vector<std::string>& files() const { return files_; }
+  // Path of the .pvd collection ("" for Hdf5).
+  std::string pvd_path() const;
+  // The resolved format (never Auto).
+  Format format() const { return format_; }
+  int count() const { return count_; }
+  const std::string& directory() const { return dir_; }
+
+  // Units written into the HDF5 attributes.
+  void set_hdf5_units(const Hdf5Units& u) { units_ = u; }
+
+ private:
+  std::string snapshot_name(int index, const char* ext) const;  // file name without dir
+
+  std::string dir_, stem_;
+  SnapshotContext ctx_;
+  Format format_;
+  int count_ = 0;
+  std::vector<std::string> files_;
+  std::unique_ptr<PvdWriter> pvd_;
+  std::unique_ptr<VtuWriter> vtu_;  // VTK builds only
+  Hdf5Units units_;
+};
+
+}  // namespace dgmax

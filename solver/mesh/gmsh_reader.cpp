@@ -1,0 +1,524 @@
+// Gmsh SDK reader. Notes on the Gmsh 4.8 API that shaped this file:
+//  - errors are thrown as std::string (General.AbortOnError = 2 in API mode), not std::exception;
+//    a throw from inside the .geo parser leaves its lexer holding the rest of the bad file, which
+//    the next .geo parse in the process then reads: so opening and meshing run with
+//    AbortOnError = 0 and their errors are collected from the logger instead;
+//  - output vectors passed non-empty are taken as preallocated: always pass fresh empty ones;
+//  - gmsh::initialize calls setlocale(LC_ALL, "") and omp_set_num_threads(1) for the whole
+//    process: both are restored here;
+//  - options (Mesh.MeshSizeMax set by one .geo, ...) survive gmsh::clear(): initializing and
+//    finalizing around every read is the only way back to the defaults (there is no
+//    option::restoreDefaults in 4.8), and it also frees Gmsh's copy of the mesh;
+//  - for MSH2 files Gmsh attaches physical groups to elementary entities, so elements of one
+//    elementary tag with different physical tags all end up in every one of those groups;
+//  - a .msh that does not start with '$' is silently parsed as a .geo script, hence the sniffing.
+#include "solver/mesh/gmsh_reader.hpp"
+
+#include <gmsh.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <clocale>
+#include <cmath>
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "solver/mesh/mesh_file.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+namespace {
+
+std::mutex g_gmsh_mutex;  // Gmsh is one global state per process
+
+constexpr int kTet4 = 4;       // MSH element type of the 4-node tetrahedron
+constexpr int kTriangle3 = 2;  // MSH element type of the 3-node triangle
+
+// One Gmsh lifetime: quiet, no config files, logging errors and warnings to memory. Restores the
+// process locale and OpenMP thread count that gmsh::initialize changes.
+class GmshSession {
+ public:
+  GmshSession() {
+    const char* locale = std::setlocale(LC_ALL, nullptr);
+    saved_locale_ = locale ? locale : "C";
+#ifdef _OPENMP
+    saved_threads_ = omp_get_max_threads();
+#endif
+    gmsh::initialize(0, nullptr, /*readConfigFiles=*/false);
+    try {
+      std::setlocale(LC_ALL, saved_locale_.c_str());
+      std::setlocale(LC_NUMERIC, "C");  // Gmsh reads numbers with the C library
+      gmsh::option::setNumber("General.Terminal", 0);
+      gmsh::option::setNumber("General.Verbosity", 2);  // errors + warnings, no info chatter
+      gmsh::logger::start();
+    } catch (...) {
+      shut_down();
+      throw;
+    }
+  }
+  ~GmshSession() { shut_down(); }
+  GmshSession(const GmshSession&) = delete;
+  GmshSession& operator=(const GmshSession&) = delete;
+
+  // The error messages Gmsh logged so far, without their "Error: " prefix.
+  std::vector<std::string> logged_errors() const {
+    std::vector<std::string> log, errors;
+    try {
+      gmsh::logger::get(log);
+    } catch (...) {
+      return errors;
+    }
+    const std::string prefix = "Error: ";
+    for (const std::string& line : log)
+      if (line.compare(0, prefix.size(), prefix) == 0) errors.push_back(line.substr(prefix.size()));
+    return errors;
+  }
+
+ private:
+  void shut_down() noexcept {
+    try {
+      gmsh::logger::stop();
+    } catch (...) {
+    }
+    try {
+      gmsh::finalize();
+    } catch (...) {
+    }
+    std::setlocale(LC_ALL, saved_locale_.c_str());
+#ifdef _OPENMP
+    omp_set_num_threads(saved_threads_);
+#endif
+  }
+
+  std::string saved_locale_;
+#ifdef _OPENMP
+  int saved_threads_ = 1;
+#endif
+};
+
+bool has_msh_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".msh";
+}
+
+// Gmsh parses anything it does not recognize as a mesh as a .geo script, which gives baffling
+// messages ("syntax error") for a broken .msh. Every MSH format starts with a '$' section.
+void require_msh_content(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char c = 0;
+  std::size_t read = 0;
+  while (in.get(c) && read < 4096 && std::isspace(static_cast<unsigned char>(c))) ++read;
+  if (!in) throw UserError("mesh file '" + path + "' is empty");
+  if (c == '$') return;
+  std::string start(1, c);
+  while (start.size() < 24 && in.get(c) && c != '\n' && c != '\r') start += c;
+  for (char& ch : start)
+    if (!std::isprint(static_cast<unsigned char>(ch))) ch = '?';
+  throw UserError("mesh file '" + path + "' is not a Gmsh .msh file: it starts with \"" + start +
+                      "\" instead of $MeshFormat",
+                  {}, "dgmax reads meshes written by Gmsh (MSH format 2 or 4, ASCII or binary)");
+}
+
+// Gmsh's name for an element type, e.g. "hexahedra (8-node)" / "hexahedron (8-node)".
+std::string describe_elements(int type, std::size_t count) {
+  std::string name;
+  int dim = 0, order = 0, num_nodes = 0, num_primary = 0;
+  std::vector<double> local_coords;
+  gmsh::model::mesh::getElementProperties(type, name, dim, order, num_nodes, local_coords,
+                                          num_primary);
+  std::string family = name.substr(0, name.find(' '));
+  for (char& c : family) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (family == "quadrilateral") family = "quadrangle";
+  if (count != 1) {
+    const std::string hedron = "hedron";
+    if (family.size() > hedron.size() &&
+        family.compare(family.size() - hedron.size(), hedron.size(), hedron) == 0)
+      family.replace(family.size() - 2, 2, "a");  // tetrahedron -> tetrahedra
+    else
+      family += "s";
+  }
+  std::string text = std::to_string(count) + " " + family;
+  if (dim > 0) text += " (" + std::to_string(num_nodes) + "-node)";
+  return text;
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& last_sep) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += (i + 1 == parts.size()) ? last_sep : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
+std::size_t count_elements(int type, int entity_tag = -1) {
+  std::vector<std::size_t> element_tags, node_tags;
+  gmsh::model::mesh::getElementsByType(type, element_tags, node_tags, entity_tag);
+  return element_tags.size();
+}
+
+std::string physical_name(int dim, int tag) {
+  std::string name;
+  gmsh::model::getPhysicalName(dim, tag, name);
+  if (!name.empty()) return name;
+  return std::string(dim == 3 ? "physical_volume_" : "physical_surface_") + std::to_string(tag);
+}
+
+std::vector<int> sorted_physical_tags(int dim) {
+  gmsh::vectorpair groups;
+  gmsh::model::getPhysicalGroups(groups, dim);
+  std::vector<int> tags;
+  for (const auto& [d, tag] : groups)
+    if (d == dim) tags.push_back(tag);
+  std::sort(tags.begin(), tags.end());
+  return tags;
+}
+
+// Maps Gmsh tags (node tags: positive, usually dense) to positions 0..n-1.
+class TagIndex {
+ public:
+  explicit TagIndex(const std::vector<std::size_t>& tags) {
+    std::size_t max_tag = 0;
+    for (std::size_t t : tags) max_tag = std::max(max_tag, t);
+    dense_mode_ = max_tag <= 4 * tags.size() + 1024;
+    if (dense_mode_) {
+      dense_.assign(max_tag + 1, -1);
+      for (std::size_t i = 0; i < tags.size(); ++i)
+        if (dense_[tags[i]] < 0) dense_[tags[i]] = static_cast<long>(i);
+    } else {
+      sparse_.reserve(tags.size());
+      for (std::size_t i = 0; i < tags.size(); ++i) sparse_.emplace(tags[i], static_cast<long>(i));
+    }
+  }
+  // Position of `tag`, or -1.
+  long find(std::size_t tag) const {
+    if (dense_mode_) return tag < dense_.size() ? dense_[tag] : -1;
+    auto it = sparse_.find(tag);
+    return it == sparse_.end() ? -1 : it->second;
+  }
+
+ private:
+  bool dense_mode_ = true;
+  std::vector<long> dense_;
+  std::unordered_map<std::size_t, long> sparse_;
+};
+
+// Builds the dgmax Mesh from the current Gmsh model (throws UserError for meshes dgmax cannot
+// use). `what` is "mesh 'x.msh'" or "the mesh of 'x.geo'" for messages.
+Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_here) {
+  Mesh mesh;
+  mesh.source = path;
+
+  std::vector<std::size_t> node_tags;
+  std::vector<double> node_coords, parametric_coords;
+  gmsh::model::mesh::getNodes(node_tags, node_coords, parametric_coords, -1, -1,
+                              /*includeBoundary=*/false, /*returnParametricCoord=*/false);
+
+  // ---- element types: first-order tetrahedra only ------------------------------------------
+  std::vector<int> types_3d;
+  gmsh::model::mesh::getElementTypes(types_3d, 3);
+  if (types_3d.empty()) {
+    std::vector<int> all_types;
+    gmsh::model::mesh::getElementTypes(all_types);
+    std::sort(all_types.begin(), all_types.end(), [](int a, int b) { return a > b; });
+    std::vector<std::string> found;
+    for (int type : all_types) found.push_back(describe_elements(type, count_elements(type)));
+    const std::string hint =
+        meshed_here ? "does the geometry define volumes (Volume{...}, Box, Sphere, Extrude of a "
+                      "surface...)? Gmsh only fills closed volumes with tetrahedra"
+                    : "dgmax needs a 3D mesh: mesh the volumes with `gmsh -3 file.geo` (or Mesh > "
+                      "3D in the Gmsh GUI) and save all elements";
+    if (node_tags.empty() && all_types.empty())
+      throw UserError(what + " is empty: it has no nodes and no elements", {}, hint);
+    if (all_types.empty())
+      throw UserError(
+          what + " contains no elements (only " + std::to_string(node_tags.size()) + " nodes)", {},
+          hint);
+    throw UserError(what + " contains no volume elements (found only " + join(found, " and ") + ")",
+                    {}, hint);
+  }
+  {
+    std::vector<std::string> unsupported;
+    bool higher_order = false, other_shapes = false;
+    for (int type : types_3d) {
+      if (type == kTet4) continue;
+      std::string name;
+      int dim = 0, order = 0, num_nodes = 0, num_primary = 0;
+      std::vector<double> local_coords;
+      gmsh::model::mesh::getElementProperties(type, name, dim, order, num_nodes, local_coords,
+                                              num_primary);
+      if (order > 1) higher_order = true;
+      if (name.rfind("Tetrahedron", 0) != 0) other_shapes = true;
+      unsupported.push_back(describe_elements(type, count_elements(type)));
+    }
+    if (!unsupported.empty()) {
+      std::string message = what + " contains " + join(unsupported, " and ");
+      if (std::find(types_3d.begin(), types_3d.end(), kTet4) != types_3d.end())
+        message += " (besides " + describe_elements(kTet4, count_elements(kTet4)) + ")";
+      message += "; dgmax needs first-order tetrahedra (4-node) only";
+      std::vector<std::string> hints;
+      if (higher_order)
+        hints.push_back(
+            "re-mesh with first-order elements (`Mesh.ElementOrder = 1;` in the .geo, "
+            "or `gmsh -3 -order 1`)");
+      if (other_shapes)
+        hints.push_back(
+            "re-mesh with tetrahedra only: no Recombine / Mesh.RecombineAll / "
+            "Mesh.Recombine3DAll, no `Recombine` in Extrude layers, "
+            "Mesh.SubdivisionAlgorithm = 0, a tetrahedral Mesh.Algorithm3D (1 = "
+            "Delaunay, 10 = HXT)");
+      throw UserError(message, {}, join(hints, "; and "));
+    }
+  }
+
+  // ---- physical volumes -> volume tags -------------------------------------------------------
+  std::map<int, int> volume_index;  // physical tag -> index into volume_tag_names
+  for (int tag : sorted_physical_tags(3))
+    volume_index[tag] = mesh.add_volume_tag(physical_name(3, tag));
+
+  gmsh::vectorpair volumes;
+  gmsh::model::getEntities(volumes, 3);
+  std::sort(volumes.begin(), volumes.end());
+  std::vector<std::size_t> tet_nodes;  // Gmsh node tags, 4 per tet
+  int untagged = -1;
+  for (const auto& [dim, entity] : volumes) {
+    std::vector<std::size_t> element_tags, nodes;
+    gmsh::model::mesh::getElementsByType(kTet4, element_tags, nodes, entity);
+    if (element_tags.empty()) continue;
+    DGMAX_ASSERT(nodes.size() == 4 * element_tags.size(), "Gmsh returned a short node list");
+
+    std::vector<int> physicals;
+    gmsh::model::getPhysicalGroupsForEntity(dim, entity, physicals);
+    std::vector<int> indices;
+    for (int p : physicals) {
+      auto it = volume_index.find(p);
+      if (it != volume_index.end() &&
+          std::find(indices.begin(), indices.end(), it->second) == indices.end())
+        indices.push_back(it->second);
+    }
+    int index;
+    if (indices.empty()) {
+      if (untagged < 0) untagged = mesh.add_volume_tag(kUntaggedTag);
+      index = untagged;
+    } else if (indices.size() == 1) {
+      index = indices[0];
+    } else {
+      std::vector<std::string> names;
+      for (int i : indices) names.push_back("'" + mesh.volume_tag_names[i] + "'");
+      throw UserError(
+          what + ": volume entity " + std::to_string(entity) + " (" +
+              describe_elements(kTet4, element_tags.size()) + ") is in several physical volumes (" +
+              join(names, " and ") + "), but every tetrahedron gets exactly one volume tag",
+          {},
+          "put each volume in one Physical Volume only; in MSH2 files Gmsh groups elements by "
+          "their elementary tag (the second tag), so elements of different physical volumes need "
+          "different elementary tags");
+    }
+    tet_nodes.insert(tet_nodes.end(), nodes.begin(), nodes.end());
+    mesh.element_tag.insert(mesh.element_tag.end(), element_tags.size(), index);
+  }
+  if (tet_nodes.empty())  // tets exist (types_3d) but on no volume entity: should not happen
+    throw UserError(what + " has tetrahedra that belong to no volume entity", {},
+                    "re-save the mesh with Gmsh (`gmsh file.msh -save -o fixed.msh`)");
+
+  // ---- vertices: the nodes of the tets, compacted in increasing Gmsh tag ----------------------
+  std::vector<std::size_t> used(tet_nodes);
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  const TagIndex node_position(node_tags);
+  mesh.vertices.resize(used.size());
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    const long p = node_position.find(used[i]);
+    if (p < 0)
+      throw UserError(what + ": a tetrahedron uses node " + std::to_string(used[i]) +
+                      ", which the file does not define");
+    mesh.vertices[i] = {node_coords[3 * p], node_coords[3 * p + 1], node_coords[3 * p + 2]};
+  }
+  const TagIndex vertex_id(used);
+  mesh.elements.resize(tet_nodes.size() / 4);
+  for (std::size_t e = 0; e < mesh.elements.size(); ++e)
+    for (int j = 0; j < 4; ++j)
+      mesh.elements[e][j] = static_cast<int>(vertex_id.find(tet_nodes[4 * e + j]));
+
+  // ---- physical surfaces -> tagged faces -----------------------------------------------------
+  std::set<std::array<int, 4>> seen;  // sorted vertex ids + tag
+  for (int tag : sorted_physical_tags(2)) {
+    const std::string name = physical_name(2, tag);
+    const int index = mesh.add_boundary_tag(name);
+    std::vector<int> entities;
+    gmsh::model::getEntitiesForPhysicalGroup(2, tag, entities);
+    std::sort(entities.begin(), entities.end());
+    std::map<int, std::size_t> unsupported;  // element type -> count
+    for (int entity : entities) {
+      std::vector<int> types;
+      gmsh::model::mesh::getElementTypes(types, 2, entity);
+      for (int type : types)
+        if (type != kTriangle3) unsupported[type] += count_elements(type, entity);
+      if (!unsupported.empty()) continue;
+      std::vector<std::size_t> element_tags, nodes;
+      gmsh::model::mesh::getElementsByType(kTriangle3, element_tags, nodes, entity);
+      DGMAX_ASSERT(nodes.size() == 3 * element_tags.size(), "Gmsh returned a short node list");
+      for (std::size_t t = 0; t < element_tags.size(); ++t) {
+        TaggedFace face{{0, 0, 0}, index};
+        for (int j = 0; j < 3; ++j) {
+          const long v = vertex_id.find(nodes[3 * t + j]);
+          if (v < 0)
+            throw UserError(
+                what + ": physical surface '" + name + "' has a triangle (element " +
+                    std::to_string(element_tags[t]) + ") whose node " +
+                    std::to_string(nodes[3 * t + j]) + " belongs to no tetrahedron",
+                {},
+                "tagged surfaces must be made of faces of the tetrahedra: is this surface part "
+                "of a meshed volume (or embedded in one)?");
+          face.v[j] = static_cast<int>(v);
+        }
+        std::array<int, 4> key{face.v[0], face.v[1], face.v[2], index};
+        std::sort(key.begin(), key.begin() + 3);
+        if (seen.insert(key).second) mesh.tagged_faces.push_back(face);
+      }
+    }
+    if (!unsupported.empty()) {
+      std::vector<std::string> found;
+      for (const auto& [type, count] : unsupported) found.push_back(describe_elements(type, count));
+      throw UserError(
+          what + ": physical surface '" + name + "' contains " + join(found, " and ") +
+              "; dgmax needs first-order triangles (3-node) on tagged surfaces",
+          {}, "re-mesh with first-order tetrahedra only (no Recombine, Mesh.ElementOrder 1)");
+    }
+  }
+  return mesh;
+}
+
+// The line `line` (1-based) of the text file `file`, or "" when unavailable / not text.
+std::string source_line(const std::string& file, int line) {
+  std::ifstream in(file, std::ios::binary);
+  std::string text;
+  for (int i = 0; i < line && std::getline(in, text); ++i) {
+  }
+  if (!in) return {};
+  if (!text.empty() && text.back() == '\r') text.pop_back();
+  if (text.size() > 200) return {};
+  for (char c : text)
+    if (!std::isprint(static_cast<unsigned char>(c)) && c != '\t') return {};
+  return text;
+}
+
+UserError gmsh_failure(const std::string& path, const std::string& doing, bool is_msh,
+                       const std::string& thrown, std::vector<std::string> errors) {
+  errors.push_back(thrown);
+  // Keep the distinct messages in order, minus the decoration of Gmsh's meshing error summary
+  // and the generic "Error loading 'x'" that follows every reader failure.
+  std::vector<std::string> kept;
+  bool generic_loading_error = false;
+  for (std::string& e : errors) {
+    while (!e.empty() && std::isspace(static_cast<unsigned char>(e.back()))) e.pop_back();
+    if (e.rfind("Error loading '", 0) == 0) {
+      generic_loading_error = true;
+      continue;
+    }
+    if (e.empty() || e.find_first_not_of('-') == std::string::npos ||
+        e == "Mesh generation error summary" ||
+        std::find(kept.begin(), kept.end(), e) != kept.end())
+      continue;
+    kept.push_back(e);
+  }
+  errors = std::move(kept);
+  if (errors.empty())
+    errors.push_back(generic_loading_error
+                         ? "Gmsh gives no details: is the file truncated or corrupt?"
+                         : "Gmsh gives no details");
+  // The first error is the cause; later ones are often consequences.
+  std::string message = "Gmsh could not " + doing + " '" + path + "': " + errors[0];
+  constexpr std::size_t kShown = 3;
+  for (std::size_t i = 1; i < std::min(errors.size(), kShown); ++i) message += "; " + errors[i];
+  if (errors.size() > kShown)
+    message += " (and " + std::to_string(errors.size() - kShown) + " more errors)";
+
+  SourceLocation where;
+  static const std::regex kLine("'([^']+)', line ([0-9]+)");
+  std::smatch m;
+  for (const std::string& e : errors) {
+    if (std::regex_search(e, m, kLine)) {
+      where.file = m[1].str();
+      where.line = std::stoi(m[2].str());
+      where.snippet = source_line(where.file, where.line);
+      break;
+    }
+  }
+  std::string hint;
+  if (is_msh)
+    hint = "check the file with `gmsh " + path + "` (dgmax reads Gmsh MSH format 2 and 4)";
+  else if (doing == "mesh")
+    hint = "try `gmsh -3 " + path +
+           "` to see the problem; a different Mesh.Algorithm3D or a smaller size may help";
+  else
+    hint = "open it in Gmsh (`gmsh " + path + "`) to see the problem";
+  return UserError(message, where, hint);
+}
+
+}  // namespace
+
+Mesh read_gmsh(const std::string& path, double size) {
+  if (!std::isfinite(size) || size < 0)
+    throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)");
+  require_readable_file(path);
+  const bool is_msh = has_msh_extension(path);
+  if (is_msh) require_msh_content(path);
+  const std::string what = (is_msh ? "mesh '" : "the mesh of '") + path + "'";
+
+  std::lock_guard<std::mutex> lock(g_gmsh_mutex);
+  GmshSession session;
+  std::string doing = "read";
+  try {
+    // Opening and meshing log their errors instead of throwing them (as in the gmsh app): a
+    // throw from inside the .geo parser skips its cleanup (gmsh_yyflush), and the flex buffer of
+    // the bad file would then be fed to the next .geo parsed in this process, even after
+    // finalize/initialize; and going on after the first meshing error gives the useful messages.
+    gmsh::option::setNumber("General.AbortOnError", 0);
+    gmsh::open(path);
+    if (std::vector<std::string> errors = session.logged_errors(); !errors.empty())
+      throw gmsh_failure(path, doing, is_msh, "", errors);
+    if (!is_msh) {
+      gmsh::option::setNumber("Mesh.ElementOrder", 1);
+      if (size > 0) {
+        gmsh::option::setNumber("Mesh.MeshSizeMax", size);
+        gmsh::model::mesh::clear();  // a `Mesh 3;` in the file used the file's own sizes
+      }
+      std::vector<int> types_3d;
+      gmsh::model::mesh::getElementTypes(types_3d, 3);
+      if (types_3d.empty()) {
+        doing = "mesh";
+        gmsh::model::mesh::generate(3);
+        if (std::vector<std::string> errors = session.logged_errors(); !errors.empty())
+          throw gmsh_failure(path, doing, is_msh, "", errors);
+      }
+    }
+    gmsh::option::setNumber("General.AbortOnError", 2);  // API misuse below: throw
+    doing = "read the mesh of";
+    Mesh mesh = extract_mesh(path, what, !is_msh);
+    if (std::vector<std::string> errors = session.logged_errors(); !errors.empty())
+      throw gmsh_failure(path, doing, is_msh, "", errors);
+    return mesh;
+  } catch (const std::string& e) {
+    throw gmsh_failure(path, doing, is_msh, e, session.logged_errors());
+  } catch (const char* e) {
+    throw gmsh_failure(path, doing, is_msh, e ? e : "", session.logged_errors());
+  }
+}
+
+}  // namespace dgmax

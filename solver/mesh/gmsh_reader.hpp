@@ -1,0 +1,48 @@
+// Reading meshes through the Gmsh SDK (only built when DGMAX_HAS_GMSH). Most code should call
+// load_mesh_file() (mesh_file.hpp), which checks the path and works in builds without Gmsh too.
+#pragma once
+
+#include <string>
+
+#include "solver/mesh/mesh.hpp"
+
+namespace dgmax {
+
+// Reads the mesh at `path`:
+//   *.msh (any case)  a Gmsh mesh file, format 1, 2 or 4, ASCII or binary; `size` is ignored.
+//   anything else     handed to Gmsh as a geometry (.geo, and whatever else Gmsh opens) and
+//                     meshed in 3D with first-order tetrahedra (Mesh.ElementOrder is forced to 1).
+//                     `size` > 0 sets Mesh.MeshSizeMax, an upper bound (smaller sizes the file
+//                     puts on points or fields still apply; the meshes/*.geo files set
+//                     Mesh.MeshSizeFromPoints = 0 so that `size` is their uniform size), and
+//                     remeshes even when the file meshed itself (`Mesh 3;`); `size` == 0 keeps
+//                     the file's own sizes.
+//
+// The result holds the first-order tetrahedra only:
+//   - vertices: only the nodes used by tetrahedra, numbered 0..Nv-1 in increasing Gmsh node tag;
+//   - elements: the tetrahedra in Gmsh's order (volume entity by entity), vertex order as in the
+//     file (no reorientation: inverted/degenerate elements are validation's business);
+//   - element_tag: the physical volume of the tet's volume entity, named by its physical name,
+//     "physical_volume_<tag>" when the group has no name, or kUntaggedTag ("untagged") when the
+//     entity is in no physical volume. volume_tag_names lists every physical volume (in
+//     increasing physical tag, including groups without tets), then "untagged" when used.
+//     Groups sharing a name share the tag.
+//   - tagged_faces: one entry per (triangle, physical surface), vertices as in the file; unnamed
+//     surfaces are "physical_surface_<tag>". Every physical surface is listed in
+//     boundary_tag_names, even one without triangles. Duplicate (triangle, tag) pairs are
+//     dropped. Triangles need not be faces of a tet (validation checks that), but their
+//     vertices must be tet vertices. Physical points/curves are ignored.
+//   - source = path.
+//
+// Throws UserError when the file is missing/unreadable, is not a mesh, Gmsh fails (the message
+// quotes Gmsh's own, with the line when Gmsh gives one), the mesh is empty or has no volume
+// elements, holds 3D elements other than 4-node tetrahedra (the message lists them with
+// counts), a physical surface holds elements other than 3-node triangles, or one volume entity
+// is in two physical volumes (each tet gets one volume tag).
+//
+// Thread-safe: calls are serialized (Gmsh is a process-wide singleton). Gmsh is initialized and
+// finalized around every call, so no option, model or memory outlives it; the process locale and
+// OpenMP thread count, which gmsh::initialize changes, are restored afterwards.
+Mesh read_gmsh(const std::string& path, double size = 0);
+
+}  // namespace dgmax

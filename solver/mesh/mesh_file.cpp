@@ -1,0 +1,83 @@
+#include "solver/mesh/mesh_file.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+
+#include "dgmax/config.hpp"
+#include "solver/util/error.hpp"
+
+#if DGMAX_HAS_GMSH
+#include "solver/mesh/gmsh_reader.hpp"
+#endif
+
+namespace dgmax {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kSupported =
+    "supported mesh files: .msh (Gmsh mesh, format 2 or 4, ASCII or binary) and .geo (Gmsh "
+    "geometry, meshed on the fly)";
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+}  // namespace
+
+void require_readable_file(const std::string& path, const std::string& what) {
+  if (path.empty()) throw UserError(what + " path is empty");
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (!fs::exists(st)) {
+    std::string hint;
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty() && !fs::is_directory(parent, ec))
+      hint = "the directory '" + parent.string() + "' does not exist either";
+    else
+      hint = "relative paths are taken from the current directory ('" +
+             fs::current_path(ec).string() + "')";
+    throw UserError(what + " '" + path + "' does not exist", {}, hint);
+  }
+  if (fs::is_directory(st)) throw UserError(what + " '" + path + "' is a directory, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int err = errno;
+    throw UserError(what + " '" + path + "' cannot be read" +
+                    (err != 0 ? std::string(": ") + std::strerror(err) : std::string()));
+  }
+}
+
+Mesh load_mesh_file(const std::string& path, double size) {
+  if (path.empty()) throw UserError("mesh file path is empty");
+  const std::string ext = lower_extension(path);
+  if (ext != ".msh" && ext != ".geo") {
+    throw UserError(
+        (ext.empty() ? "mesh file '" + path + "' has no extension"
+                     : "mesh file '" + path + "' has an unsupported extension '" + ext + "'") +
+            "; " + kSupported,
+        {}, "other formats can be converted with Gmsh, e.g. `gmsh in.vtk -save -o out.msh`");
+  }
+  if (!std::isfinite(size) || size < 0)
+    throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)");
+  require_readable_file(path);
+#if DGMAX_HAS_GMSH
+  Mesh mesh = read_gmsh(path, size);
+  mesh.source = path;
+  return mesh;
+#else
+  throw UserError("cannot read '" + path + "': this build of dgmax has no Gmsh support", {},
+                  "use a generated `box:` mesh instead, or rebuild dgmax with -DDGMAX_USE_GMSH=ON "
+                  "(needs the Gmsh SDK, e.g. Debian/Ubuntu package libgmsh-dev)");
+#endif
+}
+
+}  // namespace dgmax

@@ -1,0 +1,62 @@
+#include "solver/physics/norms.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+
+namespace dgmax {
+
+double electromagnetic_energy(const Problem& p, const Fields& q) {
+  const int K = p.K(), Np = p.Np();
+  const Eigen::MatrixXd& M = p.ref->M;
+  double W = 0;
+#pragma omp parallel for reduction(+ : W) schedule(static)
+  for (int k = 0; k < K; ++k) {
+    double e = 0, h = 0;
+    for (int c = 0; c < 6; ++c) {
+      const Eigen::Map<const Eigen::VectorXd> v(q.comp(k, c), Np);
+      (c < 3 ? e : h) += v.dot(M * v);
+    }
+    W += 0.5 * p.md->geom.J[k] * (p.material[k].eps * e + p.material[k].mu * h);
+  }
+  return W;
+}
+
+void interpolate(const Problem& p, const FieldFn& f, double t, Fields& q) {
+  const int K = p.K(), Np = p.Np();
+  const size_t n = static_cast<size_t>(K) * Np;
+  std::vector<double> buf(6 * n);
+  double* out[6];
+  for (int c = 0; c < 6; ++c) out[c] = buf.data() + c * n;
+  f(n, p.xyz.x.data(), p.xyz.y.data(), p.xyz.z.data(), t, out);
+  q = Fields(K, Np);
+  for (int k = 0; k < K; ++k)
+    for (int c = 0; c < 6; ++c)
+      for (int i = 0; i < Np; ++i) q(k, c, i) = out[c][static_cast<size_t>(k) * Np + i];
+}
+
+ErrorNorms error_norms(const Problem& p, const Fields& q, const FieldFn& exact, double t) {
+  Fields ex;
+  interpolate(p, exact, t, ex);
+  const int K = p.K(), Np = p.Np();
+  const Eigen::MatrixXd& M = p.ref->M;
+  double e2 = 0, h2 = 0, einf = 0, hinf = 0;
+#pragma omp parallel for reduction(+ : e2, h2) reduction(max : einf, hinf) schedule(static)
+  for (int k = 0; k < K; ++k)
+    for (int c = 0; c < 6; ++c) {
+      Eigen::VectorXd d(Np);
+      for (int i = 0; i < Np; ++i) d[i] = q(k, c, i) - ex(k, c, i);
+      const double l2 = p.md->geom.J[k] * d.dot(M * d);
+      const double li = d.cwiseAbs().maxCoeff();
+      if (c < 3) {
+        e2 += l2;
+        einf = std::max(einf, li);
+      } else {
+        h2 += l2;
+        hinf = std::max(hinf, li);
+      }
+    }
+  return {std::sqrt(e2), std::sqrt(h2), einf, hinf};
+}
+
+}  // namespace dgmax

@@ -1,0 +1,24 @@
+// Energy and error norms, integrated with the element mass matrices (a quadrature exact for
+// products of basis polynomials).
+#pragma once
+
+#include "solver/physics/fields.hpp"
+#include "solver/physics/problem.hpp"
+
+namespace dgmax {
+
+// W = 1/2 ∫ (eps |E|² + mu |H|²) dV
+double electromagnetic_energy(const Problem& p, const Fields& q);
+
+struct ErrorNorms {
+  double L2_E = 0, L2_H = 0;      // sqrt(∫ |E - E_exact|² dV), same for H
+  double Linf_E = 0, Linf_H = 0;  // max over nodes and components of |E - E_exact|
+};
+
+// `exact` has 6 components (E, H); it is interpolated at the nodes.
+ErrorNorms error_norms(const Problem& p, const Fields& q, const FieldFn& exact, double t);
+
+// Interpolates a 6-component field at the nodes: q(k, c, i) = f_c(x_ki, t).
+void interpolate(const Problem& p, const FieldFn& f, double t, Fields& q);
+
+}  // namespace dgmax

@@ -1,0 +1,31 @@
+#include "solver/physics/problem.hpp"
+
+#include <cmath>
+
+namespace dgmax {
+
+double Material::Z() const { return std::sqrt(mu / eps); }
+
+const char* bc_name(BcKind kind) {
+  switch (kind) {
+    case BcKind::Pec: return "pec";
+    case BcKind::Pmc: return "pmc";
+    case BcKind::Absorbing: return "absorbing";
+    case BcKind::Incident: return "incident";
+  }
+  return "?";
+}
+
+Problem make_problem(std::shared_ptr<const MeshData> md, int N) {
+  Problem p;
+  p.N = N;
+  p.ref = &ref_element(N);
+  p.md = std::move(md);
+  p.xyz = node_coordinates(p.md->mesh, *p.ref);
+  p.maps = build_face_maps(*p.md, *p.ref, p.xyz);
+  p.material.assign(p.K(), Material{});
+  p.bc.assign(p.K(), {BcKind::Pec, BcKind::Pec, BcKind::Pec, BcKind::Pec});
+  return p;
+}
+
+}  // namespace dgmax

@@ -1,0 +1,57 @@
+// Everything a backend needs to evaluate the Maxwell right-hand side on one mesh partition:
+// discretization, materials, boundary conditions, flux parameter, sources. Built by
+// build_problem (problem_setup.hpp) from a config; backends only read it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "solver/element/reference_element.hpp"
+#include "solver/mesh/face_maps.hpp"
+#include "solver/mesh/mesh_setup.hpp"
+
+namespace dgmax {
+
+struct Material {
+  double eps = 1, mu = 1, sigma = 0;
+  double Z() const;  // impedance sqrt(mu/eps)
+};
+
+// Exterior state of a boundary face (the flux then treats it like an interior face):
+//   pec:       E+ = -E-,  H+ =  H-
+//   pmc:       E+ =  E-,  H+ = -H-
+//   absorbing: E+, H+ = the outgoing (along n) characteristic part of the interior trace,
+//              first-order Silver–Müller; incoming waves are removed exactly with alpha = 1
+//   incident:  E+, H+ = the given incident field at the face node
+enum class BcKind : std::int8_t { Pec = 0, Pmc, Absorbing, Incident };
+const char* bc_name(BcKind kind);
+
+// Evaluates m space-time functions at n points: out[c][i] = f_c(x[i], y[i], z[i], t).
+using FieldFn = std::function<void(size_t n, const double* x, const double* y, const double* z,
+                                   double t, double* const* out)>;
+
+struct Problem {
+  int N = 0;
+  std::shared_ptr<const MeshData> md;
+  const RefElement* ref = nullptr;
+  NodeCoords xyz;                          // [K][Np] node coordinates
+  FaceMaps maps;                           // [K][4][Nfp] vmapM / vmapP
+  std::vector<Material> material;          // [K]
+  std::vector<std::array<BcKind, 4>> bc;   // [K][4]; read only on boundary faces
+  double alpha = 1;                        // flux: 0 central ... 1 upwind
+  FieldFn current;                         // J: 3 components; empty when there are no sources
+  FieldFn incident;                        // E, H: 6 components; empty unless a face is `incident`
+
+  int K() const { return md->mesh.num_elements(); }
+  int Np() const { return ref->Np; }
+  int Nfp() const { return ref->Nfp; }
+};
+
+// Assembles the discretization part of a problem (nodes, face maps); materials default to vacuum,
+// boundaries to PEC, alpha to 1.
+Problem make_problem(std::shared_ptr<const MeshData> md, int N);
+
+}  // namespace dgmax

@@ -1,0 +1,118 @@
+// load_mesh_file: the checks made before any reading, in every build (with or without Gmsh).
+#include "solver/mesh/mesh_file.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <initializer_list>
+#include <string>
+
+#include "dgmax/config.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string data(const std::string& name) { return std::string(DGMAX_TEST_DATA_DIR) + "/" + name; }
+
+UserError expect_user_error(const std::function<void()>& f,
+                            std::initializer_list<std::string> words) {
+  try {
+    f();
+  } catch (const UserError& e) {
+    for (const std::string& w : words)
+      EXPECT_NE(e.message().find(w), std::string::npos) << "message lacks \"" << w << "\":\n"
+                                                        << e.render();
+    return e;
+  }
+  ADD_FAILURE() << "no UserError thrown";
+  return UserError("");
+}
+
+// A scratch directory removed at the end of the test.
+class MeshFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("dgmax_mesh_file_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::permissions(dir_ / "locked.msh", fs::perms::owner_all, ec);
+    fs::remove_all(dir_, ec);
+  }
+  std::string touch(const std::string& name, const std::string& content = "$MeshFormat\n") {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << content;
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+TEST_F(MeshFileTest, UnknownExtensionListsSupportedOnes) {
+  const std::string stl = touch("part.stl");
+  const UserError e = expect_user_error([&] { load_mesh_file(stl); },
+                                        {stl, "unsupported extension '.stl'", ".msh", ".geo"});
+  EXPECT_FALSE(e.hint().empty());
+  // Checked before existence: a typo in the extension is reported as such.
+  expect_user_error([] { load_mesh_file("/no/such/dir/mesh.mhs"); },
+                    {"unsupported extension '.mhs'", ".msh", ".geo"});
+  expect_user_error([&] { load_mesh_file(touch("mesh")); }, {"has no extension", ".msh", ".geo"});
+}
+
+TEST_F(MeshFileTest, NonexistentFileNamesThePath) {
+  const std::string missing = (dir_ / "missing.msh").string();
+  expect_user_error([&] { load_mesh_file(missing); }, {missing, "does not exist"});
+  const UserError e = expect_user_error([] { load_mesh_file("/no/such/dir/cube.geo"); },
+                                        {"/no/such/dir/cube.geo", "does not exist"});
+  EXPECT_NE(e.hint().find("/no/such/dir"), std::string::npos) << e.hint();
+  expect_user_error([] { load_mesh_file(""); }, {"empty"});
+}
+
+TEST_F(MeshFileTest, DirectoryIsNotAMeshFile) {
+  const fs::path d = dir_ / "folder.msh";
+  fs::create_directories(d);
+  expect_user_error([&] { load_mesh_file(d.string()); }, {d.string(), "is a directory"});
+}
+
+TEST_F(MeshFileTest, UnreadableFile) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root can read any file";
+  const std::string locked = touch("locked.msh");
+  fs::permissions(locked, fs::perms::none);
+  expect_user_error([&] { load_mesh_file(locked); }, {locked, "cannot be read"});
+}
+
+TEST_F(MeshFileTest, RejectsNegativeSize) {
+  expect_user_error([] { load_mesh_file(data("two_tets_v2.msh"), -0.1); }, {"size"});
+}
+
+TEST_F(MeshFileTest, RequireReadableFile) {
+  EXPECT_NO_THROW(require_readable_file(data("two_tets_v2.msh")));
+  expect_user_error([&] { require_readable_file((dir_ / "x.yaml").string(), "config file"); },
+                    {"config file '", "x.yaml' does not exist"});
+}
+
+#if DGMAX_HAS_GMSH
+TEST_F(MeshFileTest, ReadsThroughGmsh) {
+  const Mesh m = load_mesh_file(data("two_tets_v2.msh"));
+  EXPECT_EQ(m.num_elements(), 2);
+  EXPECT_EQ(m.source, data("two_tets_v2.msh"));
+}
+#else
+TEST_F(MeshFileTest, WithoutGmshSaysSo) {
+  const UserError e = expect_user_error([] { load_mesh_file(data("two_tets_v2.msh")); },
+                                        {"two_tets_v2.msh", "no Gmsh support"});
+  EXPECT_NE(e.hint().find("DGMAX_USE_GMSH=ON"), std::string::npos) << e.hint();
+  EXPECT_NE(e.hint().find("box:"), std::string::npos) << e.hint();
+}
+#endif
+
+}  // namespace
+}  // namespace dgmax
