@@ -85,7 +85,15 @@ void run_info(const InfoOptions& opt) {
     for (size_t t = 0; t < periodic_tag.size(); ++t)
       if (periodic_tag[t]) j["periodic_tags"].push_back(md.mesh.boundary_tag_names[t]);
     j["volume_tags"] = nlohmann::json::object();
-    for (const auto& t : s.volume_tags) j["volume_tags"][t.name] = t.count;
+    j["volume_tag_volumes"] = nlohmann::json::object();
+    for (const auto& t : s.volume_tags) {
+      j["volume_tags"][t.name] = t.count;
+      j["volume_tag_volumes"][t.name] = t.measure;
+    }
+    j["boundary_tag_areas"] = nlohmann::json::object();
+    for (size_t t = 0; t < s.boundary_tags.size(); ++t)
+      if (t >= periodic_tag.size() || !periodic_tag[t])
+        j["boundary_tag_areas"][s.boundary_tags[t].name] = s.boundary_tags[t].measure;
     j["order"] = order;
     j["nodes_per_element"] = Np;
     j["nodes"] = nodes;
@@ -106,14 +114,17 @@ void run_info(const InfoOptions& opt) {
                            s.quality_min, s.quality_mean);
   if (s.reoriented > 0)
     std::cout << fmt::format("reoriented        {} inverted elements were flipped\n", s.reoriented);
-  std::cout << "boundary tags     (faces)\n";
+  std::cout << "boundary tags     faces       area\n";
   for (size_t t = 0; t < s.boundary_tags.size(); ++t) {
-    const bool periodic = t < periodic_tag.size() && periodic_tag[t];
-    std::cout << fmt::format("  {:<16}{}\n", s.boundary_tags[t].name,
-                             periodic ? std::string("periodic") : std::to_string(s.boundary_tags[t].count));
+    const auto& b = s.boundary_tags[t];
+    if (t < periodic_tag.size() && periodic_tag[t])
+      std::cout << fmt::format("  {:<16}periodic\n", b.name);
+    else
+      std::cout << fmt::format("  {:<16}{:<12}{:.6g}\n", b.name, b.count, b.measure);
   }
-  std::cout << "volume tags       (elements)\n";
-  for (const auto& t : s.volume_tags) std::cout << fmt::format("  {:<16}{}\n", t.name, t.count);
+  std::cout << "volume tags       elements    volume\n";
+  for (const auto& t : s.volume_tags)
+    std::cout << fmt::format("  {:<16}{:<12}{:.6g}\n", t.name, t.count, t.measure);
   std::cout << fmt::format("order {:<11} Np = {} nodes/element, {} nodes, {} DOF (6 field components)\n",
                            order, Np, nodes, dofs);
 }

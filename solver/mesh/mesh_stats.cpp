@@ -42,6 +42,7 @@ MeshStats compute_stats(const MeshData& md) {
   s.h_min = s.volume_min = s.quality_min = std::numeric_limits<double>::infinity();
   double quality_sum = 0;
   std::vector<long long> per_volume_tag(mesh.volume_tag_names.size(), 0);
+  std::vector<double> volume_per_tag(mesh.volume_tag_names.size(), 0.0);
   for (int k = 0; k < mesh.num_elements(); ++k) {
     double h = 0;
     const auto& e = mesh.elements[k];
@@ -61,18 +62,26 @@ MeshStats compute_stats(const MeshData& md) {
     s.quality_min = std::min(s.quality_min, q);
     quality_sum += q;
     ++per_volume_tag[mesh.element_tag[k]];
+    volume_per_tag[mesh.element_tag[k]] += v;
   }
   s.quality_mean = quality_sum / std::max<long long>(1, s.elements);
 
   std::vector<long long> per_boundary_tag(mesh.boundary_tag_names.size(), 0);
+  std::vector<double> area_per_tag(mesh.boundary_tag_names.size(), 0.0);
+  double area_total = 0;
   for (int k = 0; k < mesh.num_elements(); ++k)
     for (int f = 0; f < 4; ++f)
-      if (md.conn.is_boundary(k, f)) ++per_boundary_tag[md.conn.face_tag[k][f]];
+      if (md.conn.is_boundary(k, f)) {
+        const double area = 2 * md.geom.sJ[k][f];  // reference face parameter area is 2
+        ++per_boundary_tag[md.conn.face_tag[k][f]];
+        area_per_tag[md.conn.face_tag[k][f]] += area;
+        area_total += area;
+      }
   for (size_t t = 0; t < per_boundary_tag.size(); ++t)
-    s.boundary_tags.push_back({mesh.boundary_tag_names[t], per_boundary_tag[t]});
-  s.boundary_tags.push_back({kAllBoundaryTag, s.boundary_faces});
+    s.boundary_tags.push_back({mesh.boundary_tag_names[t], per_boundary_tag[t], area_per_tag[t]});
+  s.boundary_tags.push_back({kAllBoundaryTag, s.boundary_faces, area_total});
   for (size_t t = 0; t < per_volume_tag.size(); ++t)
-    s.volume_tags.push_back({mesh.volume_tag_names[t], per_volume_tag[t]});
+    s.volume_tags.push_back({mesh.volume_tag_names[t], per_volume_tag[t], volume_per_tag[t]});
   return s;
 }
 

@@ -10,7 +10,8 @@ namespace dgmax {
 
 struct TagCount {
   std::string name;
-  long long count;  // faces (boundary tags) or elements (volume tags)
+  long long count;    // faces (boundary tags) or elements (volume tags)
+  double measure = 0;  // total area (boundary tags) or volume (volume tags)
 };
 
 struct MeshStats {
