@@ -7,6 +7,7 @@
 
 #include "dgmax/config.hpp"
 #include "solver/app/cmd_info.hpp"
+#include "solver/app/cmd_run.hpp"
 #include "solver/util/error.hpp"
 
 namespace {
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   CLI::App app{"dgmax: high-order discontinuous Galerkin Maxwell solver for tetrahedral meshes"};
   app.set_version_flag("--version", build_features());
   app.require_subcommand(1);
+  dgmax::add_run_command(app);
   dgmax::add_info_command(app);
   try {
     app.parse(argc, argv);

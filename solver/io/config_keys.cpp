@@ -5,7 +5,7 @@ namespace dgmax {
 const std::vector<std::string>& config_top_level_keys() {
   static const std::vector<std::string> keys = {
       "mesh",    "discretization", "constants", "materials", "boundaries", "initial",
-      "exact",   "sources",        "time",      "output",    "backend",    "flux"};
+      "exact",   "incident",       "sources",   "time",      "output",     "backend"};
   return keys;
 }
 

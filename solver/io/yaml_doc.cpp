@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "solver/util/strings.hpp"
 
@@ -125,6 +126,58 @@ std::vector<int> YamlDoc::as_ints(const YAML::Node& node, size_t n, const std::s
   std::vector<int> out;
   for (size_t i = 0; i < n; ++i) out.push_back(as_int(node[i], what + "[" + std::to_string(i) + "]"));
   return out;
+}
+
+dsl::ExprSource YamlDoc::expr_source(const YAML::Node& node, const std::string& what) const {
+  if (!node.IsScalar())
+    throw error(node, "'" + what + "' must be an expression (a number or a quoted string)",
+                "e.g. \"sin(pi*x)*cos(omega*t)\"");
+  dsl::ExprSource src{node.Scalar(), at(node)};
+  const auto& snip = src.origin.snippet;
+  const int col = src.origin.column;  // 1-based
+  if (col >= 1 && col <= static_cast<int>(snip.size()) && (snip[col - 1] == '"' || snip[col - 1] == '\''))
+    ++src.origin.column;  // skip the opening quote
+  // The caret mapping needs the text to appear verbatim on the line; otherwise (escapes, block
+  // scalars) quote the expression itself in messages.
+  if (src.origin.line > 0 &&
+      (src.origin.column < 1 || snip.compare(src.origin.column - 1, src.text.size(), src.text) != 0)) {
+    src.origin.line = 0;
+    src.origin.snippet.clear();
+  }
+  return src;
+}
+
+void YamlDoc::apply_override(const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw UserError("malformed --set '" + assignment + "'", {}, "write --set key.path=value, e.g. --set discretization.order=3");
+  const std::string path = assignment.substr(0, eq), value = assignment.substr(eq + 1);
+  YAML::Node parsed;
+  try {
+    parsed = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    throw UserError("--set " + path + ": the value '" + value + "' is not valid YAML: " + e.msg);
+  }
+  std::vector<std::string> keys;
+  std::stringstream ss(path);
+  std::string key;
+  while (std::getline(ss, key, '.')) {
+    if (key.empty()) throw UserError("malformed key path '" + path + "' in --set", {}, "e.g. --set time.final=2");
+    keys.push_back(key);
+  }
+  // Walk down, creating maps as needed (yaml-cpp nodes are references into the tree).
+  std::vector<YAML::Node> chain{root_};
+  for (size_t i = 0; i + 1 < keys.size(); ++i) {
+    YAML::Node next = chain.back()[keys[i]];
+    if (next.IsDefined() && !next.IsNull() && !next.IsMap())
+      throw UserError("--set " + path + ": '" + keys[i] + "' is not a mapping in the config");
+    if (!next.IsDefined() || next.IsNull()) {
+      chain.back()[keys[i]] = YAML::Node(YAML::NodeType::Map);
+      next = chain.back()[keys[i]];
+    }
+    chain.push_back(next);
+  }
+  chain.back()[keys.back()] = parsed;
 }
 
 }  // namespace dgmax

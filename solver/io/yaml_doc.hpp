@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/dsl/expr_source.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -38,6 +39,14 @@ class YamlDoc {
   // A sequence of exactly n numbers.
   std::vector<double> as_doubles(const YAML::Node& node, size_t n, const std::string& what) const;
   std::vector<int> as_ints(const YAML::Node& node, size_t n, const std::string& what) const;
+
+  // A scalar holding an expression, with the location of its first character (inside the quotes
+  // of a quoted scalar) so expression errors put the caret under the right character.
+  dsl::ExprSource expr_source(const YAML::Node& node, const std::string& what) const;
+
+  // `--set a.b.c=value`: replaces (or creates) the node at the dotted key path; `value` is parsed
+  // as YAML ("8", "[8, 8, 8]", "{alpha: 0.5}"). Throws UserError for a malformed assignment.
+  void apply_override(const std::string& assignment);
 
  private:
   YAML::Node root_;

@@ -1,0 +1,177 @@
+#include "solver/app/simulation.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "solver/backends/ref/ref_backend.hpp"
+#include "solver/io/atomic_write.hpp"
+#include "solver/io/snapshot_writer.hpp"
+#include "solver/physics/norms.hpp"
+#include "solver/time/timestep.hpp"
+#include "solver/util/strings.hpp"
+
+namespace dgmax {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::unique_ptr<Backend> make_backend(const std::string& name, const RunConfig& cfg, const Problem& p) {
+  if (name == "auto" || name == "ref") {
+    if (cfg.precision == Precision::Single)
+      throw UserError("the ref backend computes in double precision only", {cfg.path},
+                      "set discretization.precision: double (single precision comes with the "
+                      "generated cpu and cuda backends)");
+    return std::make_unique<RefBackend>(p);
+  }
+  throw UserError("backend '" + name + "' is not available in this version of dgmax", {cfg.path},
+                  "use backend: ref (or auto)");
+}
+
+// A terminal progress line, redrawn at most every 0.25 s.
+class Progress {
+ public:
+  explicit Progress(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)) {}
+  void update(long long step, long long steps, double t, double dt, double elapsed, double dofs) {
+    if (!enabled_ || (step < steps && elapsed - last_ < 0.25)) return;
+    last_ = elapsed;
+    const double eta = step > 0 ? elapsed / step * (steps - step) : 0;
+    std::fprintf(stderr, "\r  step %lld/%lld  t = %.6g  dt = %.3g  ETA %.1f s  %.3g MDOF/s   ", step,
+                 steps, t, dt, eta, elapsed > 0 ? dofs * 5 * step / elapsed / 1e6 : 0.0);
+    if (step == steps) std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+  }
+
+ private:
+  bool enabled_;
+  double last_ = -1;
+};
+
+}  // namespace
+
+void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
+  const auto t_start = Clock::now();
+  auto md = std::make_shared<const MeshData>(load_mesh(cfg.mesh));
+  Problem p = make_problem(md, cfg.order);
+  apply_physics(cfg, p);
+  if (cfg.alpha < 1)
+    for (const auto& [tag, kind] : cfg.boundaries)
+      if (kind == BcKind::Absorbing && !opt.quiet) {
+        std::cerr << "warning: absorbing boundaries reflect part of incoming waves with alpha < 1; "
+                     "use flux: upwind for a clean absorbing boundary\n";
+        break;
+      }
+  const std::string backend_name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
+  std::unique_ptr<Backend> backend = make_backend(backend_name, cfg, p);
+  const std::string out_dir = opt.output_override.empty() ? cfg.out_dir : opt.output_override;
+
+  const long long K = p.K(), Np = p.Np();
+  const long long dofs = 6 * K * Np;
+  const StepPlan plan = plan_steps(cfg.t_final, stable_dt(p, cfg.cfl));
+  const long long energy_every = cfg.energy_every > 0 ? cfg.energy_every : std::max(1LL, plan.steps / 200);
+
+  Fields q(p.K(), p.Np());
+  if (cfg.initial) interpolate(p, cfg.initial->as_field_fn(), 0.0, q);
+  backend->set_state(q);
+  const FieldFn exact = cfg.exact ? cfg.exact->as_field_fn() : FieldFn{};
+
+  SnapshotWriter snapshots(out_dir, "fields", {&md->mesh, p.ref, &p.xyz}, parse_snapshot_format(cfg.out_format));
+  snapshots.write(q, 0.0);
+
+  std::string csv = exact ? "step,t,energy,L2_E,L2_H\n" : "step,t,energy\n";
+  const double W0 = electromagnetic_energy(p, q);
+  auto sample = [&](long long step, double t, const Fields& state) {
+    const double W = electromagnetic_energy(p, state);
+    if (!std::isfinite(W) || (W0 > 0 && W > 1e12 * W0) || (W0 == 0 && W > 1e30))
+      throw UserError("the solution blew up at step " + std::to_string(step) + ", t = " + fmt_g(t) +
+                          " (energy " + fmt_g(W) + ", initially " + fmt_g(W0) + ")",
+                      {cfg.path},
+                      "time.cfl = " + fmt_g(cfg.cfl) + " may be too large for this mesh and order (0.5 is safe); "
+                      "also check materials and sources. Snapshots written so far are in " + out_dir);
+    csv += fmt::format("{},{:.17g},{:.17g}", step, t, W);
+    if (exact) {
+      const ErrorNorms e = error_norms(p, state, exact, t);
+      csv += fmt::format(",{:.17g},{:.17g}", e.L2_E, e.L2_H);
+    }
+    csv += "\n";
+    return W;
+  };
+  sample(0, 0.0, q);
+
+  Progress progress(!opt.quiet);
+  const auto t_loop = Clock::now();
+  double t = 0, next_snapshot = cfg.vtk_every > 0 ? cfg.vtk_every : cfg.t_final * 2;
+  double W = W0;
+  for (long long s = 1; s <= plan.steps; ++s) {
+    const bool last = s == plan.steps;
+    const double dt = last ? plan.dt_last : plan.dt;
+    backend->step(t, dt);
+    t = last ? cfg.t_final : t + dt;
+    const bool snap = !last && t >= next_snapshot * (1 - 1e-12);
+    if (last || snap || s % energy_every == 0) {
+      backend->get_state(q);
+      W = sample(s, t, q);
+      if (snap) {
+        snapshots.write(q, t);
+        while (next_snapshot <= t * (1 + 1e-12)) next_snapshot += cfg.vtk_every;
+      }
+    }
+    progress.update(s, plan.steps, t, dt, seconds_since(t_loop), static_cast<double>(dofs));
+  }
+  const double loop_s = seconds_since(t_loop);
+  backend->get_state(q);
+  snapshots.write(q, t);
+
+  nlohmann::json summary;
+  summary["K"] = K;
+  summary["N"] = cfg.order;
+  summary["dofs"] = dofs;
+  summary["precision"] = cfg.precision == Precision::Double ? "double" : "single";
+  summary["backend"] = backend->name();
+  summary["flux"] = cfg.flux_name;
+  summary["alpha"] = cfg.alpha;
+  summary["steps"] = plan.steps;
+  summary["dt"] = plan.dt;
+  summary["dt_last"] = plan.dt_last;
+  summary["cfl"] = cfg.cfl;
+  summary["final_time"] = t;
+  summary["wall_s"] = seconds_since(t_start);
+  summary["loop_s"] = loop_s;
+  summary["dof_per_s"] = loop_s > 0 ? static_cast<double>(dofs) * 5 * plan.steps / loop_s : 0.0;  // per RK stage
+  summary["mesh"] = md->mesh.source;
+  summary["config"] = cfg.path;
+  summary["energy"] = {{"initial", W0}, {"final", W}};
+  if (exact) {
+    const ErrorNorms e = error_norms(p, q, exact, t);
+    summary["errors"] = {{"L2", {{"E", e.L2_E}, {"H", e.L2_H}}}, {"Linf", {{"E", e.Linf_E}, {"H", e.Linf_H}}}};
+  }
+  summary["outputs"] = {{"snapshots", snapshots.files()}, {"pvd", snapshots.pvd_path()}};
+  write_text_atomically(out_dir + "/energy.csv", csv);
+  write_text_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
+
+  if (!opt.quiet) {
+    std::cout << fmt::format("dgmax: K = {}, N = {}, {} DOF, {} steps of dt = {:.4g} to t = {:.6g} "
+                             "({} backend, {:.2f} s, {:.3g} MDOF/s per stage)\n",
+                             K, cfg.order, dofs, plan.steps, plan.dt, t, backend->name(), loop_s,
+                             summary["dof_per_s"].get<double>() / 1e6);
+    if (exact)
+      std::cout << fmt::format("       L2 error E {:.4e}  H {:.4e}   energy {:.6g} -> {:.6g}\n",
+                               summary["errors"]["L2"]["E"].get<double>(),
+                               summary["errors"]["L2"]["H"].get<double>(), W0, W);
+    else
+      std::cout << fmt::format("       energy {:.6g} -> {:.6g}\n", W0, W);
+    std::cout << fmt::format("       output in {}/ (summary.json, energy.csv, {} snapshots)\n", out_dir,
+                             snapshots.files().size());
+  }
+}
+
+}  // namespace dgmax

@@ -1,0 +1,257 @@
+#include "solver/io/run_config.hpp"
+
+#include <cmath>
+
+#include "codegen/dsl/constants.hpp"
+#include "solver/util/strings.hpp"
+#include "solver/io/config_keys.hpp"
+
+namespace dgmax {
+namespace {
+
+const std::vector<std::string> kXYZT = {"x", "y", "z", "t"};
+
+FieldExpr parse_vector(const YamlDoc& doc, const YAML::Node& node, const std::string& what,
+                       const dsl::ScalarContext& ctx) {
+  if (!node.IsSequence() || node.size() != 3)
+    throw doc.error(node, "'" + what + "' must be a list of 3 expressions (x, y, z components)",
+                    "e.g. " + what.substr(what.rfind('.') + 1) + ": [\"0\", \"0\", \"sin(pi*x)\"]");
+  FieldExpr f;
+  for (size_t i = 0; i < 3; ++i)
+    f.comps.push_back(dsl::compile_scalar(doc.expr_source(node[i], what + "[" + std::to_string(i) + "]"), ctx));
+  return f;
+}
+
+// {E: [...], H: [...]}: both optional (missing = zero) unless `require_both`.
+FieldExpr parse_em_field(const YamlDoc& doc, const YAML::Node& node, const std::string& what,
+                         const dsl::ScalarContext& ctx, bool require_both) {
+  doc.check_keys(node, {"E", "H"}, what);
+  FieldExpr f;
+  for (const char* name : {"E", "H"}) {
+    const YAML::Node v = node[name];
+    if (!v.IsDefined()) {
+      if (require_both) throw doc.error(node, "'" + what + "' needs both E and H");
+      for (int i = 0; i < 3; ++i) f.comps.emplace_back();  // zero
+      continue;
+    }
+    FieldExpr part = parse_vector(doc, v, what + "." + name, ctx);
+    for (auto& c : part.comps) f.comps.push_back(std::move(c));
+  }
+  return f;
+}
+
+double parse_constant_value(const YamlDoc& doc, const YAML::Node& node, const std::string& what,
+                            const dsl::ScalarContext& ctx) {
+  const dsl::ScalarFunction f = dsl::compile_scalar(doc.expr_source(node, what), ctx);
+  const double v = f(nullptr);
+  if (!std::isfinite(v)) throw doc.error(node, "'" + what + "' is not a finite number");
+  return v;
+}
+
+BcKind parse_bc(const YamlDoc& doc, const YAML::Node& node, const std::string& what) {
+  const std::string s = doc.as_string(node, what);
+  if (s == "pec") return BcKind::Pec;
+  if (s == "pmc") return BcKind::Pmc;
+  if (s == "absorbing") return BcKind::Absorbing;
+  if (s == "incident") return BcKind::Incident;
+  std::string hint = "valid: pec, pmc, absorbing, incident";
+  const std::string close = closest_match(s, {"pec", "pmc", "absorbing", "incident"});
+  if (!close.empty()) hint = "did you mean '" + close + "'? " + hint;
+  throw doc.error(node, "unknown boundary condition '" + s + "' for '" + what + "'", hint);
+}
+
+}  // namespace
+
+FieldFn FieldExpr::as_field_fn() const {
+  // copies the compiled programs: the function outlives the config
+  return [comps = comps](size_t n, const double* x, const double* y, const double* z, double t,
+                         double* const* out) {
+    std::vector<double> tt(n, t);
+    const double* vars[4] = {x, y, z, tt.data()};
+    for (size_t c = 0; c < comps.size(); ++c) comps[c].eval_batch(n, vars, out[c]);
+  };
+}
+
+RunConfig parse_run_config(const YamlDoc& doc) {
+  check_top_level_keys(doc);
+  const YAML::Node root = doc.root();
+  RunConfig cfg;
+  cfg.path = doc.path();
+  cfg.mesh = parse_mesh_spec(doc, root["mesh"]);
+  cfg.tag_refs = referenced_tags(doc);
+
+  if (const YAML::Node d = root["discretization"]; d.IsDefined()) {
+    doc.check_keys(d, {"order", "precision", "flux"}, "discretization");
+    if (d["order"]) {
+      cfg.order = doc.as_int(d["order"], "discretization.order");
+      if (cfg.order < 1 || cfg.order > 15)
+        throw doc.error(d["order"], "'discretization.order' must be between 1 and 15, got " + std::to_string(cfg.order));
+    }
+    if (d["precision"]) {
+      const std::string p = doc.as_string(d["precision"], "discretization.precision");
+      if (p == "double") cfg.precision = Precision::Double;
+      else if (p == "single") cfg.precision = Precision::Single;
+      else throw doc.error(d["precision"], "unknown precision '" + p + "'", "use double or single");
+    }
+    if (const YAML::Node f = d["flux"]; f.IsDefined()) {
+      if (f.IsMap()) {
+        doc.check_keys(f, {"alpha"}, "discretization.flux");
+        if (!f["alpha"]) throw doc.error(f, "'discretization.flux' as a mapping needs 'alpha'", "e.g. flux: {alpha: 0.5}");
+        cfg.alpha = doc.as_double(f["alpha"], "discretization.flux.alpha");
+        if (cfg.alpha < 0 || cfg.alpha > 1)
+          throw doc.error(f["alpha"], "'discretization.flux.alpha' must be in [0, 1] (0 central, 1 upwind)");
+        cfg.flux_name = "alpha=" + fmt_g(cfg.alpha);
+      } else {
+        cfg.flux_name = doc.as_string(f, "discretization.flux");
+        if (cfg.flux_name == "upwind") cfg.alpha = 1;
+        else if (cfg.flux_name == "central") cfg.alpha = 0;
+        else {
+          const std::string close = closest_match(cfg.flux_name, {"upwind", "central"});
+          throw doc.error(f, "unknown flux '" + cfg.flux_name + "'",
+                          (close.empty() ? "" : "did you mean '" + close + "'? ") +
+                              std::string("use upwind, central or {alpha: 0.5}"));
+        }
+      }
+    }
+  }
+
+  if (const YAML::Node c = root["constants"]; c.IsDefined() && !c.IsNull()) {
+    if (!c.IsMap()) throw doc.error(c, "'constants' must be a mapping (name: expression)");
+    std::vector<std::pair<std::string, dsl::ExprSource>> defs;
+    for (const auto& kv : c) {
+      const std::string name = kv.first.as<std::string>();
+      defs.push_back({name, doc.expr_source(kv.second, "constants." + name)});
+    }
+    cfg.constants = dsl::evaluate_constants(defs);
+  }
+  dsl::ScalarContext fields_ctx{kXYZT, cfg.constants, {}};
+  dsl::ScalarContext const_ctx{{}, cfg.constants, {}};
+
+  cfg.materials["default"] = {Material{}, {}};
+  if (const YAML::Node m = root["materials"]; m.IsDefined() && !m.IsNull()) {
+    if (!m.IsMap()) throw doc.error(m, "'materials' must map volume tags (or 'default') to {eps, mu, sigma}");
+    for (const auto& kv : m) {
+      const std::string tag = kv.first.as<std::string>();
+      const std::string what = "materials." + tag;
+      doc.check_keys(kv.second, {"eps", "mu", "sigma"}, what);
+      MaterialSpec spec{Material{}, doc.at(kv.first)};
+      if (kv.second["eps"]) spec.value.eps = parse_constant_value(doc, kv.second["eps"], what + ".eps", const_ctx);
+      if (kv.second["mu"]) spec.value.mu = parse_constant_value(doc, kv.second["mu"], what + ".mu", const_ctx);
+      if (kv.second["sigma"]) spec.value.sigma = parse_constant_value(doc, kv.second["sigma"], what + ".sigma", const_ctx);
+      if (!(spec.value.eps > 0)) throw doc.error(kv.second["eps"], "'" + what + ".eps' must be positive");
+      if (!(spec.value.mu > 0)) throw doc.error(kv.second["mu"], "'" + what + ".mu' must be positive");
+      if (spec.value.sigma < 0) throw doc.error(kv.second["sigma"], "'" + what + ".sigma' must be ≥ 0");
+      cfg.materials[tag] = spec;
+    }
+  }
+
+  cfg.boundaries["default"] = BcKind::Pec;
+  if (const YAML::Node b = root["boundaries"]; b.IsDefined() && !b.IsNull()) {
+    if (!b.IsMap()) throw doc.error(b, "'boundaries' must map boundary tags (or 'default') to pec, pmc, absorbing or incident");
+    for (const auto& kv : b) {
+      const std::string tag = kv.first.as<std::string>();
+      cfg.boundaries[tag == kAllBoundaryTag ? "default" : tag] = parse_bc(doc, kv.second, "boundaries." + tag);
+      cfg.boundary_where[tag] = doc.at(kv.first);
+    }
+  }
+
+  if (const YAML::Node n = root["initial"]; n.IsDefined())
+    cfg.initial = parse_em_field(doc, n, "initial", fields_ctx, false);
+  if (const YAML::Node n = root["exact"]; n.IsDefined())
+    cfg.exact = parse_em_field(doc, n, "exact", fields_ctx, true);
+  if (const YAML::Node n = root["incident"]; n.IsDefined())
+    cfg.incident = parse_em_field(doc, n, "incident", fields_ctx, true);
+  if (const YAML::Node n = root["sources"]; n.IsDefined()) {
+    doc.check_keys(n, {"J"}, "sources");
+    if (!n["J"]) throw doc.error(n, "'sources' needs J: [jx, jy, jz]");
+    cfg.current = parse_vector(doc, n["J"], "sources.J", fields_ctx);
+  }
+  for (const auto& [tag, kind] : cfg.boundaries)
+    if (kind == BcKind::Incident && !cfg.incident) {
+      const auto it = cfg.boundary_where.find(tag == "default" && !cfg.boundary_where.count("default") ? "boundary" : tag);
+      throw UserError("boundary '" + tag + "' is 'incident' but the config has no 'incident' section",
+                      it != cfg.boundary_where.end() ? it->second : SourceLocation{doc.path()},
+                      "add incident: {E: [...], H: [...]} with the field to impose there");
+    }
+
+  if (const YAML::Node t = root["time"]; t.IsDefined()) {
+    doc.check_keys(t, {"final", "cfl"}, "time");
+    if (t["final"]) {
+      cfg.t_final = doc.as_double(t["final"], "time.final");
+      if (!(cfg.t_final > 0)) throw doc.error(t["final"], "'time.final' must be positive");
+    }
+    if (t["cfl"]) {
+      cfg.cfl = doc.as_double(t["cfl"], "time.cfl");
+      if (!(cfg.cfl > 0) || cfg.cfl > 2)
+        throw doc.error(t["cfl"], "'time.cfl' must be in (0, 2]", "about 1 is the stability limit; 0.5 is safe");
+    }
+  }
+
+  if (const YAML::Node o = root["output"]; o.IsDefined()) {
+    doc.check_keys(o, {"dir", "vtk_every", "format", "energy_every"}, "output");
+    if (o["dir"]) cfg.out_dir = doc.as_string(o["dir"], "output.dir");
+    if (o["vtk_every"]) {
+      cfg.vtk_every = doc.as_double(o["vtk_every"], "output.vtk_every");
+      if (cfg.vtk_every < 0) throw doc.error(o["vtk_every"], "'output.vtk_every' must be ≥ 0 (0: first and last only)");
+    }
+    if (o["format"]) {
+      cfg.out_format = doc.as_string(o["format"], "output.format");
+      if (cfg.out_format != "auto" && cfg.out_format != "vtu" && cfg.out_format != "hdf5" && cfg.out_format != "both")
+        throw doc.error(o["format"], "unknown output format '" + cfg.out_format + "'", "use auto, vtu, hdf5 or both");
+    }
+    if (o["energy_every"]) {
+      cfg.energy_every = doc.as_int(o["energy_every"], "output.energy_every");
+      if (cfg.energy_every < 0) throw doc.error(o["energy_every"], "'output.energy_every' must be ≥ 0");
+    }
+  }
+
+  if (const YAML::Node b = root["backend"]; b.IsDefined()) {
+    cfg.backend = doc.as_string(b, "backend");
+    if (cfg.backend != "auto" && cfg.backend != "ref" && cfg.backend != "cpu" && cfg.backend != "cuda")
+      throw doc.error(b, "unknown backend '" + cfg.backend + "'", "use auto, ref, cpu or cuda");
+  }
+  return cfg;
+}
+
+void apply_physics(const RunConfig& cfg, Problem& p) {
+  const Mesh& mesh = p.md->mesh;
+  check_tags_exist(mesh, cfg.tag_refs);
+  p.alpha = cfg.alpha;
+  const Material fallback = cfg.materials.at("default").value;
+  for (int k = 0; k < p.K(); ++k) {
+    const auto it = cfg.materials.find(mesh.volume_tag_names[mesh.element_tag[k]]);
+    p.material[k] = it != cfg.materials.end() ? it->second.value : fallback;
+  }
+  const BcKind default_bc = cfg.boundaries.at("default");
+  for (int k = 0; k < p.K(); ++k)
+    for (int f = 0; f < 4; ++f) {
+      if (!p.md->conn.is_boundary(k, f)) continue;
+      const auto it = cfg.boundaries.find(mesh.boundary_tag_names[p.md->conn.face_tag[k][f]]);
+      p.bc[k][f] = it != cfg.boundaries.end() ? it->second : default_bc;
+    }
+  if (cfg.current) p.current = cfg.current->as_field_fn();
+  if (cfg.incident) p.incident = cfg.incident->as_field_fn();
+}
+
+const char* default_config_text() {
+  return R"yaml(# Built-in default of `dgmax run`: the TM110 mode of a PEC unit-cube cavity, compared with
+# its exact solution. E = (0, 0, sin(pi x) sin(pi y) cos(omega t)), omega = sqrt(2) pi.
+mesh:
+  box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: [3, 3, 3]}
+discretization: {order: 4, precision: double, flux: upwind}
+constants: {omega: "sqrt(2)*pi"}
+materials: {default: {eps: 1, mu: 1}}
+boundaries: {default: pec}
+initial:
+  E: ["0", "0", "sin(pi*x)*sin(pi*y)"]
+  H: ["0", "0", "0"]
+exact:
+  E: ["0", "0", "sin(pi*x)*sin(pi*y)*cos(omega*t)"]
+  H: ["-pi/omega*sin(pi*x)*cos(pi*y)*sin(omega*t)", "pi/omega*cos(pi*x)*sin(pi*y)*sin(omega*t)", "0"]
+time: {final: 1.0, cfl: 0.5}
+output: {dir: out/default, vtk_every: 0.25}
+backend: auto
+)yaml";
+}
+
+}  // namespace dgmax

@@ -1,0 +1,75 @@
+// A whole run described by a config file (the schema below is a contract: extend it, keep these
+// keys working). Every value is checked here, with file:line:column in each message.
+//
+// mesh:           see mesh_spec.hpp
+// discretization: {order: 4, precision: double, flux: upwind}   # flux: upwind | central | {alpha: 0.5}
+// constants:      {omega: "sqrt(2)*pi"}                          # in order; may use pi and earlier ones
+// materials:      {default: {eps: 1, mu: 1, sigma: 0}, <volume tag>: {...}}
+// boundaries:     {default: pec, <boundary tag>: pmc}            # pec | pmc | absorbing | incident
+// initial:        {E: [ex, ey, ez], H: [hx, hy, hz]}             # expressions of x, y, z (t = 0)
+// exact:          {E: [...], H: [...]}                           # optional; of x, y, z, t
+// incident:       {E: [...], H: [...]}                           # needed by `incident` boundaries
+// sources:        {J: [jx, jy, jz]}                              # optional current density
+// time:           {final: 1.0, cfl: 0.5}
+// output:         {dir: out/cavity, vtk_every: 0.1, format: auto, energy_every: 0}
+// backend:        auto                                           # auto | ref | cpu | cuda
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/dsl/scalar_eval.hpp"
+#include "solver/io/mesh_spec.hpp"
+#include "solver/io/yaml_doc.hpp"
+#include "solver/physics/problem.hpp"
+
+namespace dgmax {
+
+enum class Precision { Double, Single };
+
+// Three or six compiled component expressions of (x, y, z, t).
+struct FieldExpr {
+  std::vector<dsl::ScalarFunction> comps;
+  FieldFn as_field_fn() const;  // evaluates all components at many points
+};
+
+struct MaterialSpec {
+  Material value;
+  SourceLocation where;
+};
+
+struct RunConfig {
+  std::string path;  // the config file, or "(built-in default)"
+  MeshSpec mesh;
+  int order = 4;
+  Precision precision = Precision::Double;
+  double alpha = 1;            // 1 upwind, 0 central
+  std::string flux_name = "upwind";
+  std::map<std::string, double> constants;
+  std::map<std::string, MaterialSpec> materials;  // "default" and volume tags
+  std::map<std::string, BcKind> boundaries;       // "default"/"boundary" and boundary tags
+  std::map<std::string, SourceLocation> boundary_where;
+  std::optional<FieldExpr> initial, exact, incident, current;
+  double t_final = 1, cfl = 0.5;
+  std::string out_dir = "out";
+  double vtk_every = 0;      // snapshot interval in time; 0: first and last only
+  std::string out_format = "auto";
+  long long energy_every = 0;  // steps between energy (and error) samples; 0: about 200 samples
+  std::string backend = "auto";
+  std::vector<TagReference> tag_refs;
+};
+
+// Parses and checks a config document (after --set overrides were applied to it).
+RunConfig parse_run_config(const YamlDoc& doc);
+
+// The built-in default: a PEC cavity mode with its exact solution (what `dgmax run` runs alone).
+const char* default_config_text();
+
+// Applies materials, boundary conditions, flux, sources and incident field to a problem whose
+// mesh was loaded from cfg.mesh. Throws UserError for `incident` boundaries without `incident:`.
+void apply_physics(const RunConfig& cfg, Problem& p);
+
+}  // namespace dgmax
