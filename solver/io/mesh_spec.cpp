@@ -18,7 +18,7 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
                                   : "'mesh' needs either 'box' or 'file'");
   if (has_box) {
     const YAML::Node b = node["box"];
-    doc.check_keys(b, {"lower", "upper", "cells", "periodic"}, "mesh.box");
+    doc.check_keys(b, {"lower", "upper", "cells", "periodic", "regions"}, "mesh.box");
     BoxSpec box;
     if (b["lower"]) {
       auto v = doc.as_doubles(b["lower"], 3, "mesh.box.lower");
@@ -46,6 +46,25 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
         if (name != "x" && name != "y" && name != "z")
           throw doc.error(d, "unknown periodic direction '" + name + "'", "use x, y or z");
         box.periodic[name[0] - 'x'] = true;
+      }
+    }
+    if (const YAML::Node rs = b["regions"]; rs.IsDefined()) {
+      if (!rs.IsSequence())
+        throw doc.error(rs, "'mesh.box.regions' must be a list", "e.g. regions: [{tag: slab, lower: [0.8, 0, 0], upper: [1.2, 1, 1]}]");
+      for (size_t i = 0; i < rs.size(); ++i) {
+        const std::string what = "mesh.box.regions[" + std::to_string(i) + "]";
+        doc.check_keys(rs[i], {"tag", "lower", "upper"}, what);
+        if (!rs[i]["tag"] || !rs[i]["lower"] || !rs[i]["upper"])
+          throw doc.error(rs[i], "'" + what + "' needs tag, lower and upper");
+        BoxRegion r;
+        r.tag = doc.as_string(rs[i]["tag"], what + ".tag");
+        if (r.tag == "domain" || r.tag.empty())
+          throw doc.error(rs[i]["tag"], "'" + what + ".tag' must be a new name ('domain' is the rest of the box)");
+        auto lo = doc.as_doubles(rs[i]["lower"], 3, what + ".lower");
+        auto hi = doc.as_doubles(rs[i]["upper"], 3, what + ".upper");
+        r.lower = {lo[0], lo[1], lo[2]};
+        r.upper = {hi[0], hi[1], hi[2]};
+        box.regions.push_back(r);
       }
     }
     spec.box = box;

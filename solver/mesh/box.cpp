@@ -71,6 +71,18 @@ Mesh make_box_mesh(const BoxSpec& spec) {
           mesh.elements.push_back(e);
         }
   mesh.element_tag.assign(mesh.elements.size(), 0);
+  for (const auto& region : spec.regions) {
+    const int tag = mesh.add_volume_tag(region.tag);
+    for (size_t k = 0; k < mesh.elements.size(); ++k) {
+      bool inside = true;
+      for (int d = 0; d < 3; ++d) {
+        double c = 0;
+        for (int v : mesh.elements[k]) c += mesh.vertices[v][d] / 4;
+        inside = inside && c >= region.lower[d] && c <= region.upper[d];
+      }
+      if (inside) mesh.element_tag[k] = tag;
+    }
+  }
 
   // Boundary triangles: each cell face on the box boundary splits along the diagonal that the
   // Kuhn tets use, which is the one through the face's lowest and highest corner.

@@ -2,16 +2,26 @@
 #pragma once
 
 #include <array>
+#include <string>
+#include <vector>
 
 #include "solver/mesh/mesh.hpp"
 
 namespace dgmax {
+
+// Elements whose centroid lies inside [lower, upper] get volume tag `tag` (later regions win).
+// Put region faces on cell boundaries for an exactly resolved interface.
+struct BoxRegion {
+  std::string tag;
+  Vec3 lower, upper;
+};
 
 struct BoxSpec {
   Vec3 lower{0, 0, 0};
   Vec3 upper{1, 1, 1};
   std::array<int, 3> cells{4, 4, 4};
   std::array<bool, 3> periodic{false, false, false};  // glue xmin↔xmax, ymin↔ymax, zmin↔zmax
+  std::vector<BoxRegion> regions;                     // volume tags other than `domain`
 };
 
 // Each cell is split into 6 tetrahedra around its main diagonal (Kuhn subdivision), which is

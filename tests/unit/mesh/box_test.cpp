@@ -91,3 +91,17 @@ TEST(BoxMesh, RejectsBadSpecs) {
   spec.upper = {1, 0, 1};
   EXPECT_THROW(make_box_mesh(spec), UserError);
 }
+
+TEST(BoxMesh, RegionsTagElementsByCentroid) {
+  BoxSpec spec;
+  spec.upper = {2, 1, 1};
+  spec.cells = {10, 2, 2};
+  spec.regions.push_back({"slab", {0.8, -1, -1}, {1.2, 2, 2}});
+  const MeshData md = setup_mesh(make_box_mesh(spec));
+  const MeshStats s = compute_stats(md);
+  ASSERT_EQ(s.volume_tags.size(), 2u);
+  EXPECT_EQ(s.volume_tags[1].name, "slab");
+  EXPECT_EQ(s.volume_tags[1].count, 6 * 2 * 2 * 2);  // two cell layers of 2x2 cells
+  EXPECT_NEAR(s.volume_tags[1].measure, 0.4, 1e-13);
+  EXPECT_NEAR(s.volume_tags[0].measure, 1.6, 1e-13);
+}
