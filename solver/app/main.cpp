@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help / --version exit 0; a usage error is a user error: exit 1 like every other
+    return app.exit(e) == 0 ? 0 : 1;
   } catch (const dgmax::UserError& e) {
     std::cerr << e.render();
     return 1;

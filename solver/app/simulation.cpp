@@ -56,6 +56,27 @@ class Progress {
   double last_ = -1;
 };
 
+// A non-finite initial value is a bad expression, not a blow-up: say which one and where.
+void check_finite_initial(const FieldExpr& initial, const Problem& p, const Fields& q) {
+  for (int k = 0; k < p.K(); ++k)
+    for (int c = 0; c < 6; ++c)
+      for (int i = 0; i < p.Np(); ++i)
+        if (!std::isfinite(q(k, c, i))) {
+          const size_t n = static_cast<size_t>(k) * p.Np() + i;
+          throw dsl::error_at(initial.sources[c], 0,
+                              "'" + initial.names[c] + "' is " + (std::isnan(q(k, c, i)) ? "NaN" : "infinite") +
+                                  " at (x, y, z) = (" + fmt_g(p.xyz.x[n]) + ", " + fmt_g(p.xyz.y[n]) + ", " +
+                                  fmt_g(p.xyz.z[n]) + ")",
+                              "check for the square root or logarithm of a negative number, or a division by zero");
+        }
+}
+
+std::string finite_or_word(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return "inf";
+  return fmt_g(v);
+}
+
 }  // namespace
 
 void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
@@ -80,7 +101,10 @@ void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   const long long energy_every = cfg.energy_every > 0 ? cfg.energy_every : std::max(1LL, plan.steps / 200);
 
   Fields q(p.K(), p.Np());
-  if (cfg.initial) interpolate(p, cfg.initial->as_field_fn(), 0.0, q);
+  if (cfg.initial) {
+    interpolate(p, cfg.initial->as_field_fn(), 0.0, q);
+    check_finite_initial(*cfg.initial, p, q);
+  }
   backend->set_state(q);
   const FieldFn exact = cfg.exact ? cfg.exact->as_field_fn() : FieldFn{};
 
@@ -93,10 +117,10 @@ void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     const double W = electromagnetic_energy(p, state);
     if (!std::isfinite(W) || (W0 > 0 && W > 1e12 * W0) || (W0 == 0 && W > 1e30))
       throw UserError("the solution blew up at step " + std::to_string(step) + ", t = " + fmt_g(t) +
-                          " (energy " + fmt_g(W) + ", initially " + fmt_g(W0) + ")",
+                          " (energy " + finite_or_word(W) + ", initially " + finite_or_word(W0) + ")",
                       {cfg.path},
-                      "time.cfl = " + fmt_g(cfg.cfl) + " may be too large for this mesh and order (0.5 is safe); "
-                      "also check materials and sources. Snapshots written so far are in " + out_dir);
+                      "time.cfl = " + fmt_g(cfg.cfl) + " may be too large for this mesh and order (0.5 is safe), "
+                      "or a source or incident field grows without bound. Snapshots written so far are in " + out_dir);
     csv += fmt::format("{},{:.17g},{:.17g}", step, t, W);
     if (exact) {
       const ErrorNorms e = error_norms(p, state, exact, t);

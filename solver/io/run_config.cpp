@@ -17,8 +17,12 @@ FieldExpr parse_vector(const YamlDoc& doc, const YAML::Node& node, const std::st
     throw doc.error(node, "'" + what + "' must be a list of 3 expressions (x, y, z components)",
                     "e.g. " + what.substr(what.rfind('.') + 1) + ": [\"0\", \"0\", \"sin(pi*x)\"]");
   FieldExpr f;
-  for (size_t i = 0; i < 3; ++i)
-    f.comps.push_back(dsl::compile_scalar(doc.expr_source(node[i], what + "[" + std::to_string(i) + "]"), ctx));
+  for (size_t i = 0; i < 3; ++i) {
+    const std::string name = what + "[" + std::to_string(i) + "]";
+    f.sources.push_back(doc.expr_source(node[i], name));
+    f.names.push_back(name);
+    f.comps.push_back(dsl::compile_scalar(f.sources.back(), ctx));
+  }
   return f;
 }
 
@@ -31,11 +35,19 @@ FieldExpr parse_em_field(const YamlDoc& doc, const YAML::Node& node, const std::
     const YAML::Node v = node[name];
     if (!v.IsDefined()) {
       if (require_both) throw doc.error(node, "'" + what + "' needs both E and H");
-      for (int i = 0; i < 3; ++i) f.comps.emplace_back();  // zero
+      for (int i = 0; i < 3; ++i) {
+        f.comps.emplace_back();  // zero
+        f.sources.push_back({"0", doc.at(node)});
+        f.names.push_back(what + "." + name + "[" + std::to_string(i) + "] (omitted: 0)");
+      }
       continue;
     }
     FieldExpr part = parse_vector(doc, v, what + "." + name, ctx);
-    for (auto& c : part.comps) f.comps.push_back(std::move(c));
+    for (size_t i = 0; i < 3; ++i) {
+      f.comps.push_back(std::move(part.comps[i]));
+      f.sources.push_back(std::move(part.sources[i]));
+      f.names.push_back(std::move(part.names[i]));
+    }
   }
   return f;
 }

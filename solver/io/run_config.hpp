@@ -33,6 +33,8 @@ enum class Precision { Double, Single };
 // Three or six compiled component expressions of (x, y, z, t).
 struct FieldExpr {
   std::vector<dsl::ScalarFunction> comps;
+  std::vector<dsl::ExprSource> sources;  // per component; empty text for an omitted (zero) part
+  std::vector<std::string> names;        // per component, e.g. "initial.E[2]"
   FieldFn as_field_fn() const;  // evaluates all components at many points
 };
 

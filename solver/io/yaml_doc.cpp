@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -36,7 +37,27 @@ YamlDoc YamlDoc::load_string(const std::string& text, const std::string& name) {
   if (doc.root_.IsNull()) doc.root_ = YAML::Node(YAML::NodeType::Map);
   if (!doc.root_.IsMap())
     throw UserError("the config must be a YAML mapping (key: value lines)", {name, 1, 1, {}});
+  doc.reject_duplicate_keys(doc.root_);
   return doc;
+}
+
+// yaml-cpp keeps both entries of a repeated key and lookups return the first: reject them, or the
+// second value would be silently ignored.
+void YamlDoc::reject_duplicate_keys(const YAML::Node& node) const {
+  if (node.IsMap()) {
+    std::map<std::string, YAML::Node> seen;
+    for (const auto& kv : node) {
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      if (auto it = seen.find(key); it != seen.end() && kv.first.IsScalar())
+        throw UserError("duplicate key '" + key + "'", at(kv.first),
+                        "first defined at line " + std::to_string(at(it->second).line) +
+                            "; merge the two entries");
+      seen.emplace(key, kv.first);
+      reject_duplicate_keys(kv.second);
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node) reject_duplicate_keys(item);
+  }
 }
 
 YamlDoc YamlDoc::load_file(const std::string& path) {
@@ -52,6 +73,8 @@ YamlDoc YamlDoc::load_file(const std::string& path) {
 SourceLocation YamlDoc::at(const YAML::Node& node) const {
   SourceLocation where{path_, 0, 0, {}};
   if (!node.IsDefined()) return where;
+  for (const auto& o : overrides_)
+    if (o.node.is(node)) return {"--set " + o.assignment, 0, 0, {}};
   const YAML::Mark m = node.Mark();
   if (m.line < 0) return where;
   where.line = m.line + 1;
@@ -177,7 +200,30 @@ void YamlDoc::apply_override(const std::string& assignment) {
     }
     chain.push_back(next);
   }
+  for (size_t i = 0; i + 1 < keys.size(); ++i) {
+    // maps created for this path (no file position) are attributed to the option
+    if (chain[i + 1].Mark().line < 0 || chain[i + 1].Mark().is_null()) track_override(chain[i + 1], assignment);
+  }
   chain.back()[keys.back()] = parsed;
+  track_override(chain.back()[keys.back()], assignment);
+  for (const auto& kv : chain.back())
+    if (kv.first.IsScalar() && kv.first.Scalar() == keys.back()) track_override(kv.first, assignment);
+  if (keys.size() == 1 || chain.size() > 1)
+    for (size_t i = 0; i + 1 < chain.size(); ++i)
+      for (const auto& kv : chain[i])
+        if (kv.first.IsScalar() && kv.first.Scalar() == keys[i] && kv.first.Mark().is_null())
+          track_override(kv.first, assignment);
+}
+
+void YamlDoc::track_override(const YAML::Node& node, const std::string& assignment) {
+  overrides_.push_back({node, assignment});
+  if (node.IsMap())
+    for (const auto& kv : node) {
+      track_override(kv.first, assignment);
+      track_override(kv.second, assignment);
+    }
+  else if (node.IsSequence())
+    for (const auto& item : node) track_override(item, assignment);
 }
 
 }  // namespace dgmax

@@ -49,9 +49,19 @@ class YamlDoc {
   void apply_override(const std::string& assignment);
 
  private:
+  // Nodes created or replaced by --set, with the assignment they came from: their errors name
+  // the option instead of a (wrong) place in the file.
+  struct Override {
+    YAML::Node node;
+    std::string assignment;
+  };
+  void track_override(const YAML::Node& node, const std::string& assignment);
+  void reject_duplicate_keys(const YAML::Node& node) const;
+
   YAML::Node root_;
   std::string path_;
   std::vector<std::string> lines_;
+  std::vector<Override> overrides_;
 };
 
 }  // namespace dgmax

@@ -13,7 +13,7 @@ double stable_dt(const Problem& p, double cfl) {
     const double c = 1.0 / std::sqrt(p.material[k].eps * p.material[k].mu);
     m = std::min(m, r / c);
   }
-  return cfl * m * 4.0 / ((p.N + 1.0) * (p.N + 1.0));
+  return cfl * m * 12.0 / ((p.N + 2.5) * (p.N + 2.5));
 }
 
 StepPlan plan_steps(double t_final, double dt_max) {

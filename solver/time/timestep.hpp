@@ -5,11 +5,12 @@
 
 namespace dgmax {
 
-// dt = cfl · min_K (r_K / c_K) · 4 / (N+1)²
+// dt = cfl · min_K (r_K / c_K) · 12 / (N + 2.5)²
 //   r_K = 2 / Σ_f Fscale_{K,f}  — the inscribed-sphere radius of element K (3·volume / surface)
 //   c_K = 1 / sqrt(eps_K mu_K)  — the wave speed in element K
-// The constant 4 makes cfl ≈ 1 close to the LSERK4 stability limit of the upwind scheme for
-// N = 1..8 (measured in tests/unit/time); cfl = 0.5 leaves a safety margin.
+// The largest stable step of LSERK4 with the upwind flux, measured on box meshes with random
+// initial data, follows 12/(N + 2.5)² closely for N = 1..6 (stable up to cfl ≈ 1.0–1.1; see
+// tests/unit/time/timestep_test.cpp and bench/NOTES.md); the default cfl = 0.5 leaves a factor 2.
 double stable_dt(const Problem& p, double cfl);
 
 // Steps of dt_max, the last one shortened to land exactly on t_final.

@@ -19,7 +19,17 @@ std::string UserError::render() const {
   out += "error: " + message_ + "\n";
   if (!where_.snippet.empty()) {
     out += "  " + where_.snippet + "\n";
-    if (where_.column > 0) out += "  " + std::string(where_.column - 1, ' ') + "^\n";
+    if (where_.column > 0) {
+      // The column counts bytes; indent with what the terminal shows before it: tabs stay tabs,
+      // a multi-byte UTF-8 character takes one place.
+      std::string pad;
+      for (int i = 0; i < where_.column - 1 && i < static_cast<int>(where_.snippet.size()); ++i) {
+        const unsigned char c = static_cast<unsigned char>(where_.snippet[i]);
+        if ((c & 0xC0) == 0x80) continue;  // UTF-8 continuation byte
+        pad += c == '\t' ? '\t' : ' ';
+      }
+      out.append("  ").append(pad).append("^\n");
+    }
   }
   if (!hint_.empty()) out += "  hint: " + hint_ + "\n";
   return out;

@@ -88,7 +88,8 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
   const size_t n_nodes = static_cast<size_t>(K) * Np;
   const size_t n_inc = inc_slot_.size();
 
-#pragma omp parallel for schedule(static)
+  // threads only pay off with enough elements per thread
+#pragma omp parallel for schedule(static) if (K >= 256)
   for (int k = 0; k < K; ++k) {
     using MatNp6 = Eigen::Matrix<double, Eigen::Dynamic, 6>;
     const Eigen::Map<const MatNp6> Q(q.comp(k, 0), Np, 6);  // Q: [Np][6] (column c = component c)
@@ -156,7 +157,7 @@ void RefBackend::step(double t, double dt) {
     rhs(q_, t + lserk4::c[s] * dt, k_);
     const double a = lserk4::a[s], b = lserk4::b[s];
     const size_t n = q_.q.size();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= 100000)
     for (size_t i = 0; i < n; ++i) {
       res_.q[i] = a * res_.q[i] + dt * k_.q[i];
       q_.q[i] += b * res_.q[i];

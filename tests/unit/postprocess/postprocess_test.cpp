@@ -1,0 +1,168 @@
+// The postprocess/ scripts end to end on real dgmax runs: convergence_table.py runs the built-in
+// PEC cavity mode and must report order ≥ 2.5 at N = 2 (its JSON, plain table and --from Markdown
+// table must agree), and plot_energy.py must turn a run's energy.csv into a PNG. The scripts need
+// /usr/bin/python3 with numpy and matplotlib; without them every test skips with a message.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "run_cli.hpp"
+
+namespace fs = std::filesystem;
+using dgmax::test::CliResult;
+using dgmax::test::read_all;
+using dgmax::test::run_dgmax;
+using nlohmann::json;
+
+namespace {
+
+const std::string kPython = "/usr/bin/python3";
+
+std::string sh_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string script(const std::string& name) { return std::string(DGMAX_SOURCE_DIR) + "/postprocess/" + name; }
+
+// Runs a shell command line, capturing exit code, stdout and stderr.
+CliResult run_shell(const std::string& cmdline, const std::string& base) {
+  const std::string cmd = cmdline + " >" + sh_quote(base + ".out") + " 2>" + sh_quote(base + ".err");
+  const int status = std::system(cmd.c_str());
+  CliResult r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_all(base + ".out"), read_all(base + ".err")};
+  fs::remove(base + ".out");
+  fs::remove(base + ".err");
+  return r;
+}
+
+class Postprocess : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::system((kPython + " -c 'import numpy, matplotlib' >/dev/null 2>&1").c_str()) != 0)
+      GTEST_SKIP() << kPython << " with numpy and matplotlib is needed for the postprocess scripts "
+                   << "(Debian: apt-get install python3-numpy python3-matplotlib)";
+    // The meshes here are tiny (K ≤ 384): on a busy machine OpenMP barriers would dominate.
+    ::setenv("OMP_NUM_THREADS", "1", 1);
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = (fs::path(::testing::TempDir()) / ("dgmax_postprocess_" + std::to_string(::getpid()) + "_" + info->name()))
+               .string();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
+
+  CliResult python(const std::string& name, const std::string& args) {
+    return run_shell(kPython + " " + sh_quote(script(name)) + " " + args, dir_ + "/cmd" + std::to_string(calls_++));
+  }
+
+  std::string dir_;
+  int calls_ = 0;
+};
+
+int count_lines_starting_with(const std::string& text, const std::string& prefix) {
+  int n = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    if (text.compare(pos, prefix.size(), prefix) == 0) ++n;
+    const size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  return n;
+}
+
+std::string fixed2(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+}  // namespace
+
+TEST_F(Postprocess, ConvergenceTableOfTheBuiltInDefault) {
+  // N = 2 on 1, 2, 4 cells to t = 1 (the default's final time): about a second. Shorter times
+  // measure the early, order-N error growth (t = 0.1 on 1 -> 2 cells gives 1.6), not order N+1.
+  const std::string json_path = dir_ + "/conv.json", work = dir_ + "/runs";
+  const CliResult r = python("convergence_table.py",
+                             "--dgmax " + sh_quote(DGMAX_BINARY) + " --orders 2 --cells 1,2,4 --final-time 1 --json " +
+                                 sh_quote(json_path) + " --workdir " + sh_quote(work));
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+
+  const json j = json::parse(read_all(json_path));
+  const json& rows = j["rows"];
+  ASSERT_EQ(rows.size(), 3u) << j.dump(2);
+  const int cells[] = {1, 2, 4};
+  for (int i = 0; i < 3; ++i) {
+    const json& row = rows[i];
+    const int K = 6 * cells[i] * cells[i] * cells[i];
+    EXPECT_EQ(row["N"], 2);
+    EXPECT_EQ(row["cells"], cells[i]);
+    EXPECT_EQ(row["K"], K);
+    EXPECT_EQ(row["dofs"], 6 * K * 10);  // Np = 10 at N = 2
+    EXPECT_NEAR(row["h"].get<double>(), 1.0 / cells[i], 1e-12);
+    EXPECT_NEAR(row["final_time"].get<double>(), 1.0, 1e-14);
+    EXPECT_DOUBLE_EQ(row["L2"].get<double>(), std::hypot(row["L2_E"].get<double>(), row["L2_H"].get<double>()));
+    if (i == 0) {
+      EXPECT_TRUE(row["order"].is_null());
+    } else {
+      const double expected = std::log(rows[i - 1]["L2"].get<double>() / row["L2"].get<double>()) / std::log(2.0);
+      EXPECT_NEAR(row["order"].get<double>(), expected, 1e-9);
+    }
+  }
+  const double finest_order = rows[2]["order"].get<double>();
+  EXPECT_GE(finest_order, 2.5) << "N = 2 should converge at order close to N + 1 = 3\n" << r.out;
+  EXPECT_LE(finest_order, 3.5) << r.out;
+
+  // The plain table: a header and one line per run, each ending in its order.
+  EXPECT_NE(r.out.find("L2 (E,H)"), std::string::npos) << r.out;
+  EXPECT_EQ(count_lines_starting_with(r.out, "2  "), 3) << r.out;
+  EXPECT_NE(r.out.find(fixed2(finest_order) + "\n"), std::string::npos) << r.out;
+
+  // Reading the kept runs back (--from) gives the same orders, here as a Markdown table.
+  const CliResult md = python("convergence_table.py", "--markdown --from " + sh_quote(work + "/N2_c1") + " " +
+                                                          sh_quote(work + "/N2_c4") + " " + sh_quote(work + "/N2_c2"));
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_EQ(md.out.rfind("| N | cells | h | K | DOF |", 0), 0u) << md.out;
+  EXPECT_EQ(count_lines_starting_with(md.out, "| 2 | "), 3) << md.out;
+  EXPECT_NE(md.out.find("| 4 | 0.25 | 384 | 23040 |"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("| " + fixed2(finest_order) + " |\n"), std::string::npos) << md.out;
+}
+
+TEST_F(Postprocess, ConvergenceTableReportsAFailingRun) {
+  const CliResult r = python("convergence_table.py", "--dgmax " + sh_quote(DGMAX_BINARY) +
+                                                         " --orders 2 --cells 1 --set discretization.flux=nonsense");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("convergence_table.py: error: dgmax exited with code 1"), std::string::npos) << r.err;
+}
+
+TEST_F(Postprocess, PlotEnergyWritesAPng) {
+  const std::string run = dir_ + "/run";
+  const CliResult d = run_dgmax("run -q --output " + sh_quote(run) +
+                                " --set discretization.order=2 --set mesh.box.cells=[2,2,2] --set time.final=0.3");
+  ASSERT_EQ(d.code, 0) << d.err;
+  ASSERT_EQ(read_all(run + "/energy.csv").rfind("step,t,energy,L2_E,L2_H\n", 0), 0u);
+
+  const std::string png = dir_ + "/plots/energy.png";  // the folder does not exist yet
+  const CliResult r = python("plot_energy.py", sh_quote(run) + " " + sh_quote(run + "/energy.csv") +
+                                                   " --labels a,b --drift --out " + sh_quote(png));
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const std::string bytes = read_all(png);
+  ASSERT_GT(bytes.size(), 1000u);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_FALSE(fs::exists(png + ".tmp"));
+
+  const CliResult missing = python("plot_energy.py", sh_quote(dir_ + "/nowhere") + " --out " + sh_quote(dir_ + "/x.png"));
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/x.png"));
+}
