@@ -19,6 +19,8 @@ inline constexpr double c[kStages] = {0.0,
                                       1432997174477.0 / 9575080441755.0,
                                       2526269341429.0 / 6820363962896.0,
                                       2006345519317.0 / 3224310063776.0,
-                                      2802321613138.0 / 2924399040881.0};
+                                      // consistent with a and b (Carpenter & Kennedy's 0.9582821306748);
+                                      // the often-copied 2802321613138/2924399040881 is off by 2.7e-5
+                                      0.95828213067469026};
 
 }  // namespace dgmax::lserk4

@@ -1,0 +1,102 @@
+// LSERK4 coefficients (4th order on a linear ODE), the step plan, and the CFL formula's stability.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <random>
+
+#include "simulate.hpp"
+#include "solver/time/lserk4.hpp"
+
+using namespace dgmax;
+
+namespace {
+
+// y' = lambda y with the 2N-storage scheme, complex lambda.
+std::complex<double> lserk_solve(std::complex<double> lambda, double T, int steps) {
+  std::complex<double> y = 1, res = 0;
+  const double dt = T / steps;
+  for (int s = 0; s < steps; ++s)
+    for (int i = 0; i < lserk4::kStages; ++i) {
+      res = lserk4::a[i] * res + dt * lambda * y;
+      y += lserk4::b[i] * res;
+    }
+  return y;
+}
+
+}  // namespace
+
+TEST(Lserk4, FourthOrderOnOscillatoryAndDampedModes) {
+  for (const std::complex<double> lambda : {std::complex<double>(0, 3), std::complex<double>(-1, 2)}) {
+    const double T = 2;
+    const auto exact = std::exp(lambda * T);
+    const double e1 = std::abs(lserk_solve(lambda, T, 20) - exact);
+    const double e2 = std::abs(lserk_solve(lambda, T, 40) - exact);
+    const double order = std::log2(e1 / e2);
+    EXPECT_GT(order, 3.8) << lambda;
+    EXPECT_LT(order, 4.3) << lambda;
+  }
+}
+
+TEST(Lserk4, StageTimesAreConsistent) {
+  // c_i is where stage i evaluates: the sum of the b-weighted increments so far
+  double c = 0, res = 0;
+  for (int i = 0; i < lserk4::kStages; ++i) {
+    EXPECT_NEAR(c, lserk4::c[i], 1e-10) << i;  // the published rationals agree to ~1e-11
+    res = lserk4::a[i] * res + 1.0;  // y' = 1: every stage's increment is dt
+    c += lserk4::b[i] * res;
+  }
+  EXPECT_NEAR(c, 1.0, 1e-10);  // one full step
+}
+
+// A forced problem checks the stage times: y' = cos(t), y(0) = 0 → y = sin(t); with wrong c the
+// order drops.
+TEST(Lserk4, FourthOrderWithTimeDependentForcing) {
+  auto solve = [](int steps) {
+    double y = 0, res = 0, t = 0;
+    const double dt = 2.0 / steps;
+    for (int s = 0; s < steps; ++s, t += dt)
+      for (int i = 0; i < lserk4::kStages; ++i) {
+        res = lserk4::a[i] * res + dt * std::cos(5 * (t + lserk4::c[i] * dt));
+        y += lserk4::b[i] * res;
+      }
+    return std::abs(y - std::sin(10.0) / 5);
+  };
+  const double order = std::log2(solve(40) / solve(80));
+  EXPECT_GT(order, 3.8);
+}
+
+TEST(StepPlan, LastStepLandsOnTheFinalTime) {
+  const StepPlan p = plan_steps(1.0, 0.3);
+  EXPECT_EQ(p.steps, 4);
+  EXPECT_DOUBLE_EQ(p.dt, 0.3);
+  EXPECT_NEAR(p.dt_last, 0.1, 1e-15);
+  const StepPlan q = plan_steps(1.0, 0.25);
+  EXPECT_EQ(q.steps, 4);
+  EXPECT_NEAR(q.dt_last, 0.25, 1e-15);
+  EXPECT_EQ(plan_steps(0.0, 0.1).steps, 0);
+}
+
+// Random initial data excites every mode, so a step beyond the stability limit grows the energy
+// within a few hundred steps. cfl = 0.9 must be stable for every order; cfl = 1.6 unstable for
+// low orders (the formula is not needlessly pessimistic there).
+TEST(CflFormula, StableBelowOneAndTightForLowOrders) {
+  auto energy_ratio = [](int N, double cfl, int steps) {
+    BoxSpec s;
+    s.cells = {2, 2, 2};
+    Problem p = test::box_problem(s, N, 1.0);
+    RefBackend be(p);
+    Fields q(p.K(), p.Np());
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto& v : q.q) v = u(rng);
+    be.set_state(q);
+    const double W0 = electromagnetic_energy(p, q);
+    const double dt = stable_dt(p, cfl);
+    for (int i = 0; i < steps; ++i) be.step(i * dt, dt);
+    be.get_state(q);
+    return electromagnetic_energy(p, q) / W0;
+  };
+  for (int N = 1; N <= 5; ++N) EXPECT_LT(energy_ratio(N, 0.9, 300), 1.0) << "N = " << N;
+  for (int N = 1; N <= 2; ++N) EXPECT_FALSE(energy_ratio(N, 1.6, 300) <= 1.0) << "N = " << N;  // grows or NaN
+}
