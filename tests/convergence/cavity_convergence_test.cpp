@@ -49,7 +49,9 @@ TEST(Convergence, CavityPRefinementIsSpectral) {
   for (int N = 1; N <= 6; ++N) {
     const double e = cavity_error(N, 2);
     std::printf("  %d   %.4e\n", N, e);
-    if (N > 1) EXPECT_LT(e, prev / 4) << "N = " << N;  // each order gains at least a factor 4
+    if (N > 1) {
+      EXPECT_LT(e, prev / 4) << "N = " << N;  // each order gains at least a factor 4
+    }
     prev = e;
   }
 }
