@@ -1,0 +1,25 @@
+// Prints a ScalarDag as straight-line scalar C (`real_t` temporaries), readable and identical in
+// operation order to the DAG interpreter. Used inside the cpu and cuda kernel templates.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/lower/scalar_dag.hpp"
+
+namespace dgmax::codegen {
+
+struct CExprStyle {
+  std::string input_array = "in";    // inputs read as in[slot]
+  std::string output_array = "out";  // outputs written as out[i]
+  std::string temp_prefix = "t";     // temporaries t0, t1, ...
+  std::string indent = "  ";
+  bool cuda = false;                 // function names: std::sin (C++) or sin (CUDA overloads)
+};
+
+// Lines like
+//   const real_t t3 = in[12] * in[4];  // n.x * H.int.y
+//   out[0] = t17;
+std::string emit_c_statements(const ScalarDag& dag, const CExprStyle& style);
+
+}  // namespace dgmax::codegen
