@@ -17,6 +17,12 @@ struct CExprStyle {
   bool cuda = false;                 // function names: std::sin (C++) or sin (CUDA overloads)
 };
 
+// Only live nodes are printed, in DAG order; inputs and constants are written inline
+// (in[slot], real_t(0.5)), every operation gets one `const real_t` temporary numbered from 0 in
+// print order, and a line reading an input has a comment with the readable form. The output is
+// a function of the DAG alone (deterministic). In double precision and compiled without
+// -ffast-math and with -ffp-contract=off, it computes bit for bit what evaluate() computes.
+//
 // Lines like
 //   const real_t t3 = in[12] * in[4];  // n.x * H.int.y
 //   out[0] = t17;

@@ -2,6 +2,22 @@
 // Identical subexpressions are one node (common-subexpression elimination by construction);
 // operations on constants are folded when the node is made. Nodes are stored in creation order,
 // which is a topological order (operands before uses).
+//
+// Simplifications made by the constructors, all exact for every double (±0, inf and NaN
+// included, NaN payloads aside), so the DAG computes bit for bit what the text says:
+//   - all operands constant → one constant, computed with the same double operation/function;
+//   - x*1, 1*x, x/1 → x;   x - (+0) → x;   x + (-0), (-0) + x → x;   -(-x) → x;
+//   - x + (-y) → x - y;   (-x) + y → y - x;   x - (-y) → x + y   (IEEE: a - b is a + (-b));
+//   - x / c → x * (1/c) when c is a power of two whose reciprocal is normal (both round x·2^-k);
+//   - x^2 and pow(x, 2) → x*x (as in dsl::ScalarFunction);
+//   - x+y and y+x are one node (add and mul are commutative bit for bit; the node keeps the
+//     operand order it was first made with).
+// Not done, because it is not exact: x*0 → 0 (NaN, inf), x + (+0) → x (x = -0), x - x → 0,
+// reassociation, x*(-1) → -x. No FMA contraction anywhere (emitted code must not contract either).
+//
+// Function semantics (evaluate() and the emitted C agree): abs = fabs, min/max = fmin/fmax,
+// sign(x) = x > 0 ? 1 : x < 0 ? -1 : x, heaviside(x) = x < 0 ? 0 : x >= 0 ? 1 : x,
+// pow(a, b) = b == 2 ? a*a : pow(a, b) (the b == 2 test only matters for a non-constant b).
 #pragma once
 
 #include <cstdint>
@@ -42,6 +58,9 @@ class ScalarDag {
   // Number of live arithmetic nodes (inputs and constants excluded): the flop count per node.
   int operation_count() const;
 
+  // A copy holding only the live nodes, in the same (topological) order, outputs remapped.
+  ScalarDag pruned() const;
+
  private:
   int intern(const DagNode& n);
   std::vector<DagNode> nodes_;
@@ -49,7 +68,8 @@ class ScalarDag {
 };
 
 // Evaluates every output: out[i] = value of outputs[i] given in[kNumFluxInputs].
-// `scratch` must hold nodes().size() doubles. Bitwise the same operations as the emitted C in
+// `scratch` must hold nodes().size() doubles. Every node is computed, dead ones included
+// (use pruned() to drop them). Bitwise the same operations as the emitted C in
 // double precision (same order, same functions).
 void evaluate(const ScalarDag& dag, const double* in, double* out, double* scratch);
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dgmax/config.hpp"
+#include "solver/app/cmd_bench.hpp"
 #include "solver/app/cmd_info.hpp"
 #include "solver/app/cmd_run.hpp"
 #include "solver/util/error.hpp"
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   dgmax::add_run_command(app);
   dgmax::add_info_command(app);
+  dgmax::add_bench_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -9,6 +9,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "codegen/jit/host_jit.hpp"
+#include "solver/backends/cpu/cpu_backend.hpp"
 #include "solver/backends/ref/ref_backend.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/snapshot_writer.hpp"
@@ -26,7 +28,9 @@ double seconds_since(Clock::time_point t0) {
 }
 
 std::unique_ptr<Backend> make_backend(const std::string& name, const RunConfig& cfg, const Problem& p) {
-  if (name == "auto" || name == "ref") {
+  // auto: cuda when a GPU is usable (comes with the cuda backend), else the generated cpu backend
+  if (name == "auto" || name == "cpu") return make_cpu_backend(p, cfg.precision == Precision::Single);
+  if (name == "ref") {
     if (cfg.precision == Precision::Single)
       throw UserError("the ref backend computes in double precision only", {cfg.path},
                       "set discretization.precision: double (single precision comes with the "
@@ -34,7 +38,7 @@ std::unique_ptr<Backend> make_backend(const std::string& name, const RunConfig& 
     return std::make_unique<RefBackend>(p);
   }
   throw UserError("backend '" + name + "' is not available in this version of dgmax", {cfg.path},
-                  "use backend: ref (or auto)");
+                  "use backend: cpu, ref or auto");
 }
 
 // A terminal progress line, redrawn at most every 0.25 s.
@@ -172,6 +176,8 @@ void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   summary["loop_s"] = loop_s;
   summary["dof_per_s"] = loop_s > 0 ? static_cast<double>(dofs) * 5 * plan.steps / loop_s : 0.0;  // per RK stage
   summary["mesh"] = md->mesh.source;
+  summary["kernels"] = {{"compiled", codegen::jit_stats().compiled}, {"cache_hits", codegen::jit_stats().cache_hits},
+                        {"compile_s", codegen::jit_stats().compile_seconds}};
   summary["config"] = cfg.path;
   summary["energy"] = {{"initial", W0}, {"final", W}};
   if (exact) {
@@ -193,6 +199,10 @@ void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
                                summary["errors"]["L2"]["H"].get<double>(), W0, W);
     else
       std::cout << fmt::format("       energy {:.6g} -> {:.6g}\n", W0, W);
+    const auto& js = codegen::jit_stats();
+    if (js.compiled + js.cache_hits > 0)
+      std::cout << fmt::format("       kernels: {} compiled ({:.2f} s), {} from the cache\n", js.compiled,
+                               js.compile_seconds, js.cache_hits);
     std::cout << fmt::format("       output in {}/ (summary.json, energy.csv, {} snapshots)\n", out_dir,
                              snapshots.files().size());
   }

@@ -5,7 +5,8 @@ namespace dgmax {
 const std::vector<std::string>& config_top_level_keys() {
   static const std::vector<std::string> keys = {
       "mesh",    "discretization", "constants", "materials", "boundaries", "initial",
-      "exact",   "incident",       "sources",   "time",      "output",     "backend"};
+      "exact",   "incident",       "sources",   "time",      "output",     "backend",
+      "flux",    "boundary_states"};
   return keys;
 }
 

@@ -60,16 +60,26 @@ double parse_constant_value(const YamlDoc& doc, const YAML::Node& node, const st
   return v;
 }
 
-BcKind parse_bc(const YamlDoc& doc, const YAML::Node& node, const std::string& what) {
+// Built-in states first (their index is the BcKind value), then the user's, in order.
+BcKind parse_bc(const YamlDoc& doc, const YAML::Node& node, const std::string& what,
+                const std::vector<std::pair<std::string, FluxSource>>& custom) {
   const std::string s = doc.as_string(node, what);
-  if (s == "pec") return BcKind::Pec;
-  if (s == "pmc") return BcKind::Pmc;
-  if (s == "absorbing") return BcKind::Absorbing;
-  if (s == "incident") return BcKind::Incident;
-  std::string hint = "valid: pec, pmc, absorbing, incident";
-  const std::string close = closest_match(s, {"pec", "pmc", "absorbing", "incident"});
+  std::vector<std::string> names = {"pec", "pmc", "absorbing", "incident"};
+  for (const auto& c : custom) names.push_back(c.first);
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == s) return custom_bc(static_cast<int>(i));
+  std::string valid;
+  for (const auto& n : names) valid += (valid.empty() ? "" : ", ") + n;
+  std::string hint = "valid: " + valid;
+  const std::string close = closest_match(s, names);
   if (!close.empty()) hint = "did you mean '" + close + "'? " + hint;
   throw doc.error(node, "unknown boundary condition '" + s + "' for '" + what + "'", hint);
+}
+
+FluxSource parse_flux_pair(const YamlDoc& doc, const YAML::Node& node, const std::string& what) {
+  doc.check_keys(node, {"E", "H"}, what);
+  if (!node["E"] || !node["H"]) throw doc.error(node, "'" + what + "' needs both E and H expressions");
+  return {doc.expr_source(node["E"], what + ".E"), doc.expr_source(node["H"], what + ".H")};
 }
 
 }  // namespace
@@ -157,12 +167,32 @@ RunConfig parse_run_config(const YamlDoc& doc) {
     }
   }
 
+  if (const YAML::Node f = root["flux"]; f.IsDefined()) {
+    if (root["discretization"].IsDefined() && root["discretization"]["flux"].IsDefined())
+      throw doc.error(f, "both 'flux' and 'discretization.flux' are given; keep one",
+                      "'flux: {E: ..., H: ...}' is a user-written flux, 'discretization.flux' names a built-in");
+    cfg.custom_flux = parse_flux_pair(doc, f, "flux");
+    cfg.flux_name = "custom";
+  }
+  if (const YAML::Node bs = root["boundary_states"]; bs.IsDefined() && !bs.IsNull()) {
+    if (!bs.IsMap()) throw doc.error(bs, "'boundary_states' must map names to {E: ..., H: ...}");
+    for (const auto& kv : bs) {
+      const std::string name = kv.first.as<std::string>();
+      if (!dsl::is_identifier(name)) throw doc.error(kv.first, "'" + name + "' is not a valid state name");
+      for (const char* builtin : {"pec", "pmc", "absorbing", "incident"})
+        if (name == builtin)
+          throw doc.error(kv.first, "'" + name + "' is a built-in boundary condition; choose another name");
+      cfg.custom_states.push_back({name, parse_flux_pair(doc, kv.second, "boundary_states." + name)});
+    }
+  }
+
   cfg.boundaries["default"] = BcKind::Pec;
   if (const YAML::Node b = root["boundaries"]; b.IsDefined() && !b.IsNull()) {
     if (!b.IsMap()) throw doc.error(b, "'boundaries' must map boundary tags (or 'default') to pec, pmc, absorbing or incident");
     for (const auto& kv : b) {
       const std::string tag = kv.first.as<std::string>();
-      cfg.boundaries[tag == kAllBoundaryTag ? "default" : tag] = parse_bc(doc, kv.second, "boundaries." + tag);
+      cfg.boundaries[tag == kAllBoundaryTag ? "default" : tag] =
+          parse_bc(doc, kv.second, "boundaries." + tag, cfg.custom_states);
       cfg.boundary_where[tag] = doc.at(kv.first);
     }
   }
@@ -178,10 +208,14 @@ RunConfig parse_run_config(const YamlDoc& doc) {
     if (!n["J"]) throw doc.error(n, "'sources' needs J: [jx, jy, jz]");
     cfg.current = parse_vector(doc, n["J"], "sources.J", fields_ctx);
   }
+  // Lower flux and states now, so expression errors surface before the mesh is loaded.
+  const auto fluxes = make_flux_set(cfg.flux_name, cfg.alpha, cfg.custom_flux ? &*cfg.custom_flux : nullptr,
+                                    cfg.constants, cfg.custom_states);
   for (const auto& [tag, kind] : cfg.boundaries)
-    if (kind == BcKind::Incident && !cfg.incident) {
+    if (fluxes->exterior_reads_incident[static_cast<int>(kind)] && !cfg.incident) {
       const auto it = cfg.boundary_where.find(tag == "default" && !cfg.boundary_where.count("default") ? "boundary" : tag);
-      throw UserError("boundary '" + tag + "' is 'incident' but the config has no 'incident' section",
+      throw UserError("boundary '" + tag + "' uses the incident field (" +
+                          fluxes->exterior_names[static_cast<int>(kind)] + ") but the config has no 'incident' section",
                       it != cfg.boundary_where.end() ? it->second : SourceLocation{doc.path()},
                       "add incident: {E: [...], H: [...]} with the field to impose there");
     }
@@ -229,6 +263,8 @@ void apply_physics(const RunConfig& cfg, Problem& p) {
   const Mesh& mesh = p.md->mesh;
   check_tags_exist(mesh, cfg.tag_refs);
   p.alpha = cfg.alpha;
+  p.fluxes = make_flux_set(cfg.flux_name, cfg.alpha, cfg.custom_flux ? &*cfg.custom_flux : nullptr,
+                           cfg.constants, cfg.custom_states);
   const Material fallback = cfg.materials.at("default").value;
   for (int k = 0; k < p.K(); ++k) {
     const auto it = cfg.materials.find(mesh.volume_tag_names[mesh.element_tag[k]]);

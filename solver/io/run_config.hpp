@@ -3,9 +3,12 @@
 //
 // mesh:           see mesh_spec.hpp
 // discretization: {order: 4, precision: double, flux: upwind}   # flux: upwind | central | {alpha: 0.5}
+// flux:           {E: "<3-vector>", H: "<3-vector>"}             # optional: a user-written flux
+//                                                                # (flux language; replaces discretization.flux)
+// boundary_states: {<name>: {E: "<E.ext>", H: "<H.ext>"}}        # optional: user-written exterior states
 // constants:      {omega: "sqrt(2)*pi"}                          # in order; may use pi and earlier ones
 // materials:      {default: {eps: 1, mu: 1, sigma: 0}, <volume tag>: {...}}
-// boundaries:     {default: pec, <boundary tag>: pmc}            # pec | pmc | absorbing | incident
+// boundaries:     {default: pec, <boundary tag>: pmc}            # pec | pmc | absorbing | incident | <state>
 // initial:        {E: [ex, ey, ez], H: [hx, hy, hz]}             # expressions of x, y, z (t = 0)
 // exact:          {E: [...], H: [...]}                           # optional; of x, y, z, t
 // incident:       {E: [...], H: [...]}                           # needed by `incident` boundaries
@@ -52,6 +55,8 @@ struct RunConfig {
   std::string flux_name = "upwind";
   std::map<std::string, double> constants;
   std::map<std::string, MaterialSpec> materials;  // "default" and volume tags
+  std::optional<FluxSource> custom_flux;          // the `flux:` block
+  std::vector<std::pair<std::string, FluxSource>> custom_states;  // `boundary_states:`, in order
   std::map<std::string, BcKind> boundaries;       // "default"/"boundary" and boundary tags
   std::map<std::string, SourceLocation> boundary_where;
   std::optional<FieldExpr> initial, exact, incident, current;

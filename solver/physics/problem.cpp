@@ -25,7 +25,13 @@ Problem make_problem(std::shared_ptr<const MeshData> md, int N) {
   p.maps = build_face_maps(*p.md, *p.ref, p.xyz);
   p.material.assign(p.K(), Material{});
   p.bc.assign(p.K(), {BcKind::Pec, BcKind::Pec, BcKind::Pec, BcKind::Pec});
+  p.set_alpha(1.0);
   return p;
+}
+
+void Problem::set_alpha(double a) {
+  alpha = a;
+  fluxes = make_flux_set(a == 1.0 ? "upwind" : a == 0.0 ? "central" : "alpha", a, nullptr, {});
 }
 
 }  // namespace dgmax

@@ -12,6 +12,7 @@
 #include "solver/element/reference_element.hpp"
 #include "solver/mesh/face_maps.hpp"
 #include "solver/mesh/mesh_setup.hpp"
+#include "solver/physics/flux_set.hpp"
 
 namespace dgmax {
 
@@ -20,7 +21,9 @@ struct Material {
   double Z() const;  // impedance sqrt(mu/eps)
 };
 
-// Exterior state of a boundary face (the flux then treats it like an interior face):
+// Exterior state of a boundary face (the flux then treats it like an interior face); the value is
+// the index into FluxSet::exterior, whose first four entries are these built-ins (written in the
+// flux language, codegen/lower/flux_library.cpp); user-defined states follow.
 //   pec:       E+ = -E-,  H+ =  H-
 //   pmc:       E+ =  E-,  H+ = -H-
 //   absorbing: E+, H+ = the outgoing (along n) characteristic part of the interior trace,
@@ -28,6 +31,7 @@ struct Material {
 //   incident:  E+, H+ = the given incident field at the face node
 enum class BcKind : std::int8_t { Pec = 0, Pmc, Absorbing, Incident };
 const char* bc_name(BcKind kind);
+inline BcKind custom_bc(int exterior_index) { return static_cast<BcKind>(exterior_index); }
 
 // Evaluates m space-time functions at n points: out[c][i] = f_c(x[i], y[i], z[i], t).
 using FieldFn = std::function<void(size_t n, const double* x, const double* y, const double* z,
@@ -41,9 +45,13 @@ struct Problem {
   FaceMaps maps;                           // [K][4][Nfp] vmapM / vmapP
   std::vector<Material> material;          // [K]
   std::vector<std::array<BcKind, 4>> bc;   // [K][4]; read only on boundary faces
-  double alpha = 1;                        // flux: 0 central ... 1 upwind
+  double alpha = 1;                        // flux: 0 central ... 1 upwind (as lowered in `fluxes`)
+  std::shared_ptr<const FluxSet> fluxes;   // the flux and exterior states every backend uses
   FieldFn current;                         // J: 3 components; empty when there are no sources
-  FieldFn incident;                        // E, H: 6 components; empty unless a face is `incident`
+  FieldFn incident;                        // E, H: 6 components; needed by states that read Einc/Hinc
+
+  // Sets alpha and lowers the built-in alpha-family flux for it (tests and simple setups).
+  void set_alpha(double a);
 
   int K() const { return md->mesh.num_elements(); }
   int Np() const { return ref->Np; }
@@ -51,7 +59,7 @@ struct Problem {
 };
 
 // Assembles the discretization part of a problem (nodes, face maps); materials default to vacuum,
-// boundaries to PEC, alpha to 1.
+// boundaries to PEC, the flux to the built-in upwind flux.
 Problem make_problem(std::shared_ptr<const MeshData> md, int N);
 
 }  // namespace dgmax

@@ -14,7 +14,7 @@ namespace dgmax::test {
 inline Problem box_problem(const BoxSpec& spec, int N, double alpha, int refine = 0) {
   auto md = std::make_shared<const MeshData>(setup_mesh(make_box_mesh(spec), refine));
   Problem p = make_problem(md, N);
-  p.alpha = alpha;
+  p.set_alpha(alpha);
   return p;
 }
 

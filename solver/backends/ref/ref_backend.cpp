@@ -3,42 +3,11 @@
 #include <Eigen/Dense>
 #include <array>
 
+#include "codegen/lower/flux_inputs.hpp"
 #include "solver/time/lserk4.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
-namespace {
-
-using V3 = Eigen::Vector3d;
-
-// Exterior trace of a boundary face node from the interior trace (see BcKind).
-void exterior_state(BcKind kind, const V3& n, double Z, const V3& Em, const V3& Hm, const double* inc,
-                    V3& Ep, V3& Hp) {
-  switch (kind) {
-    case BcKind::Pec:
-      Ep = -Em;
-      Hp = Hm;
-      return;
-    case BcKind::Pmc:
-      Ep = Em;
-      Hp = -Hm;
-      return;
-    case BcKind::Absorbing: {
-      // outgoing part: E_out = (E_t + Z H×n)/2, H_out = (H_t + Y n×E)/2 (a wave leaving along n
-      // has E = Z H×n, H = Y n×E and passes unchanged; an incoming one becomes zero)
-      const V3 Et = Em - n.dot(Em) * n, Ht = Hm - n.dot(Hm) * n;
-      Ep = 0.5 * (Et + Z * Hm.cross(n));
-      Hp = 0.5 * (Ht + n.cross(Em) / Z);
-      return;
-    }
-    case BcKind::Incident:
-      Ep = V3(inc[0], inc[1], inc[2]);
-      Hp = V3(inc[3], inc[4], inc[5]);
-      return;
-  }
-}
-
-}  // namespace
 
 RefBackend::RefBackend(const Problem& problem)
     : p_(problem), q_(problem.K(), problem.Np()), res_(problem.K(), problem.Np()),
@@ -48,7 +17,9 @@ RefBackend::RefBackend(const Problem& problem)
   inc_of_slot_.assign(static_cast<size_t>(K) * 4 * Nfp, -1);
   for (int k = 0; k < K; ++k)
     for (int f = 0; f < 4; ++f) {
-      if (!p_.md->conn.is_boundary(k, f) || p_.bc[k][f] != BcKind::Incident) continue;
+      if (!p_.md->conn.is_boundary(k, f) ||
+          !p_.fluxes->exterior_reads_incident[static_cast<int>(p_.bc[k][f])])
+        continue;
       for (int j = 0; j < Nfp; ++j) {
         const int slot = (k * 4 + f) * Nfp + j;
         const int node = p_.maps.vmapM[slot];
@@ -60,6 +31,7 @@ RefBackend::RefBackend(const Problem& problem)
       }
     }
   inc_.assign(6 * inc_slot_.size(), 0.0);
+  for (const auto& e : p_.fluxes->exterior) max_exterior_nodes_ = std::max(max_exterior_nodes_, e.dag.nodes().size());
 }
 
 void RefBackend::evaluate_sources(double t) {
@@ -82,7 +54,7 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
   const int K = p_.K(), Np = p_.Np(), Nfp = p_.Nfp();
   const RefElement& ref = *p_.ref;
   const MeshData& md = *p_.md;
-  const double alpha = p_.alpha;
+  if (out.K != K || out.Np != Np) out = Fields(K, Np);
   evaluate_sources(t);
   evaluate_incident(t);
   const size_t n_nodes = static_cast<size_t>(K) * Np;
@@ -108,36 +80,45 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
     R.col(Hy) = -(D(Ex, 2) - D(Ez, 0));
     R.col(Hz) = -(D(Ey, 0) - D(Ex, 1));
 
-    // Surface terms: flux differences at the 4*Nfp face nodes, lifted to the volume.
+    // Surface terms: the flux (a lowered DAG, the same every backend compiles) at the 4*Nfp face
+    // nodes, lifted to the volume: rhs_E gets −LIFT·(Fscale·flux_E), rhs_H gets +LIFT·(Fscale·flux_H).
     const Material& mm = p_.material[k];
+    const FluxSet& fx = *p_.fluxes;
+    std::vector<double> scratch(std::max(fx.flux.dag.nodes().size(), max_exterior_nodes_));
     Eigen::Matrix<double, Eigen::Dynamic, 6> F(4 * Nfp, 6);  // F: [4*Nfp][6]
     for (int f = 0; f < 4; ++f) {
-      const V3 n(md.geom.normal[k][f].data());
       const bool boundary = md.conn.is_boundary(k, f);
       const Material& mp = boundary ? mm : p_.material[md.conn.EToE[k][f]];
-      const double Zm = mm.Z(), Zp = mp.Z(), Ym = 1 / Zm, Yp = 1 / Zp;
       const double fs = md.geom.Fscale[k][f];
+      double in[codegen::kNumFluxInputs] = {};
+      for (int x = 0; x < 3; ++x) in[codegen::kNormal + x] = md.geom.normal[k][f][x];
+      in[codegen::kEpsInt] = mm.eps;
+      in[codegen::kEpsExt] = mp.eps;
+      in[codegen::kMuInt] = mm.mu;
+      in[codegen::kMuExt] = mp.mu;
+      in[codegen::kZInt] = mm.Z();
+      in[codegen::kZExt] = mp.Z();
+      in[codegen::kYInt] = 1 / mm.Z();
+      in[codegen::kYExt] = 1 / mp.Z();
       for (int j = 0; j < Nfp; ++j) {
         const int slot = (k * 4 + f) * Nfp + j;
         const int iM = p_.maps.vmapM[slot] - k * Np;
-        const V3 Em(Q(iM, Ex), Q(iM, Ey), Q(iM, Ez)), Hm(Q(iM, Hx), Q(iM, Hy), Q(iM, Hz));
-        V3 Ep = V3::Zero(), Hp = V3::Zero();
+        for (int c = 0; c < 6; ++c) in[codegen::kEint + c] = Q(iM, c);
         if (boundary) {
-          double inc[6] = {0, 0, 0, 0, 0, 0};
+          for (int c = 0; c < 6; ++c) in[codegen::kEinc + c] = 0;
           if (const int m = inc_of_slot_[slot]; m >= 0)
-            for (int c = 0; c < 6; ++c) inc[c] = inc_[c * n_inc + m];
-          exterior_state(p_.bc[k][f], n, Zm, Em, Hm, inc, Ep, Hp);
+            for (int c = 0; c < 6; ++c) in[codegen::kEinc + c] = inc_[c * n_inc + m];
+          double ext[6];
+          codegen::evaluate(fx.exterior[static_cast<int>(p_.bc[k][f])].dag, in, ext, scratch.data());
+          for (int c = 0; c < 6; ++c) in[codegen::kEext + c] = ext[c];
         } else {
           const int nodeP = p_.maps.vmapP[slot];
           const int kP = nodeP / Np, iP = nodeP % Np;
-          Ep = V3(q(kP, Ex, iP), q(kP, Ey, iP), q(kP, Ez, iP));
-          Hp = V3(q(kP, Hx, iP), q(kP, Hy, iP), q(kP, Hz, iP));
+          for (int c = 0; c < 6; ++c) in[codegen::kEext + c] = q(kP, c, iP);
         }
-        const V3 dE = Ep - Em, dH = Hp - Hm;
-        // n×(H* − H⁻) and n×(E* − E⁻) of the upwind (alpha = 1) ... central (alpha = 0) traces
-        const V3 fluxE = (Zp * n.cross(dH) - alpha * n.cross(n.cross(dE))) / (Zm + Zp);
-        const V3 fluxH = (Yp * n.cross(dE) + alpha * n.cross(n.cross(dH))) / (Ym + Yp);
-        F.row(f * Nfp + j) << fs * fluxE.transpose(), -fs * fluxH.transpose();
+        double out[6];
+        codegen::evaluate(fx.flux.dag, in, out, scratch.data());
+        F.row(f * Nfp + j) << -fs * out[0], -fs * out[1], -fs * out[2], fs * out[3], fs * out[4], fs * out[5];
       }
     }
     R.noalias() += ref.LIFT * F;

@@ -30,6 +30,7 @@ class RefBackend final : public Backend {
   std::vector<double> inc_x_, inc_y_, inc_z_;  // [n]
   std::vector<double> inc_;          // [6][n] incident E, H there, this stage
   std::vector<int> inc_of_slot_;     // [K*4*Nfp] position in inc_ arrays or -1
+  size_t max_exterior_nodes_ = 0;    // scratch size for the exterior-state DAGs
 };
 
 }  // namespace dgmax

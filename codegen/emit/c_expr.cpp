@@ -1,0 +1,154 @@
+#include "codegen/emit/c_expr.hpp"
+
+#include <cmath>
+
+#include "codegen/dsl/ast.hpp"
+#include "codegen/dsl/builtins.hpp"
+#include "codegen/lower/flux_inputs.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax::codegen {
+namespace {
+
+using Op = DagNode::Op;
+
+// C function of a builtin (sign, heaviside and a non-constant pow exponent are printed inline).
+const char* c_function(dsl::Builtin fn) {
+  using B = dsl::Builtin;
+  switch (fn) {
+    case B::sin: return "sin";
+    case B::cos: return "cos";
+    case B::tan: return "tan";
+    case B::asin: return "asin";
+    case B::acos: return "acos";
+    case B::atan: return "atan";
+    case B::atan2: return "atan2";
+    case B::sinh: return "sinh";
+    case B::cosh: return "cosh";
+    case B::tanh: return "tanh";
+    case B::exp: return "exp";
+    case B::log: return "log";
+    case B::sqrt: return "sqrt";
+    case B::abs: return "fabs";
+    case B::min: return "fmin";
+    case B::max: return "fmax";
+    case B::pow: return "pow";
+    case B::floor: return "floor";
+    case B::ceil: return "ceil";
+    case B::erf: return "erf";
+    case B::sign:
+    case B::heaviside: break;
+  }
+  DGMAX_ASSERT(false, "builtin without a C function");
+}
+
+// A constant as C: digits, '.', 'e', '+', '-' from format_number (never user text), always a
+// floating literal ("3" would be an int, "-0" would lose its sign, a long digit string could
+// overflow every integer type): real_t(3.0), real_t(-0.0), real_t(0.5), real_t(1e+20).
+std::string c_constant(double v) {
+  if (std::isnan(v)) return "(real_t(0) / real_t(0))";
+  if (std::isinf(v)) return v > 0 ? "(real_t(1) / real_t(0))" : "(real_t(-1) / real_t(0))";
+  std::string s = dsl::format_number(v);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return "real_t(" + s + ")";
+}
+
+class Printer {
+ public:
+  Printer(const ScalarDag& dag, const CExprStyle& style)
+      : dag_(dag), style_(style), name_(dag.nodes().size()) {}
+
+  std::string print() {
+    const auto& nodes = dag_.nodes();
+    const std::vector<bool> live = dag_.live();
+    int next_temp = 0;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const DagNode& n = nodes[i];
+      if (n.op == Op::input) {
+        name_[i] = style_.input_array + "[" + std::to_string(n.input) + "]";
+        continue;
+      }
+      if (n.op == Op::constant) {
+        name_[i] = c_constant(n.value);
+        continue;
+      }
+      if (!live[i]) continue;
+      const std::string t = style_.temp_prefix + std::to_string(next_temp++);
+      out_ += style_.indent + "const real_t " + t + " = " + rhs(n, false) + ";";
+      if (reads_input(n)) out_ += "  // " + rhs(n, true);
+      out_ += "\n";
+      name_[i] = t;
+    }
+    for (size_t k = 0; k < dag_.outputs.size(); ++k) {
+      const int o = dag_.outputs[k];
+      out_ += style_.indent + style_.output_array + "[" + std::to_string(k) + "] = " + name_[o] + ";";
+      if (nodes[o].op == Op::input) out_ += "  // " + std::string(flux_input_label(nodes[o].input));
+      out_ += "\n";
+    }
+    return std::move(out_);
+  }
+
+ private:
+  bool reads_input(const DagNode& n) const {
+    const auto& nodes = dag_.nodes();
+    return (n.a >= 0 && nodes[n.a].op == Op::input) || (n.b >= 0 && nodes[n.b].op == Op::input);
+  }
+
+  // An operand as C, or in readable form for comments (inputs by label, constants as numbers).
+  std::string operand(int id, bool readable) const {
+    const DagNode& n = dag_.nodes()[id];
+    if (readable && n.op == Op::input) return flux_input_label(n.input);
+    if (readable && n.op == Op::constant) return dsl::format_number(n.value);
+    return name_[id];
+  }
+
+  static std::string dsl_name(dsl::Builtin fn) {
+    for (const auto& f : dsl::scalar_functions())
+      if (f.id == fn) return std::string(f.name);
+    DGMAX_ASSERT(false, "builtin without a name");
+  }
+
+  std::string fn(const char* name) const { return (style_.cuda ? "" : "std::") + std::string(name); }
+
+  std::string rhs(const DagNode& n, bool readable) const {
+    const std::string a = n.a >= 0 ? operand(n.a, readable) : "";
+    const std::string b = n.b >= 0 ? operand(n.b, readable) : "";
+    if (readable && n.op == Op::call1) return dsl_name(n.fn) + "(" + a + ")";
+    if (readable && n.op == Op::call2) return dsl_name(n.fn) + "(" + a + ", " + b + ")";
+    switch (n.op) {
+      case Op::add: return a + " + " + b;
+      case Op::sub: return a + " - " + b;
+      case Op::mul: return a + " * " + b;
+      case Op::div: return a + " / " + b;
+      case Op::neg: return "-" + a;
+      case Op::call1:
+        if (n.fn == dsl::Builtin::sign)
+          return a + " > real_t(0) ? real_t(1) : " + a + " < real_t(0) ? real_t(-1) : " + a;
+        if (n.fn == dsl::Builtin::heaviside)
+          return a + " < real_t(0) ? real_t(0) : " + a + " >= real_t(0) ? real_t(1) : " + a;
+        return fn(c_function(n.fn)) + "(" + a + ")";
+      case Op::call2:
+        // pow(x, 2) with a constant 2 is x*x already; a variable exponent is tested like the
+        // interpreter does (b == 2 ? a*a : pow(a, b)).
+        if (n.fn == dsl::Builtin::pow && dag_.nodes()[n.b].op != Op::constant)
+          return b + " == real_t(2) ? " + a + " * " + a + " : " + fn("pow") + "(" + a + ", " + b + ")";
+        return fn(c_function(n.fn)) + "(" + a + ", " + b + ")";
+      case Op::input:
+      case Op::constant: break;
+    }
+    DGMAX_ASSERT(false, "not an operation node");
+  }
+
+  const ScalarDag& dag_;
+  const CExprStyle& style_;
+  std::vector<std::string> name_;  // how each node is referred to in C
+  std::string out_;
+};
+
+}  // namespace
+
+std::string emit_c_statements(const ScalarDag& dag, const CExprStyle& style) {
+  return Printer(dag, style).print();
+}
+
+}  // namespace dgmax::codegen

@@ -1,0 +1,40 @@
+// Everything a kernel generator needs, as plain data: codegen never sees meshes or physics types.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/lower/flux_lowering.hpp"
+
+namespace dgmax::codegen {
+
+// How the work is sliced (the tuner's choices). Kept small for now; the cuda backend adds more.
+struct KernelPlan {
+  int elements_per_chunk = 16;  // OpenMP schedule chunk (elements)
+};
+
+struct KernelSpec {
+  int N = 0, Np = 0, Nfp = 0;
+  bool single = false;                  // real_t = float (else double)
+  // Operators, double precision, row-major.
+  std::vector<double> Dr, Ds, Dt;       // [Np][Np]
+  std::vector<double> LIFT;             // [Np][4*Nfp]
+  std::vector<int> Fmask;               // [4][Nfp]
+  LoweredFlux flux;                     // numerical flux (6 outputs)
+  std::vector<LoweredFlux> exterior;    // exterior state per boundary-condition index (6 outputs each)
+  std::vector<std::string> exterior_names;  // for comments: "pec", "pmc", ...
+  KernelPlan plan;
+  std::string origin;                   // what it was generated from (a line for the header)
+};
+
+// Per-element geometry record the kernels read: geo[k*kGeoStride + ...].
+inline constexpr int kGeoDrdx = 0;     // rx ry rz sx sy sz tx ty tz (9)
+inline constexpr int kGeoFscale = 9;   // Fscale per face (4)
+inline constexpr int kGeoNormal = 13;  // normals, face-major (4 x 3)
+inline constexpr int kGeoStride = 25;
+
+// Per-element material record: mat[k*kMatStride + ...].
+inline constexpr int kMatEps = 0, kMatMu = 1, kMatZ = 2, kMatY = 3, kMatInvEps = 4, kMatInvMu = 5,
+                     kMatSigmaOverEps = 6, kMatStride = 8;
+
+}  // namespace dgmax::codegen

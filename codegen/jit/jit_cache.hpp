@@ -1,0 +1,85 @@
+// The on-disk kernel cache shared by the JIT backends: where it is, how entries are named and
+// written so that concurrent processes and killed runs never leave something loadable but wrong.
+//
+// Layout: <root>/<backend>/ holds, per content key (codegen/jit/content_hash.hpp),
+//   <key>.<src-ext>   the generated source, kept for reading (e.g. .cpp, .cu)
+//   <key>.<art-ext>   the built artifact (e.g. .so, .cubin)
+//   <key>.<art-ext>.sum   its size and SHA-256; an artifact without a matching .sum is ignored
+//                         and rebuilt (truncated, zero-length, garbage, half-copied...)
+//   <key>.log         the compiler log, only after a failed build
+//   <key>.lock        the build lock (empty; kept, since deleting a lock file races)
+// Every file is written under a temporary name in the same folder and rename()d into place, so a
+// reader sees the old file or the new one, never a partial one.
+//
+// Locking: a build holds an exclusive flock() on <key>.lock, so two processes (or threads) that
+// need the same missing entry build it once; the second waits, then finds it. Readers of a valid
+// entry take no lock. On file systems without flock the lock does nothing; then concurrent builds
+// of one key both run and the last rename wins (both results are valid).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dgmax::codegen {
+
+// The cache root: $DGMAX_CACHE_DIR, else $XDG_CACHE_HOME/dgmax (when absolute), else
+// $HOME/.cache/dgmax (home from the password database when HOME is unset). Empty variables count
+// as unset. UserError when there is no home directory either.
+std::string default_jit_cache_dir();
+
+// One backend's folder of the cache, <root>/<backend>, as an absolute path.
+class JitCacheDir {
+ public:
+  JitCacheDir(const std::string& root, const std::string& backend);  // touches nothing on disk
+
+  const std::string& path() const { return path_; }
+  // <path>/<key><suffix>, e.g. file(key, ".so").
+  std::string file(const std::string& key, const std::string& suffix) const;
+  bool exists() const;
+  // Creates the folder and its parents. UserError naming it (hint: DGMAX_CACHE_DIR) when that fails.
+  void create() const;
+  // UserError for a failed write of `what` (a path in this folder) with errno `err`.
+  [[noreturn]] void throw_unwritable(const std::string& what, int err) const;
+  // A fresh name next to `final_path` to write it under before the rename:
+  // "<final_path>.tmp.<pid>.<nonce>.<n>".
+  static std::string temp_name(const std::string& final_path);
+  // Deletes "<key>.*.tmp.*" left by killed builds. Only while holding the key's KeyLock.
+  void remove_temps(const std::string& key) const;
+
+ private:
+  std::string path_;
+};
+
+// Exclusive lock of one key across threads and processes (flock on <dir>/<key>.lock), held for the
+// object's lifetime; blocks until acquired. UserError when the lock file cannot be created.
+class KeyLock {
+ public:
+  KeyLock(const JitCacheDir& dir, const std::string& key);
+  ~KeyLock();
+  KeyLock(const KeyLock&) = delete;
+  KeyLock& operator=(const KeyLock&) = delete;
+  bool locked() const { return locked_; }  // false where the file system has no flock
+
+ private:
+  int fd_ = -1;
+  bool locked_ = false;
+};
+
+// Replaces `path` (in `dir`) by `bytes` atomically. UserError when the folder is not writable.
+void write_file_atomic(const JitCacheDir& dir, const std::string& path, std::string_view bytes);
+
+// Whole file, or nullopt when it cannot be read.
+std::optional<std::string> read_file(const std::string& path);
+
+// True when `path` exists and its sidecar "<path>.sum" matches its size and SHA-256.
+bool artifact_is_valid(const std::string& path);
+// The artifact's bytes when valid (as above), else nullopt.
+std::optional<std::string> read_valid_artifact(const std::string& path);
+// Publishes a complete artifact written at `temp_path` (a temp_name of `path`) as `path`: renames
+// it into place, then writes the sidecar. Call while holding the key's KeyLock.
+void publish_artifact(const JitCacheDir& dir, const std::string& temp_path, const std::string& path);
+// The same for an artifact held in memory (e.g. a cubin from NVRTC).
+void publish_artifact_bytes(const JitCacheDir& dir, const std::string& path, std::string_view bytes);
+
+}  // namespace dgmax::codegen

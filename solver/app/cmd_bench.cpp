@@ -1,0 +1,157 @@
+#include "solver/app/cmd_bench.hpp"
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "solver/app/host_ceilings.hpp"
+#include "solver/app/perf_model.hpp"
+#include "solver/backends/cpu/cpu_backend.hpp"
+#include "solver/backends/ref/ref_backend.hpp"
+#include "solver/io/atomic_write.hpp"
+#include "solver/mesh/box.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+namespace {
+
+struct BenchOptions {
+  std::string orders = "4";
+  std::string precision = "double";
+  long long elements = 20000;
+  std::string backends = "ref,cpu";
+  int steps = 0;  // 0: enough for about 1 s per backend
+  std::string json = "bench.json";
+};
+
+std::vector<int> parse_orders(const std::string& s) {
+  std::vector<int> out;
+  const auto dots = s.find("..");
+  try {
+    if (dots != std::string::npos) {
+      const int a = std::stoi(s.substr(0, dots)), b = std::stoi(s.substr(dots + 2));
+      for (int n = a; n <= b; ++n) out.push_back(n);
+    } else {
+      std::stringstream ss(s);
+      std::string item;
+      while (std::getline(ss, item, ',')) out.push_back(std::stoi(item));
+    }
+  } catch (const std::exception&) {
+    out.clear();
+  }
+  if (out.empty()) throw UserError("malformed --order '" + s + "'", {}, "write N, N1,N2 or N1..N2 (e.g. 1..6)");
+  for (int n : out)
+    if (n < 1 || n > 15) throw UserError("--order must be between 1 and 15, got " + std::to_string(n));
+  return out;
+}
+
+std::vector<std::string> parse_backends(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item != "ref" && item != "cpu" && item != "cuda")
+      throw UserError("unknown backend '" + item + "' in --backends", {}, "use ref, cpu (cuda comes with the cuda backend)");
+    if (item == "cuda") throw UserError("the cuda backend is not available in this version of dgmax", {}, "use --backends ref,cpu");
+    out.push_back(item);
+  }
+  if (out.empty()) throw UserError("--backends is empty", {}, "e.g. --backends ref,cpu");
+  return out;
+}
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+void run_bench(const BenchOptions& opt) {
+  const std::vector<int> orders = parse_orders(opt.orders);
+  const std::vector<std::string> backends = parse_backends(opt.backends);
+  if (opt.precision != "double" && opt.precision != "single")
+    throw UserError("--precision must be double or single, got '" + opt.precision + "'");
+  const bool single = opt.precision == "single";
+  if (opt.elements < 6) throw UserError("--elements must be at least 6");
+
+  // Periodic box: every face is an interior face, as in the bulk of a large mesh.
+  const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(opt.elements / 6.0))));
+  BoxSpec spec;
+  spec.cells = {n, n, n};
+  spec.periodic = {true, true, true};
+  auto md = std::make_shared<const MeshData>(setup_mesh(make_box_mesh(spec)));
+  const long long K = md->mesh.num_elements();
+
+  std::cout << fmt::format("dgmax bench: K = {} (periodic box {}^3 x 6), {} precision, {} OpenMP threads\n", K, n,
+                           opt.precision, omp_get_max_threads());
+  const Ceilings ceil = measure_host_ceilings(single);
+  std::cout << fmt::format("host ceilings: copy bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n\n", ceil.bandwidth / 1e9,
+                           ceil.flops / 1e9);
+  std::cout << fmt::format("{:>3} {:>5} {:>7} {:>12} {:>9} {:>9} {:>9} {:>8} {:>8}\n", "N", "Np", "backend", "stage [ms]",
+                           "GDOF/s", "GFLOP/s", "GB/s", "% floor", "vs ref");
+
+  nlohmann::json out;
+  out["K"] = K;
+  out["precision"] = opt.precision;
+  out["threads"] = omp_get_max_threads();
+  out["ceilings"] = {{"host", {{"bandwidth_Bps", ceil.bandwidth}, {"flops", ceil.flops}}}};
+  out["results"] = nlohmann::json::array();
+  const int w = single ? 4 : 8;
+  for (int N : orders) {
+    Problem p = make_problem(md, N);
+    Fields q(p.K(), p.Np());
+    std::mt19937 rng(N);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto& v : q.q) v = u(rng);
+    double ref_time = 0;
+    for (const std::string& name : backends) {
+      if (name == "ref" && single) continue;  // the oracle is double only
+      std::unique_ptr<Backend> be = name == "ref" ? std::unique_ptr<Backend>(new RefBackend(p)) : make_cpu_backend(p, single);
+      be->set_state(q);
+      be->step(0, 1e-6);  // warm up: first touch, caches
+      int steps = opt.steps;
+      if (steps <= 0) {
+        const double t0 = now();
+        be->step(0, 1e-6);
+        steps = std::clamp(static_cast<int>(1.0 / std::max(1e-6, now() - t0)), 2, 200);
+      }
+      const double t0 = now();
+      for (int s = 0; s < steps; ++s) be->step(0, 1e-6);
+      const double stage = (now() - t0) / (5.0 * steps);
+      const StageCost c = stage_cost(N, w);
+      const double gdof = 6.0 * p.Np() * K / stage / 1e9;
+      const double floor = stage_floor_seconds(N, w, K, ceil.flops, ceil.bandwidth);
+      if (name == "ref") ref_time = stage;
+      const double vs_ref = ref_time > 0 ? ref_time / stage : 0;
+      std::cout << fmt::format("{:>3} {:>5} {:>7} {:>12.3f} {:>9.3f} {:>9.1f} {:>9.1f} {:>7.1f}% {:>8}\n", N, p.Np(), name,
+                               stage * 1e3, gdof, c.flops * K / stage / 1e9, c.bytes * K / stage / 1e9,
+                               100 * floor / stage, vs_ref > 0 ? fmt::format("{:.1f}x", vs_ref) : "-");
+      out["results"].push_back({{"N", N}, {"Np", p.Np()}, {"backend", name}, {"stage_s", stage}, {"gdof_per_s", gdof},
+                                {"gflop_per_s", c.flops * K / stage / 1e9}, {"gb_per_s", c.bytes * K / stage / 1e9},
+                                {"floor_s", floor}, {"percent_of_floor", 100 * floor / stage}, {"steps", steps},
+                                {"speedup_vs_ref", vs_ref}});
+    }
+  }
+  if (!opt.json.empty()) {
+    write_text_atomically(opt.json, out.dump(2) + "\n");
+    std::cout << "\nwrote " << opt.json << "\n";
+  }
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto opt = std::make_shared<BenchOptions>();
+  CLI::App* cmd = app.add_subcommand("bench", "Time RK stages per backend on a periodic box mesh (GDOF/s, % of the roofline floor)");
+  cmd->add_option("--order,-N", opt->orders, "order(s): N, N1,N2 or N1..N2")->capture_default_str();
+  cmd->add_option("--precision", opt->precision, "double | single")->capture_default_str();
+  cmd->add_option("--elements,-K", opt->elements, "about this many elements")->capture_default_str();
+  cmd->add_option("--backends", opt->backends, "comma-separated: ref, cpu")->capture_default_str();
+  cmd->add_option("--steps", opt->steps, "timed steps per backend (0: about 1 s)")->capture_default_str();
+  cmd->add_option("--json", opt->json, "write results here ('' for none)")->capture_default_str();
+  cmd->callback([opt]() { run_bench(*opt); });
+}
+
+}  // namespace dgmax

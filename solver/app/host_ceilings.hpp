@@ -1,0 +1,14 @@
+// The host's own ceilings, measured with all OpenMP threads: copy bandwidth (read + write bytes
+// per second) and fused multiply-add rate (flops per second, an FMA counted as 2).
+#pragma once
+
+namespace dgmax {
+
+struct Ceilings {
+  double bandwidth;  // bytes/s
+  double flops;      // flop/s
+};
+
+Ceilings measure_host_ceilings(bool single);
+
+}  // namespace dgmax

@@ -1,0 +1,58 @@
+// A problem that exercises every code path of a backend: a random affine mesh, random
+// heterogeneous materials (eps, mu, sigma per element), every boundary condition (by face),
+// a current source and an incident field, and a random state.
+#pragma once
+
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "random_mesh.hpp"
+#include "solver/physics/norms.hpp"
+#include "solver/physics/problem.hpp"
+
+namespace dgmax::test {
+
+inline Problem mixed_problem(int N, unsigned seed, const std::string& flux = "upwind", double alpha = 1) {
+  auto md = std::make_shared<const MeshData>(setup_mesh(random_affine_mesh(2, seed).mesh));
+  Problem p = make_problem(md, N);
+  p.alpha = alpha;
+  p.fluxes = make_flux_set(flux, alpha, nullptr, {});
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (auto& m : p.material) m = Material{1 + 3 * u(rng), 1 + u(rng), 0.5 * u(rng)};
+  for (int k = 0; k < p.K(); ++k)
+    for (int f = 0; f < 4; ++f) p.bc[k][f] = static_cast<BcKind>((k + f) % 4);
+  p.current = [](size_t n, const double* x, const double* y, const double* z, double t, double* const* out) {
+    for (size_t i = 0; i < n; ++i) {
+      out[0][i] = std::sin(x[i] + t);
+      out[1][i] = std::cos(y[i] * z[i]);
+      out[2][i] = x[i] * y[i] - t;
+    }
+  };
+  p.incident = [](size_t n, const double* x, const double* y, const double* z, double t, double* const* out) {
+    for (size_t i = 0; i < n; ++i)
+      for (int c = 0; c < 6; ++c) out[c][i] = std::sin((c + 1) * x[i] - t) * std::cos(y[i] + c * z[i]);
+  };
+  return p;
+}
+
+inline Fields random_state(const Problem& p, unsigned seed) {
+  Fields q(p.K(), p.Np());
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (auto& v : q.q) v = u(rng);
+  return q;
+}
+
+// max |a - b| / max |b|
+inline double relative_difference(const Fields& a, const Fields& b) {
+  double d = 0, m = 0;
+  for (size_t i = 0; i < a.q.size(); ++i) {
+    d = std::max(d, std::abs(a.q[i] - b.q[i]));
+    m = std::max(m, std::abs(b.q[i]));
+  }
+  return d / m;
+}
+
+}  // namespace dgmax::test

@@ -1,0 +1,142 @@
+// The cache's file protocol: where the cache is, atomic writes, artifacts with checksums, the
+// per-key build lock and leftovers of killed builds.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "codegen/jit/jit_cache.hpp"
+#include "jit_test_util.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax::codegen {
+namespace {
+
+namespace fs = std::filesystem;
+using test::read_text;
+using test::TempDir;
+using test::write_text;
+
+TEST(JitCache, FolderPerBackendMadeAbsolute) {
+  const JitCacheDir d("/cache root/", "cuda");
+  EXPECT_EQ(d.path(), "/cache root/cuda");
+  EXPECT_EQ(d.file("0123abcd", ".cubin"), "/cache root/cuda/0123abcd.cubin");
+  const JitCacheDir rel("rel/x", "cpu");
+  EXPECT_EQ(rel.path(), (fs::current_path() / "rel/x/cpu").string());
+  EXPECT_FALSE(JitCacheDir("/nonexistent-dgmax", "cpu").exists());
+}
+
+TEST(JitCache, CreateMakesParents) {
+  TempDir tmp;
+  const JitCacheDir d(tmp / "a/b", "cpu");
+  d.create();
+  EXPECT_TRUE(d.exists());
+  d.create();  // again: fine
+}
+
+TEST(JitCache, AtomicWriteReplacesAndLeavesNoTemporaries) {
+  TempDir tmp;
+  const JitCacheDir d(tmp.path(), "cpu");
+  d.create();
+  const std::string f = d.file("k", ".cpp");
+  write_file_atomic(d, f, "one");
+  write_file_atomic(d, f, "two two");
+  EXPECT_EQ(read_text(f), "two two");
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(d.path())) files += e.is_regular_file();
+  EXPECT_EQ(files, 1);
+}
+
+TEST(JitCache, ArtifactsAreCheckedAgainstTheirSidecar) {
+  TempDir tmp;
+  const JitCacheDir d(tmp.path(), "cuda");
+  d.create();
+  const std::string a = d.file("k", ".cubin");
+  EXPECT_FALSE(artifact_is_valid(a));
+  const std::string bytes("\x01\x02\x00\x03 binary", 11);
+  publish_artifact_bytes(d, a, bytes);
+  ASSERT_TRUE(artifact_is_valid(a));
+  EXPECT_EQ(*read_valid_artifact(a), bytes);
+
+  write_text(a, bytes.substr(0, 5));  // truncated
+  EXPECT_FALSE(artifact_is_valid(a));
+  write_text(a, "garbage...!");  // same size, other bytes
+  EXPECT_FALSE(artifact_is_valid(a));
+  write_text(a, bytes);
+  EXPECT_TRUE(artifact_is_valid(a));
+  fs::remove(a + ".sum");
+  EXPECT_FALSE(artifact_is_valid(a));
+  publish_artifact_bytes(d, a, "");  // an empty artifact is never valid
+  EXPECT_FALSE(artifact_is_valid(a));
+
+  // A file built under a temporary name, then published.
+  const std::string so = d.file("k2", ".so");
+  const std::string tmp_so = JitCacheDir::temp_name(so);
+  EXPECT_EQ(tmp_so.rfind(so + ".tmp.", 0), 0u);
+  EXPECT_NE(JitCacheDir::temp_name(so), tmp_so);
+  write_text(tmp_so, "built");
+  publish_artifact(d, tmp_so, so);
+  EXPECT_FALSE(fs::exists(tmp_so));
+  EXPECT_EQ(*read_valid_artifact(so), "built");
+}
+
+TEST(JitCache, RemoveTempsTouchesOnlyThatKeysTemporaries) {
+  TempDir tmp;
+  const JitCacheDir d(tmp.path(), "cpu");
+  d.create();
+  for (const char* name : {"k1.so.tmp.1.2.3", "k1.cpp.tmp.4.5.6", "k1.so", "k1.cpp", "k2.so.tmp.1.2.3", "k1x.so.tmp.1"})
+    write_text(d.path() + "/" + name, "x");
+  d.remove_temps("k1");
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(d.path())) left.push_back(e.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"k1.cpp", "k1.so", "k1x.so.tmp.1", "k2.so.tmp.1.2.3"}));
+}
+
+TEST(JitCache, KeyLockExcludesOtherHolders) {
+  TempDir tmp;
+  const JitCacheDir d(tmp.path(), "cpu");
+  d.create();
+  std::atomic<int> inside{0}, max_inside{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&] {
+      for (int j = 0; j < 5; ++j) {
+        const KeyLock lock(d, "key");
+        EXPECT_TRUE(lock.locked());
+        const int now = ++inside;
+        max_inside = std::max(max_inside.load(), now);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        --inside;
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(max_inside.load(), 1);
+  EXPECT_TRUE(fs::exists(d.file("key", ".lock")));
+}
+
+TEST(JitCache, UnwritableFolderIsAUserErrorNamingIt) {
+  TempDir tmp;
+  write_text(tmp / "file", "x");
+  const JitCacheDir d(tmp / "file", "cpu");
+  try {
+    d.create();
+    ADD_FAILURE() << "created";
+  } catch (const UserError& e) {
+    EXPECT_NE(e.message().find("cannot create the kernel cache directory '" + d.path() + "'"), std::string::npos);
+    EXPECT_NE(e.hint().find("DGMAX_CACHE_DIR"), std::string::npos);
+  }
+  try {
+    write_file_atomic(d, d.file("k", ".cpp"), "x");
+    ADD_FAILURE() << "written";
+  } catch (const UserError& e) {
+    EXPECT_NE(e.message().find("cannot write to the kernel cache directory '" + d.path() + "'"), std::string::npos)
+        << e.message();
+  }
+  EXPECT_THROW(KeyLock(d, "k"), UserError);
+}
+
+}  // namespace
+}  // namespace dgmax::codegen
