@@ -213,9 +213,13 @@ RunConfig parse_run_config(const YamlDoc& doc) {
                                     cfg.constants, cfg.custom_states);
   for (const auto& [tag, kind] : cfg.boundaries)
     if (fluxes->exterior_reads_incident[static_cast<int>(kind)] && !cfg.incident) {
-      const auto it = cfg.boundary_where.find(tag == "default" && !cfg.boundary_where.count("default") ? "boundary" : tag);
-      throw UserError("boundary '" + tag + "' uses the incident field (" +
-                          fluxes->exterior_names[static_cast<int>(kind)] + ") but the config has no 'incident' section",
+      // name the key the user wrote ('default' or 'boundary')
+      std::string written = tag;
+      if (tag == "default" && !cfg.boundary_where.count("default") && cfg.boundary_where.count(kAllBoundaryTag))
+        written = kAllBoundaryTag;
+      const auto it = cfg.boundary_where.find(written);
+      throw UserError("boundary '" + written + "' is '" + fluxes->exterior_names[static_cast<int>(kind)] +
+                          "', which needs the incident field, but the config has no 'incident' section",
                       it != cfg.boundary_where.end() ? it->second : SourceLocation{doc.path()},
                       "add incident: {E: [...], H: [...]} with the field to impose there");
     }
