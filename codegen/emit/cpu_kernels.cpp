@@ -74,12 +74,16 @@ extern "C" void dgmax_volume(int K, const real_t* __restrict q, const real_t* __
     const real_t* qk = q + (long)k * 6 * NP;
     real_t* rk = rhs + (long)k * 6 * NP;
     const real_t* g = geo + (long)k * GEO;
+    // node-major copy, so the six components of node j are contiguous in the inner loop
+    real_t qt[NP][6];
+    for (int m = 0; m < 6; ++m)
+      for (int j = 0; j < NP; ++j) qt[j][m] = qk[m * NP + j];
     for (int i = 0; i < NP; ++i) {{
       real_t dr[6] = {{0, 0, 0, 0, 0, 0}}, ds[6] = {{0, 0, 0, 0, 0, 0}}, dt[6] = {{0, 0, 0, 0, 0, 0}};
       for (int j = 0; j < NP; ++j) {{
         const real_t a = Dr[i][j], b = Ds[i][j], c = Dt[i][j];
         for (int m = 0; m < 6; ++m) {{
-          const real_t v = qk[m * NP + j];
+          const real_t v = qt[j][m];
           dr[m] += a * v;
           ds[m] += b * v;
           dt[m] += c * v;

@@ -227,7 +227,7 @@ RunConfig parse_run_config(const YamlDoc& doc) {
   if (const YAML::Node t = root["time"]; t.IsDefined()) {
     doc.check_keys(t, {"final", "cfl"}, "time");
     if (t["final"]) {
-      cfg.t_final = doc.as_double(t["final"], "time.final");
+      cfg.t_final = parse_constant_value(doc, t["final"], "time.final", const_ctx);  // e.g. "2*pi/omega"
       if (!(cfg.t_final > 0)) throw doc.error(t["final"], "'time.final' must be positive");
     }
     if (t["cfl"]) {

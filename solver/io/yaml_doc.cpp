@@ -204,6 +204,8 @@ void YamlDoc::apply_override(const std::string& assignment) {
     // maps created for this path (no file position) are attributed to the option
     if (chain[i + 1].Mark().line < 0 || chain[i + 1].Mark().is_null()) track_override(chain[i + 1], assignment);
   }
+  // remove first: assigning to an existing node would rewrite every YAML alias of it too
+  chain.back().remove(keys.back());
   chain.back()[keys.back()] = parsed;
   track_override(chain.back()[keys.back()], assignment);
   for (const auto& kv : chain.back())
