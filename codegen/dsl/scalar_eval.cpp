@@ -96,19 +96,6 @@ double apply2(Op op, double a, double b) {
   }
 }
 
-std::string join(const std::vector<std::string>& names, size_t max_names = 30) {
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i == max_names) return out + ", ...";
-    if (i) out += ", ";
-    out += names[i];
-  }
-  return out;
-}
-
-std::string plural(size_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
 
 }  // namespace
 
@@ -238,7 +225,7 @@ class ScalarCompiler {
     if (auto d = flux_only_description(name); !d.empty())
       throw error_at(src_, e.offset(),
                      "'" + name + "' is " + std::string(d) + ", only available in flux expressions",
-                     "available here: " + join(value_names()));
+                     "available here: " + join_names(value_names(), 30));
     throw error_at(src_, e.offset(), "unknown name '" + name + "'", unknown_name_hint(name));
   }
 
@@ -256,7 +243,7 @@ class ScalarCompiler {
       const std::string m = closest_match(name, scalar_function_names());
       throw error_at(src_, e.offset(), "unknown function '" + name + "'",
                      (m.empty() ? "" : "did you mean '" + m + "'? ") + "functions: " +
-                         join(scalar_function_names()));
+                         join_names(scalar_function_names(), 30));
     }
     const size_t got = e.args().size();
     if (got != static_cast<size_t>(fn->arity))
@@ -276,7 +263,7 @@ class ScalarCompiler {
 
   std::string unknown_name_hint(const std::string& name) const {
     const auto values = value_names();
-    const std::string list = "names available here: " + join(values);
+    const std::string list = "names available here: " + join_names(values, 30);
     if (const std::string m = closest_match(name, values); !m.empty())
       return "did you mean '" + m + "'? (" + list + ")";
     // "sinx": a function name glued to a value name.

@@ -40,19 +40,6 @@ const Field* find(const auto& table, const std::string& name) {
   return nullptr;
 }
 
-std::string join(const std::vector<std::string>& names, size_t max_names = 40) {
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i == max_names) return out + ", ...";
-    if (i) out += ", ";
-    out += names[i];
-  }
-  return out;
-}
-
-std::string plural(size_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
 
 const char* kind_name(const Value& v) { return v.vector ? "a 3-vector" : "a scalar"; }
 
@@ -206,11 +193,11 @@ class FluxLowerer {
     // Errors: a name that exists elsewhere, a function used as a value, or unknown.
     if (!exterior() && (name == "Einc" || name == "Hinc"))
       throw error(e, "'" + name + "' is only available in boundary exterior states",
-                  "names available here: " + join(value_names()));
+                  "names available here: " + join_names(value_names()));
     if (is_function(name))
       throw error(e, "'" + name + "' is a function",
                   "call it with arguments, as in '" + example_call(name) + "'");
-    std::string hint = "names available here: " + join(value_names());
+    std::string hint = "names available here: " + join_names(value_names());
     // (one-letter names are all one edit apart: no evidence of a typo, no suggestion)
     const std::string m = name.size() > 1 ? closest_match(name, bare_value_names()) : "";
     if (const std::string glued = unglued_side(name); !glued.empty() && side == Side::none) {
@@ -407,7 +394,7 @@ class FluxLowerer {
     const auto fns = function_names();
     const std::string m = closest_match(name, fns);
     throw error(e, "unknown function '" + name + "'",
-                (m.empty() ? "" : "did you mean '" + m + "'? ") + "functions: " + join(fns));
+                (m.empty() ? "" : "did you mean '" + m + "'? ") + "functions: " + join_names(fns));
   }
 
   const FluxScope& scope_;

@@ -30,6 +30,20 @@ std::string closest_match(const std::string& word, const std::vector<std::string
   return best;
 }
 
+std::string join_names(const std::vector<std::string>& names, size_t max_names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i == max_names) return out + ", ...";
+    if (i) out += ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+std::string plural(size_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 std::string fmt_g(double x) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%g", x);

@@ -13,6 +13,12 @@ int edit_distance(const std::string& a, const std::string& b);
 // else "".
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 
+// "a, b, c", cut to "..., " after max_names entries (for lists of valid names in hints).
+std::string join_names(const std::vector<std::string>& names, size_t max_names = 40);
+
+// "1 argument", "2 arguments".
+std::string plural(size_t n, const char* word);
+
 // A double printed with up to 6 significant digits ("%g").
 std::string fmt_g(double x);
 

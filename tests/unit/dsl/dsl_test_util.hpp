@@ -2,6 +2,7 @@
 // catching the UserError an input must produce.
 #pragma once
 
+#include "expect_user_error.hpp"
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -22,18 +23,6 @@ inline ExprSource in_yaml(const std::string& text) {
   return ExprSource{text, SourceLocation{"config.yaml", 7, kYamlColumn, prefix + text + "\""}};
 }
 
-// Runs `f`, which must throw a UserError, and returns it (a failure is recorded otherwise).
-inline UserError expect_user_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected a UserError, got: " << e.what();
-    return UserError("<wrong exception>");
-  }
-  ADD_FAILURE() << "expected a UserError, nothing was thrown";
-  return UserError("<nothing thrown>");
-}
+using dgmax::test::expect_user_error;
 
 }  // namespace dgmax::dsl::test

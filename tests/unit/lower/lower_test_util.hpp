@@ -2,6 +2,7 @@
 // inputs, and the built-ins lowered.
 #pragma once
 
+#include "expect_user_error.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,18 +28,7 @@ inline dsl::ExprSource in_yaml(const std::string& text) {
   return dsl::ExprSource{text, SourceLocation{"config.yaml", 12, kYamlColumn, "    E: \"" + text + "\""}};
 }
 
-inline UserError expect_user_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected a UserError, got: " << e.what();
-    return UserError("<wrong exception>");
-  }
-  ADD_FAILURE() << "expected a UserError, nothing was thrown";
-  return UserError("<nothing thrown>");
-}
+using dgmax::test::expect_user_error;
 
 inline FluxScope flux_scope(std::map<std::string, double> constants = {}) {
   FluxScope s;
