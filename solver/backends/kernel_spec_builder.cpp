@@ -1,4 +1,4 @@
-#include "solver/backends/cpu/kernel_spec_builder.hpp"
+#include "solver/backends/kernel_spec_builder.hpp"
 
 namespace dgmax {
 namespace {
