@@ -10,7 +10,8 @@ namespace dgmax::codegen {
 
 // How the work is sliced (the tuner's choices). Kept small for now; the cuda backend adds more.
 struct KernelPlan {
-  int elements_per_chunk = 16;  // OpenMP schedule chunk (elements)
+  int elements_per_chunk = 16;  // cpu: OpenMP schedule chunk (elements)
+  int elements_per_block = 0;   // cuda: elements per block of volume/lift kernels (0: ~128 threads)
 };
 
 struct KernelSpec {

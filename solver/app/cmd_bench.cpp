@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -14,6 +15,9 @@
 #include "solver/app/host_ceilings.hpp"
 #include "solver/app/perf_model.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
+#include "solver/backends/cuda/cuda_backend.hpp"
+#include "solver/backends/cuda/cuda_driver.hpp"
+#include "solver/backends/cuda/device_ceilings.hpp"
 #include "solver/backends/ref/ref_backend.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/mesh/box.hpp"
@@ -58,15 +62,13 @@ std::vector<std::string> parse_backends(const std::string& s) {
   std::string item;
   while (std::getline(ss, item, ',')) {
     if (item != "ref" && item != "cpu" && item != "cuda")
-      throw UserError("unknown backend '" + item + "' in --backends", {}, "use ref, cpu (cuda comes with the cuda backend)");
-    if (item == "cuda") throw UserError("the cuda backend is not available in this version of dgmax", {}, "use --backends ref,cpu");
+      throw UserError("unknown backend '" + item + "' in --backends", {}, "use ref, cpu, cuda");
     out.push_back(item);
   }
   if (out.empty()) throw UserError("--backends is empty", {}, "e.g. --backends ref,cpu");
   return out;
 }
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 void run_bench(const BenchOptions& opt) {
   const std::vector<int> orders = parse_orders(opt.orders);
@@ -84,19 +86,39 @@ void run_bench(const BenchOptions& opt) {
   auto md = std::make_shared<const MeshData>(setup_mesh(make_box_mesh(spec)));
   const long long K = md->mesh.num_elements();
 
+  const bool want_host = std::find(backends.begin(), backends.end(), "cuda") != backends.end() ? backends.size() > 1 : true;
+  const bool want_gpu = std::find(backends.begin(), backends.end(), "cuda") != backends.end();
+  if (want_gpu) {
+    std::string why;
+    if (!cuda::driver_available(&why)) throw UserError("--backends cuda needs an NVIDIA GPU: " + why, {}, "use --backends ref,cpu");
+  }
   std::cout << fmt::format("dgmax bench: K = {} (periodic box {}^3 x 6), {} precision, {} OpenMP threads\n", K, n,
                            opt.precision, omp_get_max_threads());
-  const Ceilings ceil = measure_host_ceilings(single);
-  std::cout << fmt::format("host ceilings: copy bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n\n", ceil.bandwidth / 1e9,
-                           ceil.flops / 1e9);
-  std::cout << fmt::format("{:>3} {:>5} {:>7} {:>12} {:>9} {:>9} {:>9} {:>8} {:>8}\n", "N", "Np", "backend", "stage [ms]",
-                           "GDOF/s", "GFLOP/s", "GB/s", "% floor", "vs ref");
+  Ceilings host{0, 0};
+  cuda::DeviceCeilings gpu{0, 0};
+  if (want_host) {
+    host = measure_host_ceilings(single);
+    std::cout << fmt::format("host ceilings: copy bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n", host.bandwidth / 1e9,
+                             host.flops / 1e9);
+  }
+  if (want_gpu) {
+    gpu = cuda::measure_device_ceilings(single);
+    std::cout << fmt::format("{}\ndevice ceilings: copy bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n",
+                             cuda::Context::get().info().summary(), gpu.bandwidth / 1e9, gpu.flops / 1e9);
+  }
+  std::cout << "\n"
+            << fmt::format("{:>3} {:>5} {:>7} {:>12} {:>9} {:>9} {:>9} {:>8} {:>10}\n", "N", "Np", "backend", "stage [ms]",
+                           "GDOF/s", "GFLOP/s", "GB/s", "% floor", "speedup");
 
   nlohmann::json out;
   out["K"] = K;
   out["precision"] = opt.precision;
   out["threads"] = omp_get_max_threads();
-  out["ceilings"] = {{"host", {{"bandwidth_Bps", ceil.bandwidth}, {"flops", ceil.flops}}}};
+  out["ceilings"] = nlohmann::json::object();
+  if (want_host) out["ceilings"]["host"] = {{"bandwidth_Bps", host.bandwidth}, {"flops", host.flops}};
+  if (want_gpu)
+    out["ceilings"]["device"] = {{"bandwidth_Bps", gpu.bandwidth}, {"flops", gpu.flops},
+                                 {"name", cuda::Context::get().info().name}};
   out["results"] = nlohmann::json::array();
   const int w = single ? 4 : 8;
   for (int N : orders) {
@@ -105,33 +127,38 @@ void run_bench(const BenchOptions& opt) {
     std::mt19937 rng(N);
     std::uniform_real_distribution<double> u(-1, 1);
     for (auto& v : q.q) v = u(rng);
-    double ref_time = 0;
+    double ref_time = 0, cpu_time = 0;
     for (const std::string& name : backends) {
       if (name == "ref" && single) continue;  // the oracle is double only
-      std::unique_ptr<Backend> be = name == "ref" ? std::unique_ptr<Backend>(new RefBackend(p)) : make_cpu_backend(p, single);
+      std::unique_ptr<Backend> be = name == "ref"   ? std::unique_ptr<Backend>(new RefBackend(p))
+                                    : name == "cpu" ? make_cpu_backend(p, single)
+                                                    : make_cuda_backend(p, single);
       be->set_state(q);
-      be->step(0, 1e-6);  // warm up: first touch, caches
+      be->time_steps(1, 1e-6);  // warm up: module load, first touch, caches
       int steps = opt.steps;
       if (steps <= 0) {
-        const double t0 = now();
-        be->step(0, 1e-6);
-        steps = std::clamp(static_cast<int>(1.0 / std::max(1e-6, now() - t0)), 2, 200);
+        const double probe = be->time_steps(1, 1e-6);
+        steps = std::clamp(static_cast<int>(1.0 / std::max(1e-6, probe)), 3, 500);
       }
-      const double t0 = now();
-      for (int s = 0; s < steps; ++s) be->step(0, 1e-6);
-      const double stage = (now() - t0) / (5.0 * steps);
+      const double stage = be->time_steps(steps, 1e-6) / (5.0 * steps);
       const StageCost c = stage_cost(N, w);
       const double gdof = 6.0 * p.Np() * K / stage / 1e9;
-      const double floor = stage_floor_seconds(N, w, K, ceil.flops, ceil.bandwidth);
+      const bool on_gpu = name == "cuda";
+      const double floor = on_gpu ? stage_floor_seconds(N, w, K, gpu.flops, gpu.bandwidth)
+                                  : stage_floor_seconds(N, w, K, host.flops, host.bandwidth);
       if (name == "ref") ref_time = stage;
-      const double vs_ref = ref_time > 0 ? ref_time / stage : 0;
-      std::cout << fmt::format("{:>3} {:>5} {:>7} {:>12.3f} {:>9.3f} {:>9.1f} {:>9.1f} {:>7.1f}% {:>8}\n", N, p.Np(), name,
+      if (name == "cpu") cpu_time = stage;
+      // cuda against cpu (the GPU/CPU ratio of this run), cpu against ref
+      const double base = on_gpu ? cpu_time : (name == "cpu" ? ref_time : 0);
+      const double vs_ref = base > 0 ? base / stage : 0;
+      const std::string vs = vs_ref > 0 ? fmt::format("{:.1f}x {}", vs_ref, on_gpu ? "cpu" : "ref") : "-";
+      std::cout << fmt::format("{:>3} {:>5} {:>7} {:>12.3f} {:>9.3f} {:>9.1f} {:>9.1f} {:>7.1f}% {:>10}\n", N, p.Np(), name,
                                stage * 1e3, gdof, c.flops * K / stage / 1e9, c.bytes * K / stage / 1e9,
-                               100 * floor / stage, vs_ref > 0 ? fmt::format("{:.1f}x", vs_ref) : "-");
+                               100 * floor / stage, vs);
       out["results"].push_back({{"N", N}, {"Np", p.Np()}, {"backend", name}, {"stage_s", stage}, {"gdof_per_s", gdof},
                                 {"gflop_per_s", c.flops * K / stage / 1e9}, {"gb_per_s", c.bytes * K / stage / 1e9},
                                 {"floor_s", floor}, {"percent_of_floor", 100 * floor / stage}, {"steps", steps},
-                                {"speedup_vs_ref", vs_ref}});
+                                {"speedup", vs_ref}, {"speedup_against", on_gpu ? "cpu" : "ref"}});
     }
   }
   if (!opt.json.empty()) {
@@ -148,7 +175,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--order,-N", opt->orders, "order(s): N, N1,N2 or N1..N2")->capture_default_str();
   cmd->add_option("--precision", opt->precision, "double | single")->capture_default_str();
   cmd->add_option("--elements,-K", opt->elements, "about this many elements")->capture_default_str();
-  cmd->add_option("--backends", opt->backends, "comma-separated: ref, cpu")->capture_default_str();
+  cmd->add_option("--backends", opt->backends, "comma-separated: ref, cpu, cuda")->capture_default_str();
   cmd->add_option("--steps", opt->steps, "timed steps per backend (0: about 1 s)")->capture_default_str();
   cmd->add_option("--json", opt->json, "write results here ('' for none)")->capture_default_str();
   cmd->callback([opt]() { run_bench(*opt); });

@@ -11,6 +11,8 @@
 
 #include "codegen/jit/host_jit.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
+#include "solver/backends/cuda/cuda_backend.hpp"
+#include "solver/backends/cuda/cuda_driver.hpp"
 #include "solver/backends/ref/ref_backend.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/snapshot_writer.hpp"
@@ -28,8 +30,11 @@ double seconds_since(Clock::time_point t0) {
 }
 
 std::unique_ptr<Backend> make_backend(const std::string& name, const RunConfig& cfg, const Problem& p) {
-  // auto: cuda when a GPU is usable (comes with the cuda backend), else the generated cpu backend
-  if (name == "auto" || name == "cpu") return make_cpu_backend(p, cfg.precision == Precision::Single);
+  const bool single = cfg.precision == Precision::Single;
+  // auto: cuda when a GPU is usable, else the generated cpu backend
+  if (name == "auto") return cuda::driver_available() ? make_cuda_backend(p, single) : make_cpu_backend(p, single);
+  if (name == "cpu") return make_cpu_backend(p, single);
+  if (name == "cuda") return make_cuda_backend(p, single);
   if (name == "ref") {
     if (cfg.precision == Precision::Single)
       throw UserError("the ref backend computes in double precision only", {cfg.path},

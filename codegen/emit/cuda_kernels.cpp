@@ -1,0 +1,118 @@
+#include "codegen/emit/cuda_kernels.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "codegen/emit/kernel_common.hpp"
+
+namespace dgmax::codegen {
+
+int cuda_elements_per_block(const KernelSpec& s) {
+  return s.plan.elements_per_block > 0 ? s.plan.elements_per_block : std::max(1, 128 / s.Np);
+}
+
+std::string generate_cuda_source(const KernelSpec& s) {
+  std::ostringstream src;
+  src << kernel_header_comment(s, "cuda")
+      << fmt::format("// Volume and lift blocks: {} threads per element x {} elements.\n\n", s.Np,
+                     cuda_elements_per_block(s))
+      << "#define DGMAX_FN __device__ __forceinline__\n#define DGMAX_TABLE __device__ const\n\n"
+      << kernel_common_section(s, true);
+  src << fmt::format(R"(enum {{ EPB = {epb} }};
+
+// Volume terms: rhs_E = curl H, rhs_H = -curl E.
+extern "C" __global__ void __launch_bounds__(NP * EPB)
+dgmax_volume(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, real_t* __restrict__ rhs) {{
+  __shared__ real_t sq[EPB][6][NP];
+  const int i = threadIdx.x, e = threadIdx.y;
+  const int k = blockIdx.x * EPB + e;
+  if (k < K)
+    for (int m = 0; m < 6; ++m) sq[e][m][i] = q[((long)k * 6 + m) * NP + i];
+  __syncthreads();
+  if (k >= K) return;
+  real_t dr[6] = {{0, 0, 0, 0, 0, 0}}, ds[6] = {{0, 0, 0, 0, 0, 0}}, dt[6] = {{0, 0, 0, 0, 0, 0}};
+  for (int j = 0; j < NP; ++j) {{
+    const real_t a = Dr[i][j], b = Ds[i][j], c = Dt[i][j];
+#pragma unroll
+    for (int m = 0; m < 6; ++m) {{
+      const real_t v = sq[e][m][j];
+      dr[m] += a * v;
+      ds[m] += b * v;
+      dt[m] += c * v;
+    }}
+  }}
+  const real_t* g = geo + (long)k * GEO;
+  real_t d[3][6];  // d[axis][component]
+#pragma unroll
+  for (int m = 0; m < 6; ++m)
+#pragma unroll
+    for (int x = 0; x < 3; ++x) d[x][m] = g[x] * dr[m] + g[3 + x] * ds[m] + g[6 + x] * dt[m];
+  real_t* rk = rhs + (long)k * 6 * NP;
+  rk[0 * NP + i] = d[1][5] - d[2][4];
+  rk[1 * NP + i] = d[2][3] - d[0][5];
+  rk[2 * NP + i] = d[0][4] - d[1][3];
+  rk[3 * NP + i] = -(d[1][2] - d[2][1]);
+  rk[4 * NP + i] = -(d[2][0] - d[0][2]);
+  rk[5 * NP + i] = -(d[0][1] - d[1][0]);
+}}
+
+// Surface: one thread per face node.
+extern "C" __global__ void dgmax_surface(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
+                                         const real_t* __restrict__ mat, const int* __restrict__ etoe,
+                                         const int* __restrict__ bc, const int* __restrict__ vmapP,
+                                         const int* __restrict__ inc_offset, const real_t* __restrict__ inc,
+                                         real_t* __restrict__ flux) {{
+  const long t = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (long)K * NFACE_NODES) return;
+  const int k = (int)(t / NFACE_NODES), m = (int)(t % NFACE_NODES);
+  face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, inc_offset, inc, flux + t * 6);
+}}
+
+// Lift: rhs_E = (curl H - LIFT flux_E) / eps - (sigma/eps) E - J/eps;  rhs_H = (-curl E + LIFT flux_H) / mu.
+extern "C" __global__ void __launch_bounds__(NP * EPB)
+dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ mat, const real_t* __restrict__ q,
+           const real_t* __restrict__ J, real_t* __restrict__ rhs) {{
+  __shared__ real_t sf[EPB][NFACE_NODES * 6];
+  const int i = threadIdx.x, e = threadIdx.y;
+  const int k = blockIdx.x * EPB + e;
+  if (k < K)
+    for (int m = i; m < NFACE_NODES * 6; m += NP) sf[e][m] = flux[(long)k * NFACE_NODES * 6 + m];
+  __syncthreads();
+  if (k >= K) return;
+  real_t acc[6] = {{0, 0, 0, 0, 0, 0}};
+  for (int m = 0; m < NFACE_NODES; ++m) {{
+    const real_t l = LIFT[i][m];
+#pragma unroll
+    for (int c = 0; c < 6; ++c) acc[c] += l * sf[e][m * 6 + c];
+  }}
+  const real_t* mk = mat + (long)k * MAT;
+  const real_t* qk = q + (long)k * 6 * NP;
+  real_t* rk = rhs + (long)k * 6 * NP;
+  const long KNp = (long)K * NP;
+#pragma unroll
+  for (int c = 0; c < 3; ++c) {{
+    real_t v = (rk[c * NP + i] - acc[c]) * mk[{inv_eps}] - mk[{sigma_eps}] * qk[c * NP + i];
+    if (J) v -= J[c * KNp + (long)k * NP + i] * mk[{inv_eps}];
+    rk[c * NP + i] = v;
+    rk[(3 + c) * NP + i] = (rk[(3 + c) * NP + i] + acc[3 + c]) * mk[{inv_mu}];
+  }}
+}}
+
+// One LSERK stage over all n values.
+extern "C" __global__ void dgmax_update(long n, real_t a, real_t b, real_t dt, const real_t* __restrict__ rhs,
+                                        real_t* __restrict__ res, real_t* __restrict__ q) {{
+  for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {{
+    const real_t r = a * res[i] + dt * rhs[i];
+    res[i] = r;
+    q[i] += b * r;
+  }}
+}}
+)",
+                     fmt::arg("epb", cuda_elements_per_block(s)), fmt::arg("inv_eps", kMatInvEps),
+                     fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));
+  return src.str();
+}
+
+}  // namespace dgmax::codegen

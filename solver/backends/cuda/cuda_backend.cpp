@@ -1,0 +1,173 @@
+#include "solver/backends/cuda/cuda_backend.hpp"
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "codegen/emit/cuda_kernels.hpp"
+#include "codegen/jit/nvrtc_jit.hpp"
+#include "solver/backends/cuda/cuda_driver.hpp"
+#include "solver/backends/kernel_data.hpp"
+#include "solver/backends/kernel_spec_builder.hpp"
+#include "solver/time/lserk4.hpp"
+#include "solver/util/strings.hpp"
+
+namespace dgmax {
+namespace {
+
+template <class Real>
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(const Problem& p) : p_(p), ctx_(cuda::Context::get()) {
+    const codegen::KernelSpec spec = make_kernel_spec(p, std::is_same_v<Real, float>);
+    epb_ = codegen::cuda_elements_per_block(spec);
+    codegen::NvrtcOptions opt;
+    opt.arch = ctx_.info().arch();
+    const std::string name = "dgmax_cuda_N" + std::to_string(p.N) + (std::is_same_v<Real, float> ? "_fp32" : "_fp64");
+    module_ = std::make_unique<cuda::Module>(ctx_, codegen::nvrtc_compile(codegen::generate_cuda_source(spec), name, opt), name);
+    volume_ = module_->function("dgmax_volume");
+    surface_ = module_->function("dgmax_surface");
+    lift_ = module_->function("dgmax_lift");
+    update_ = module_->function("dgmax_update");
+    check_memory();
+    upload_data();
+  }
+
+  std::string name() const override { return "cuda"; }
+
+  void rhs(const Fields& q, double t, Fields& out) override {
+    std::vector<Real> host(q.q.begin(), q.q.end());
+    cuda::DeviceBuffer qd(ctx_, host.size() * sizeof(Real), "state (rhs)");
+    qd.upload(host);
+    compute_rhs(qd, t);
+    rhs_.download(host);
+    out = Fields(q.K, q.Np);
+    for (size_t i = 0; i < host.size(); ++i) out.q[i] = static_cast<double>(host[i]);
+  }
+  void set_state(const Fields& q) override {
+    std::vector<Real> host(q.q.begin(), q.q.end());
+    q_.upload(host);
+    res_.zero();
+  }
+  void get_state(Fields& q) override {
+    std::vector<Real> host(n_);
+    q_.download(host);
+    q = Fields(p_.K(), p_.Np());
+    for (size_t i = 0; i < host.size(); ++i) q.q[i] = static_cast<double>(host[i]);
+  }
+  double time_steps(int steps, double dt) override {
+    cuda::Event start(ctx_), stop(ctx_);
+    start.record();
+    for (int s = 0; s < steps; ++s) step(s * dt, dt);
+    stop.record();
+    return stop.elapsed_ms(start) / 1e3;
+  }
+  void step(double t, double dt) override {
+    for (int s = 0; s < lserk4::kStages; ++s) {
+      compute_rhs(q_, t + lserk4::c[s] * dt);
+      update(static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]), static_cast<Real>(dt));
+    }
+  }
+
+ private:
+  // Everything that lives on the device, in bytes, to refuse early with a useful message.
+  void check_memory() {
+    const size_t K = p_.K(), Np = p_.Np(), Nfp = p_.Nfp();
+    n_ = K * 6 * Np;
+    const size_t need = sizeof(Real) * (3 * n_ + K * codegen::kGeoStride + K * codegen::kMatStride + K * 4 * Nfp * 6 +
+                                        (p_.current ? 3 * K * Np : 0)) +
+                        sizeof(int) * (K * 4 * (3 + Nfp));
+    const cuda::MemInfo mem = ctx_.mem_info();
+    if (need > mem.free * 0.95) {
+      const double per_dof = static_cast<double>(need) / n_;
+      throw UserError("the problem needs about " + fmt_g(need / 1e9) + " GB of GPU memory (" +
+                          std::to_string(n_) + " DOF), but only " + fmt_g(mem.free / 1e9) + " GB are free on " +
+                          ctx_.info().name,
+                      {}, "about " + fmt_g(0.9 * mem.free / per_dof) +
+                              " DOF fit: use a coarser mesh, a lower order or precision: single");
+    }
+  }
+
+  void upload_data() {
+    const KernelData<Real> d = make_kernel_data<Real>(p_);
+    n_inc_ = d.n_inc();
+    auto upload = [&](cuda::DeviceBuffer& buf, const auto& v, const char* what) {
+      using T = typename std::decay_t<decltype(v)>::value_type;
+      buf = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, v.size()) * sizeof(T), what);
+      if (!v.empty()) buf.upload(v);
+    };
+    upload(geo_, d.geo, "geometric factors");
+    upload(mat_, d.mat, "materials");
+    upload(etoe_, d.etoe, "element neighbours");
+    upload(bc_, d.bc, "boundary conditions");
+    upload(vmapP_, d.vmapP, "face node map");
+    upload(inc_offset_, d.inc_offset, "incident offsets");
+    kd_ = d;
+    q_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "state");
+    res_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "LSERK residual");
+    rhs_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "right-hand side");
+    flux_ = cuda::DeviceBuffer(ctx_, static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6 * sizeof(Real), "face fluxes");
+    inc_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, 6 * n_inc_) * sizeof(Real), "incident field");
+    inc_host_.assign(6 * n_inc_, Real(0));
+    if (p_.current) {
+      J_ = cuda::DeviceBuffer(ctx_, 3 * static_cast<size_t>(p_.K()) * p_.Np() * sizeof(Real), "current density");
+      J_host_.assign(3 * static_cast<size_t>(p_.K()) * p_.Np(), Real(0));
+    }
+    res_.zero();
+  }
+
+  void compute_rhs(const cuda::DeviceBuffer& q, double t) {
+    if (n_inc_ > 0) {
+      eval_incident(p_, kd_, t, inc_host_.data());
+      inc_.upload(inc_host_);
+    }
+    if (p_.current) {
+      eval_current(p_, t, J_host_.data());
+      J_.upload(J_host_);
+    }
+    int K = p_.K();
+    cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
+                    vmapP = vmapP_.ptr(), inc_off = inc_offset_.ptr(), inc = inc_.ptr(), flux = flux_.ptr(),
+                    rhs = rhs_.ptr(), J = p_.current ? J_.ptr() : 0;
+    const unsigned blocks = static_cast<unsigned>((K + epb_ - 1) / epb_);
+    const cuda::Dim3 block(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(epb_));
+    void* vargs[] = {&K, &qp, &geo, &rhs};
+    cuda::launch(volume_, "dgmax_volume", blocks, block, 0, vargs);
+    const long face_nodes = static_cast<long>(K) * 4 * p_.Nfp();
+    void* sargs[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &inc_off, &inc, &flux};
+    cuda::launch(surface_, "dgmax_surface", static_cast<unsigned>((face_nodes + 255) / 256), 256, 0, sargs);
+    void* largs[] = {&K, &flux, &mat, &qp, &J, &rhs};
+    cuda::launch(lift_, "dgmax_lift", blocks, block, 0, largs);
+  }
+
+  void update(Real a, Real b, Real dt) {
+    long n = static_cast<long>(n_);
+    cuda::DevicePtr rhs = rhs_.ptr(), res = res_.ptr(), q = q_.ptr();
+    void* args[] = {&n, &a, &b, &dt, &rhs, &res, &q};
+    const unsigned blocks = static_cast<unsigned>(std::min<long>((n + 255) / 256, 32L * ctx_.info().sm_count));
+    cuda::launch(update_, "dgmax_update", blocks, 256, 0, args);
+  }
+
+  const Problem& p_;
+  cuda::Context& ctx_;
+  std::unique_ptr<cuda::Module> module_;
+  cuda::Function volume_ = nullptr, surface_ = nullptr, lift_ = nullptr, update_ = nullptr;
+  int epb_ = 1;
+  size_t n_ = 0, n_inc_ = 0;
+  KernelData<Real> kd_;
+  cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, inc_offset_, q_, res_, rhs_, flux_, inc_, J_;
+  std::vector<Real> inc_host_, J_host_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(const Problem& p, bool single) {
+  std::string why;
+  if (!cuda::driver_available(&why))
+    throw UserError("the cuda backend needs an NVIDIA GPU: " + why, {}, "use backend: cpu (or auto)");
+  if (single) return std::make_unique<CudaBackend<float>>(p);
+  return std::make_unique<CudaBackend<double>>(p);
+}
+
+}  // namespace dgmax

@@ -1,0 +1,101 @@
+// Asking for the CUDA driver where there may be none (runs everywhere, GPU or not): the answer and
+// its reason, and the UserError every entry point gives without a driver. The missing-driver case
+// is forced in a child process (the answer is computed once per process) with DGMAX_CUDA_DRIVER
+// naming a library that does not exist.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "../jit/jit_test_util.hpp"
+#include "expect_user_error.hpp"
+#include "solver/backends/cuda/cuda_driver.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax::cuda {
+namespace {
+
+using test::read_text;
+using test::TempDir;
+
+const char* kMissingDriver = "/nonexistent/dgmax-test/libcuda.so.1";
+
+TEST(CudaDriverProbe, AnswersWithAReasonWithoutCrashing) {
+  std::string why = "unchanged";
+  const bool available = driver_available(&why);
+  std::string again;
+  EXPECT_EQ(driver_available(&again), available);  // computed once, same answer
+  EXPECT_EQ(again, why);
+  EXPECT_EQ(driver_available(), available);
+  if (available) {
+    EXPECT_TRUE(why.empty()) << why;
+    EXPECT_GE(device_count(), 1);
+    std::cout << "CUDA driver found: " << Context::get().info().summary() << "\n";
+  } else {
+    // e.g. "no CUDA driver found (libcuda.so.1): this machine has no NVIDIA GPU driver"
+    std::cout << "no GPU: " << why << "\n";
+    EXPECT_FALSE(why.empty());
+    EXPECT_NE(why, "unchanged");
+    // Every way in says the same, as a UserError with a hint.
+    const UserError e = test::expect_user_error([] { Context::get(); });
+    EXPECT_EQ(e.message(), why);
+    EXPECT_NE(e.hint().find("backend cpu"), std::string::npos) << e.hint();
+    EXPECT_EQ(test::expect_user_error([] { DeviceBuffer b(1024, "x"); }).message(), why);
+    EXPECT_EQ(test::expect_user_error([] { device_count(); }).message(), why);
+    EXPECT_EQ(test::expect_user_error([] { driver_version(); }).message(), why);
+    EXPECT_EQ(test::expect_user_error([] { Event e; }).message(), why);
+    EXPECT_EQ(test::expect_user_error([] { Module m(std::vector<char>{'\x7f', 'E', 'L', 'F'}, "m"); }).message(), why);
+  }
+}
+
+// Run by MissingDriverLibraryIsAUserError in a child process; skips when run directly.
+TEST(CudaDriverProbe, ChildWithoutDriver) {
+  const char* lib = std::getenv("DGMAX_CUDA_DRIVER");
+  if (!lib || std::string(lib) != kMissingDriver)
+    GTEST_SKIP() << "runs as a child of CudaDriverProbe.MissingDriverLibraryIsAUserError";
+  std::string why;
+  ASSERT_FALSE(driver_available(&why));
+  EXPECT_EQ(why, std::string("no CUDA driver found (") + kMissingDriver +
+                     "): this machine has no NVIDIA GPU driver");
+  const UserError e = test::expect_user_error([] { Context::get(); });
+  EXPECT_EQ(e.message(), why);
+  EXPECT_NE(e.hint().find("use backend cpu"), std::string::npos) << e.hint();
+  EXPECT_NE(e.render().find("error: no CUDA driver found"), std::string::npos) << e.render();
+  EXPECT_EQ(test::expect_user_error([] { DeviceBuffer b(16); }).message(), why);
+  EXPECT_EQ(test::expect_user_error([] { device_count(); }).message(), why);
+}
+
+TEST(CudaDriverProbe, MissingDriverLibraryIsAUserError) {
+  TempDir dir;
+  const std::string log = dir / "child.log";
+  const pid_t pid = test::spawn_self("CudaDriverProbe.ChildWithoutDriver",
+                                     {std::string("DGMAX_CUDA_DRIVER=") + kMissingDriver}, log);
+  ASSERT_GT(pid, 0);
+  EXPECT_EQ(test::wait_exit_code(pid), 0) << read_text(log);
+  const std::string out = read_text(log);
+  EXPECT_NE(out.find("[  PASSED  ] 1 test"), std::string::npos) << out;
+  EXPECT_EQ(out.find("SKIPPED"), std::string::npos) << out;
+}
+
+TEST(CudaDriverProbe, ErrorTextAndChecks) {
+  EXPECT_NO_THROW(check(0, "cuNothing"));  // CUDA_SUCCESS
+  try {
+    check(1, "cuSomething(42)");  // CUDA_ERROR_INVALID_VALUE: a bug, not the user's doing
+    FAIL() << "check(1) did not throw";
+  } catch (const InternalError& e) {
+    EXPECT_NE(std::string(e.what()).find("cuSomething(42) failed: "), std::string::npos) << e.what();
+  }
+  EXPECT_NE(error_text(2).find("(2)"), std::string::npos) << error_text(2);
+  EXPECT_EQ(Dim3(4096).str(), "(4096, 1, 1)");
+  EXPECT_EQ(Dim3(2, 3, 4).str(), "(2, 3, 4)");
+  DeviceInfo d;
+  d.cc_major = 9;
+  d.cc_minor = 0;
+  EXPECT_EQ(d.arch(), "sm_90");
+  d.cc_major = 12;
+  EXPECT_EQ(d.arch(), "sm_120");
+}
+
+}  // namespace
+}  // namespace dgmax::cuda
