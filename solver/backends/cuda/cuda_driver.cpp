@@ -90,16 +90,15 @@ std::string env(const char* name) {
 
 std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
 
-std::string name_of(const Api& a, int r) {
-  const char* s = nullptr;
-  if (a.cuGetErrorName && a.cuGetErrorName(static_cast<CUresult>(r), &s) == CUDA_SUCCESS && s) return s;
-  return "CUresult " + std::to_string(r);
-}
-
-std::string text_of(const Api& a, int r) {
-  const char* s = nullptr;
-  if (a.cuGetErrorString && a.cuGetErrorString(static_cast<CUresult>(r), &s) == CUDA_SUCCESS && s) return s;
-  return "unknown error";
+// "CUDA_ERROR_X (n): <driver's text>", or "CUresult n" when the driver cannot say.
+std::string describe(const Api& a, int r) {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (!a.cuGetErrorName || a.cuGetErrorName(static_cast<CUresult>(r), &name) != CUDA_SUCCESS || !name)
+    return "CUresult " + std::to_string(r);
+  if (!a.cuGetErrorString || a.cuGetErrorString(static_cast<CUresult>(r), &text) != CUDA_SUCCESS || !text)
+    text = "no description";
+  return std::string(name) + " (" + std::to_string(r) + "): " + text;
 }
 
 void load(DriverState& d) {
@@ -142,8 +141,7 @@ void load(DriverState& d) {
   }
   CUresult r = a.cuInit(0);
   if (r != CUDA_SUCCESS) {
-    d.message = "the CUDA driver (" + d.library + ") cannot be initialised: cuInit failed: " + name_of(a, r) +
-                " (" + std::to_string(r) + "): " + text_of(a, r);
+    d.message = "the CUDA driver (" + d.library + ") cannot be initialised: cuInit failed: " + describe(a, r);
     if (r == CUDA_ERROR_NO_DEVICE)
       d.hint = "no GPU is visible: check nvidia-smi and CUDA_VISIBLE_DEVICES, or " + std::string(kCpuHint);
     else if (r == CUDA_ERROR_STUB_LIBRARY)
@@ -161,7 +159,7 @@ void load(DriverState& d) {
   r = a.cuDeviceGetCount(&d.count);
   if (r != CUDA_SUCCESS || d.count < 1) {
     d.message = "the CUDA driver (" + d.library + ", CUDA " + version_text(d.version) + ") sees no GPU" +
-                (r != CUDA_SUCCESS ? ": cuDeviceGetCount failed: " + name_of(a, r) + ": " + text_of(a, r)
+                (r != CUDA_SUCCESS ? ": cuDeviceGetCount failed: " + describe(a, r)
                                    : std::string(" (cuDeviceGetCount = 0)"));
     d.hint = "check nvidia-smi and CUDA_VISIBLE_DEVICES, or " + std::string(kCpuHint);
     return;
@@ -231,8 +229,9 @@ bool is_sticky(int r) {
   }
 }
 
-[[noreturn]] void fail(int r, const std::string& what) {
-  std::string msg = what + " failed: " + error_text(r);
+// Throws for a failed call: "<what> failed: CUDA_ERROR_X (n): <text><details>".
+[[noreturn]] void fail(int r, const std::string& what, const std::string& details = {}) {
+  std::string msg = what + " failed: " + error_text(r) + details;
   if (is_environment_error(r)) {
     std::string hint;
     if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION || r == CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER)
@@ -314,10 +313,7 @@ int device_count() {
   return driver_state().count;
 }
 
-std::string error_text(int result) {
-  const Api& a = driver_state().api;
-  return name_of(a, result) + " (" + std::to_string(result) + "): " + text_of(a, result);
-}
+std::string error_text(int result) { return describe(driver_state().api, result); }
 
 void check(int result, const char* call) {
   if (result != CUDA_SUCCESS) fail(result, call);
@@ -704,7 +700,8 @@ void launch(Function f, const char* kernel_name, Dim3 grid, Dim3 block, size_t s
   DGMAX_ASSERT(f != nullptr, std::string("launch of kernel '") + kernel_name + "' without a function");
   CUresult r = a.cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                 static_cast<unsigned>(shared_bytes), stream, args, nullptr);
-  if (r != CUDA_SUCCESS) fail(r, launch_text(kernel_name, grid, block, shared_bytes) + shape_problems(f, grid, block, shared_bytes));
+  if (r != CUDA_SUCCESS)
+    fail(r, launch_text(kernel_name, grid, block, shared_bytes), shape_problems(f, grid, block, shared_bytes));
   if (sync_after_launch()) {
     r = a.cuStreamSynchronize(stream);
     if (r != CUDA_SUCCESS)

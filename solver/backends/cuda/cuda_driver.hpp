@@ -11,8 +11,12 @@
 //   cuda::launch(m.function("saxpy"), "saxpy", cuda::Dim3(blocks), cuda::Dim3(256), 0, args);
 //
 // Threads: every call makes the object's context current on the calling thread first (a cheap
-// thread-local check), so objects can be used from any thread. Lazy initialisation (loading the
-// driver, retaining a device's context) happens once, under a mutex.
+// thread-local check of what dgmax last made current there; code that switches contexts behind
+// dgmax's back must call Context::make_current() again), so objects can be used from any thread.
+// launch() takes a bare CUfunction: its context must be current (any object of that context used
+// on the thread makes it so; a thread with no current context gets the only context, if there is
+// just one). Lazy initialisation (loading the driver, retaining a device's context) happens once,
+// under a mutex.
 //
 // Errors (all exceptions carry the failing driver call, CUDA_ERROR_<name> and the driver's text):
 // - no libcuda.so.1: UserError "no CUDA driver found (libcuda.so.1): this machine has no NVIDIA GPU
