@@ -1,0 +1,55 @@
+// `dgmax bench` end to end on a tiny mesh: the table, the JSON it writes (with the model's
+// numbers consistent with the measured time), the plot script on that JSON, and bad options.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "run_cli.hpp"
+
+using dgmax::test::run_dgmax;
+using nlohmann::json;
+
+TEST(BenchCli, SweepWritesConsistentJson) {
+  const std::string out = ::testing::TempDir() + "dgmax_bench.json";
+  const auto r = run_dgmax("bench --order 1..2 --elements 48 --backends ref,cpu --steps 2 --json " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("host ceilings"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("x ref"), std::string::npos) << r.out;  // the cpu row compares with ref
+  const json j = json::parse(std::ifstream(out));
+  EXPECT_EQ(j["K"], 48);
+  ASSERT_EQ(j["results"].size(), 4u);  // 2 orders x 2 backends
+  for (const auto& row : j["results"]) {
+    const int N = row["N"], Np = row["Np"];
+    EXPECT_EQ(Np, (N + 1) * (N + 2) * (N + 3) / 6);
+    const double stage = row["stage_s"];
+    EXPECT_GT(stage, 0);
+    EXPECT_NEAR(row["gdof_per_s"].get<double>(), 6.0 * Np * 48 / stage / 1e9, 1e-9 * row["gdof_per_s"].get<double>());
+    EXPECT_GT(row["percent_of_floor"].get<double>(), 0);
+  }
+
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") != 0)
+    GTEST_SKIP() << "no /usr/bin/python3 with matplotlib: plot_bench.py not checked";
+  const std::string png = ::testing::TempDir() + "dgmax_bench.png";
+  const std::string cmd = std::string("/usr/bin/python3 ") + DGMAX_SOURCE_DIR + "/postprocess/plot_bench.py --out " + png +
+                          " " + out + " > /dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream in(png, std::ios::binary);
+  char sig[8] = {};
+  in.read(sig, 8);
+  EXPECT_EQ(std::string(sig + 1, 3), "PNG");
+}
+
+TEST(BenchCli, BadOptionsExitOne) {
+  auto r = run_dgmax("bench --order 0 --elements 48 --json ''");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--order must be between 1 and 15"), std::string::npos) << r.err;
+  r = run_dgmax("bench --order 2 --backends gpu --json ''");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("unknown backend 'gpu'"), std::string::npos) << r.err;
+  r = run_dgmax("bench --order x --json ''");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("malformed --order 'x'"), std::string::npos) << r.err;
+}
