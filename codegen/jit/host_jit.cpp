@@ -34,7 +34,6 @@ struct State {
   JitStats stats;
   std::map<std::string, std::string> compiler_identity;         // compiler -> `--version` line 1
   std::map<std::string, std::weak_ptr<LoadedLibrary>> loaded;   // "<dir>/<key>" -> library
-  std::map<std::string, std::unique_ptr<std::mutex>> building;  // "<dir>/<key>" -> build mutex
   std::string cpu_identity;
   bool cpu_known = false;
 };
@@ -331,14 +330,7 @@ std::shared_ptr<LoadedLibrary> jit_compile(const std::string& source, const std:
   const std::string entry = dir.path() + "/" + key;
 
   State& s = state();
-  std::mutex* building;
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    auto& m = s.building[entry];
-    if (!m) m = std::make_unique<std::mutex>();
-    building = m.get();
-  }
-  std::lock_guard<std::mutex> build_lock(*building);  // one build per entry in this process
+  std::lock_guard<std::mutex> build_lock(entry_build_mutex(entry));  // one build per entry in this process
   auto remember = [&](const std::shared_ptr<LoadedLibrary>& lib) {
     std::lock_guard<std::mutex> lock(s.mutex);
     s.loaded[entry] = lib;

@@ -10,6 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -183,6 +186,15 @@ void publish_artifact(const JitCacheDir& dir, const std::string& temp_path, cons
 void publish_artifact_bytes(const JitCacheDir& dir, const std::string& path, std::string_view bytes) {
   write_file_atomic(dir, path, bytes);
   write_file_atomic(dir, path + ".sum", sidecar_text(bytes));
+}
+
+std::mutex& entry_build_mutex(const std::string& entry) {
+  static std::mutex registry_mutex;
+  static std::map<std::string, std::unique_ptr<std::mutex>> registry;
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  auto& m = registry[entry];
+  if (!m) m = std::make_unique<std::mutex>();
+  return *m;
 }
 
 }  // namespace dgmax::codegen

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <optional>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -81,5 +82,9 @@ std::optional<std::string> read_valid_artifact(const std::string& path);
 void publish_artifact(const JitCacheDir& dir, const std::string& temp_path, const std::string& path);
 // The same for an artifact held in memory (e.g. a cubin from NVRTC).
 void publish_artifact_bytes(const JitCacheDir& dir, const std::string& path, std::string_view bytes);
+
+// One mutex per cache entry ("<dir>/<key>"), process-wide: builds of the same entry in this process
+// run one at a time (other processes are kept out by KeyLock).
+std::mutex& entry_build_mutex(const std::string& entry);
 
 }  // namespace dgmax::codegen

@@ -31,7 +31,6 @@ constexpr const char* kFormatTag = "dgmax nvrtc-jit 1";
 struct State {
   std::mutex mutex;
   NvrtcStats stats;
-  std::map<std::string, std::unique_ptr<std::mutex>> building;  // "<dir>/<key>" -> build mutex
 };
 
 State& state() {
@@ -191,14 +190,7 @@ std::vector<char> nvrtc_compile(const std::string& source, const std::string& na
   const std::string entry = dir.path() + "/" + key;
 
   State& s = state();
-  std::mutex* building;
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    auto& m = s.building[entry];
-    if (!m) m = std::make_unique<std::mutex>();
-    building = m.get();
-  }
-  std::lock_guard<std::mutex> build_lock(*building);  // one build per entry in this process
+  std::lock_guard<std::mutex> build_lock(entry_build_mutex(entry));  // one build per entry in this process
 
   const std::string cubin_path = dir.file(key, ".cubin");
   auto valid_cubin = [&]() -> std::optional<std::vector<char>> {
