@@ -100,6 +100,40 @@ dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ ma
   }}
 }}
 
+// Surface and lift fused: the face fluxes of the block's elements stay in shared memory instead of
+// a round trip through device memory.
+extern "C" __global__ void __launch_bounds__(NP * EPB)
+dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
+                   const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
+                   const int* __restrict__ vmapP, const int* __restrict__ inc_offset,
+                   const real_t* __restrict__ inc, const real_t* __restrict__ J, real_t* __restrict__ rhs) {{
+  __shared__ real_t sf[EPB][NFACE_NODES * 6];
+  const int i = threadIdx.x, e = threadIdx.y;
+  const int k = blockIdx.x * EPB + e;
+  if (k < K)
+    for (int m = i; m < NFACE_NODES; m += NP)
+      face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, inc_offset, inc, &sf[e][m * 6]);
+  __syncthreads();
+  if (k >= K) return;
+  real_t acc[6] = {{0, 0, 0, 0, 0, 0}};
+  for (int m = 0; m < NFACE_NODES; ++m) {{
+    const real_t l = LIFT[i][m];
+#pragma unroll
+    for (int c = 0; c < 6; ++c) acc[c] += l * sf[e][m * 6 + c];
+  }}
+  const real_t* mk = mat + (long)k * MAT;
+  const real_t* qk = q + (long)k * 6 * NP;
+  real_t* rk = rhs + (long)k * 6 * NP;
+  const long KNp = (long)K * NP;
+#pragma unroll
+  for (int c = 0; c < 3; ++c) {{
+    real_t v = (rk[c * NP + i] - acc[c]) * mk[{inv_eps}] - mk[{sigma_eps}] * qk[c * NP + i];
+    if (J) v -= J[c * KNp + (long)k * NP + i] * mk[{inv_eps}];
+    rk[c * NP + i] = v;
+    rk[(3 + c) * NP + i] = (rk[(3 + c) * NP + i] + acc[3 + c]) * mk[{inv_mu}];
+  }}
+}}
+
 // One LSERK stage over all n values.
 extern "C" __global__ void dgmax_update(long n, real_t a, real_t b, real_t dt, const real_t* __restrict__ rhs,
                                         real_t* __restrict__ res, real_t* __restrict__ q) {{

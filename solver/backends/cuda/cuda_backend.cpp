@@ -1,6 +1,7 @@
 #include "solver/backends/cuda/cuda_backend.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -29,6 +30,10 @@ class CudaBackend final : public Backend {
     volume_ = module_->function("dgmax_volume");
     surface_ = module_->function("dgmax_surface");
     lift_ = module_->function("dgmax_lift");
+    surface_lift_ = module_->function("dgmax_surface_lift");
+    // DGMAX_CUDA_FUSE=0 runs surface and lift as two kernels (for comparisons in bench/NOTES.md)
+    const char* fuse = std::getenv("DGMAX_CUDA_FUSE");
+    fused_ = !(fuse && std::string(fuse) == "0");
     update_ = module_->function("dgmax_update");
     check_memory();
     upload_data();
@@ -134,6 +139,11 @@ class CudaBackend final : public Backend {
     const cuda::Dim3 block(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(epb_));
     void* vargs[] = {&K, &qp, &geo, &rhs};
     cuda::launch(volume_, "dgmax_volume", blocks, block, 0, vargs);
+    if (fused_) {
+      void* fargs[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &inc_off, &inc, &J, &rhs};
+      cuda::launch(surface_lift_, "dgmax_surface_lift", blocks, block, 0, fargs);
+      return;
+    }
     const long face_nodes = static_cast<long>(K) * 4 * p_.Nfp();
     void* sargs[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &inc_off, &inc, &flux};
     cuda::launch(surface_, "dgmax_surface", static_cast<unsigned>((face_nodes + 255) / 256), 256, 0, sargs);
@@ -152,7 +162,8 @@ class CudaBackend final : public Backend {
   const Problem& p_;
   cuda::Context& ctx_;
   std::unique_ptr<cuda::Module> module_;
-  cuda::Function volume_ = nullptr, surface_ = nullptr, lift_ = nullptr, update_ = nullptr;
+  cuda::Function volume_ = nullptr, surface_ = nullptr, lift_ = nullptr, update_ = nullptr, surface_lift_ = nullptr;
+  bool fused_ = true;
   int epb_ = 1;
   size_t n_ = 0, n_inc_ = 0;
   KernelData<Real> kd_;
