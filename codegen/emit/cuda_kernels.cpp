@@ -134,6 +134,68 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
   }}
 }}
 
+// One whole LSERK stage per element block: volume terms, face fluxes (shared memory), lift, then
+// res = a·res + dt·rhs and q_out = q_in + b·res. q_in and q_out are different buffers (ping-pong),
+// because neighbours read q_in while this block writes its elements' new state.
+extern "C" __global__ void __launch_bounds__(NP * EPB)
+dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
+            const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
+            const int* __restrict__ inc_offset, const real_t* __restrict__ inc, const real_t* __restrict__ J,
+            real_t* __restrict__ res, real_t* __restrict__ q_out, real_t a, real_t b, real_t dt) {{
+  __shared__ real_t sq[EPB][6][NP];
+  __shared__ real_t sf[EPB][NFACE_NODES * 6];
+  const int i = threadIdx.x, e = threadIdx.y;
+  const int k = blockIdx.x * EPB + e;
+  if (k < K) {{
+    for (int m = 0; m < 6; ++m) sq[e][m][i] = q[((long)k * 6 + m) * NP + i];
+    for (int m = i; m < NFACE_NODES; m += NP)
+      face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, inc_offset, inc, &sf[e][m * 6]);
+  }}
+  __syncthreads();
+  if (k >= K) return;
+  real_t dr[6] = {{0, 0, 0, 0, 0, 0}}, ds[6] = {{0, 0, 0, 0, 0, 0}}, dt_[6] = {{0, 0, 0, 0, 0, 0}};
+  for (int j = 0; j < NP; ++j) {{
+    const real_t da = Dr[i][j], db = Ds[i][j], dc = Dt[i][j];
+#pragma unroll
+    for (int m = 0; m < 6; ++m) {{
+      const real_t v = sq[e][m][j];
+      dr[m] += da * v;
+      ds[m] += db * v;
+      dt_[m] += dc * v;
+    }}
+  }}
+  const real_t* g = geo + (long)k * GEO;
+  real_t d[3][6];  // d[axis][component]
+#pragma unroll
+  for (int m = 0; m < 6; ++m)
+#pragma unroll
+    for (int x = 0; x < 3; ++x) d[x][m] = g[x] * dr[m] + g[3 + x] * ds[m] + g[6 + x] * dt_[m];
+  real_t acc[6] = {{0, 0, 0, 0, 0, 0}};
+  for (int m = 0; m < NFACE_NODES; ++m) {{
+    const real_t l = LIFT[i][m];
+#pragma unroll
+    for (int c = 0; c < 6; ++c) acc[c] += l * sf[e][m * 6 + c];
+  }}
+  const real_t* mk = mat + (long)k * MAT;
+  const real_t curl[6] = {{d[1][5] - d[2][4], d[2][3] - d[0][5], d[0][4] - d[1][3],
+                          -(d[1][2] - d[2][1]), -(d[2][0] - d[0][2]), -(d[0][1] - d[1][0])}};
+  const long KNp = (long)K * NP;
+#pragma unroll
+  for (int c = 0; c < 6; ++c) {{
+    real_t r;
+    if (c < 3) {{
+      r = (curl[c] - acc[c]) * mk[{inv_eps}] - mk[{sigma_eps}] * sq[e][c][i];
+      if (J) r -= J[c * KNp + (long)k * NP + i] * mk[{inv_eps}];
+    }} else {{
+      r = (curl[c] + acc[c]) * mk[{inv_mu}];
+    }}
+    const long idx = ((long)k * 6 + c) * NP + i;
+    const real_t rs = a * res[idx] + dt * r;
+    res[idx] = rs;
+    q_out[idx] = sq[e][c][i] + b * rs;
+  }}
+}}
+
 // One LSERK stage over all n values.
 extern "C" __global__ void dgmax_update(long n, real_t a, real_t b, real_t dt, const real_t* __restrict__ rhs,
                                         real_t* __restrict__ res, real_t* __restrict__ q) {{

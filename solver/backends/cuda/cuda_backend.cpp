@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "codegen/emit/cuda_kernels.hpp"
@@ -31,9 +32,12 @@ class CudaBackend final : public Backend {
     surface_ = module_->function("dgmax_surface");
     lift_ = module_->function("dgmax_lift");
     surface_lift_ = module_->function("dgmax_surface_lift");
-    // DGMAX_CUDA_FUSE=0 runs surface and lift as two kernels (for comparisons in bench/NOTES.md)
+    stage_ = module_->function("dgmax_stage");
+    // DGMAX_CUDA_FUSE selects the kernels of a time step (for the comparisons in bench/NOTES.md):
+    // 2 (default) one fused kernel per stage, 1 volume + fused surface/lift + update, 0 four kernels
     const char* fuse = std::getenv("DGMAX_CUDA_FUSE");
-    fused_ = !(fuse && std::string(fuse) == "0");
+    fuse_level_ = fuse ? std::atoi(fuse) : 2;
+    fused_ = fuse_level_ >= 1;
     update_ = module_->function("dgmax_update");
     check_memory();
     upload_data();
@@ -70,6 +74,11 @@ class CudaBackend final : public Backend {
   }
   void step(double t, double dt) override {
     for (int s = 0; s < lserk4::kStages; ++s) {
+      if (fuse_level_ >= 2) {
+        fused_stage(t + lserk4::c[s] * dt, static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]),
+                    static_cast<Real>(dt));
+        continue;
+      }
       compute_rhs(q_, t + lserk4::c[s] * dt);
       update(static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]), static_cast<Real>(dt));
     }
@@ -80,7 +89,7 @@ class CudaBackend final : public Backend {
   void check_memory() {
     const size_t K = p_.K(), Np = p_.Np(), Nfp = p_.Nfp();
     n_ = K * 6 * Np;
-    const size_t need = sizeof(Real) * (3 * n_ + K * codegen::kGeoStride + K * codegen::kMatStride + K * 4 * Nfp * 6 +
+    const size_t need = sizeof(Real) * (4 * n_ + K * codegen::kGeoStride + K * codegen::kMatStride + K * 4 * Nfp * 6 +
                                         (p_.current ? 3 * K * Np : 0)) +
                         sizeof(int) * (K * 4 * (3 + Nfp));
     const cuda::MemInfo mem = ctx_.mem_info();
@@ -110,6 +119,7 @@ class CudaBackend final : public Backend {
     upload(inc_offset_, d.inc_offset, "incident offsets");
     kd_ = d;
     q_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "state");
+    q_next_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "state (next stage)");
     res_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "LSERK residual");
     rhs_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "right-hand side");
     flux_ = cuda::DeviceBuffer(ctx_, static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6 * sizeof(Real), "face fluxes");
@@ -123,14 +133,7 @@ class CudaBackend final : public Backend {
   }
 
   void compute_rhs(const cuda::DeviceBuffer& q, double t) {
-    if (n_inc_ > 0) {
-      eval_incident(p_, kd_, t, inc_host_.data());
-      inc_.upload(inc_host_);
-    }
-    if (p_.current) {
-      eval_current(p_, t, J_host_.data());
-      J_.upload(J_host_);
-    }
+    upload_sources(t);
     int K = p_.K();
     cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
                     vmapP = vmapP_.ptr(), inc_off = inc_offset_.ptr(), inc = inc_.ptr(), flux = flux_.ptr(),
@@ -151,6 +154,31 @@ class CudaBackend final : public Backend {
     cuda::launch(lift_, "dgmax_lift", blocks, block, 0, largs);
   }
 
+  void upload_sources(double t) {
+    if (n_inc_ > 0) {
+      eval_incident(p_, kd_, t, inc_host_.data());
+      inc_.upload(inc_host_);
+    }
+    if (p_.current) {
+      eval_current(p_, t, J_host_.data());
+      J_.upload(J_host_);
+    }
+  }
+
+  // q_ → q_next_ (then swapped): neighbours read the old state while blocks write the new one.
+  void fused_stage(double t, Real a, Real b, Real dt) {
+    upload_sources(t);
+    int K = p_.K();
+    cuda::DevicePtr qp = q_.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
+                    vmapP = vmapP_.ptr(), inc_off = inc_offset_.ptr(), inc = inc_.ptr(),
+                    J = p_.current ? J_.ptr() : 0, res = res_.ptr(), qn = q_next_.ptr();
+    void* args[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &inc_off, &inc, &J, &res, &qn, &a, &b, &dt};
+    const unsigned blocks = static_cast<unsigned>((K + epb_ - 1) / epb_);
+    cuda::launch(stage_, "dgmax_stage", blocks, cuda::Dim3(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(epb_)), 0,
+                 args);
+    std::swap(q_, q_next_);
+  }
+
   void update(Real a, Real b, Real dt) {
     long n = static_cast<long>(n_);
     cuda::DevicePtr rhs = rhs_.ptr(), res = res_.ptr(), q = q_.ptr();
@@ -164,10 +192,12 @@ class CudaBackend final : public Backend {
   std::unique_ptr<cuda::Module> module_;
   cuda::Function volume_ = nullptr, surface_ = nullptr, lift_ = nullptr, update_ = nullptr, surface_lift_ = nullptr;
   bool fused_ = true;
+  int fuse_level_ = 2;
+  cuda::Function stage_ = nullptr;
   int epb_ = 1;
   size_t n_ = 0, n_inc_ = 0;
   KernelData<Real> kd_;
-  cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, inc_offset_, q_, res_, rhs_, flux_, inc_, J_;
+  cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, inc_offset_, q_, q_next_, res_, rhs_, flux_, inc_, J_;
   std::vector<Real> inc_host_, J_host_;
 };
 
