@@ -33,10 +33,11 @@ class CudaBackend final : public Backend {
     lift_ = module_->function("dgmax_lift");
     surface_lift_ = module_->function("dgmax_surface_lift");
     stage_ = module_->function("dgmax_stage");
-    // DGMAX_CUDA_FUSE selects the kernels of a time step (for the comparisons in bench/NOTES.md):
-    // 2 (default) one fused kernel per stage, 1 volume + fused surface/lift + update, 0 four kernels
+    // Kernels of a time step: 2 = one fused kernel per stage, 1 = volume + fused surface/lift +
+    // update, 0 = four kernels. Measured on an H100 (bench/NOTES.md): 2 wins up to N = 6 (2–3× at
+    // N = 1..2), 1 wins above (register pressure of the fused kernel). DGMAX_CUDA_FUSE overrides.
     const char* fuse = std::getenv("DGMAX_CUDA_FUSE");
-    fuse_level_ = fuse ? std::atoi(fuse) : 2;
+    fuse_level_ = fuse ? std::atoi(fuse) : (p.N <= 6 ? 2 : 1);
     fused_ = fuse_level_ >= 1;
     update_ = module_->function("dgmax_update");
     check_memory();
