@@ -22,6 +22,66 @@ std::string generate_cuda_source(const KernelSpec& s) {
       << kernel_common_section(s, true);
   src << fmt::format(R"(enum {{ EPB = {epb} }};
 
+// curl H and -curl E at node i from an element's state staged in shared memory (sq: [6][NP]).
+DGMAX_FN void volume_node(int i, const real_t (*__restrict__ sq)[NP], const real_t* __restrict__ g,
+                          real_t* __restrict__ curl) {{
+  real_t dr[6] = {{0, 0, 0, 0, 0, 0}}, ds[6] = {{0, 0, 0, 0, 0, 0}}, dt[6] = {{0, 0, 0, 0, 0, 0}};
+  for (int j = 0; j < NP; ++j) {{
+    const real_t a = Dr[i][j], b = Ds[i][j], c = Dt[i][j];
+#pragma unroll
+    for (int m = 0; m < 6; ++m) {{
+      const real_t v = sq[m][j];
+      dr[m] += a * v;
+      ds[m] += b * v;
+      dt[m] += c * v;
+    }}
+  }}
+  real_t d[3][6];  // d[axis][component]
+#pragma unroll
+  for (int m = 0; m < 6; ++m)
+#pragma unroll
+    for (int x = 0; x < 3; ++x) d[x][m] = g[x] * dr[m] + g[3 + x] * ds[m] + g[6 + x] * dt[m];
+  curl[0] = d[1][5] - d[2][4];
+  curl[1] = d[2][3] - d[0][5];
+  curl[2] = d[0][4] - d[1][3];
+  curl[3] = -(d[1][2] - d[2][1]);
+  curl[4] = -(d[2][0] - d[0][2]);
+  curl[5] = -(d[0][1] - d[1][0]);
+}}
+
+// acc = row i of LIFT times the element's face fluxes (sf: [NFACE_NODES][6]).
+DGMAX_FN void lift_node(int i, const real_t* __restrict__ sf, real_t* __restrict__ acc) {{
+#pragma unroll
+  for (int c = 0; c < 6; ++c) acc[c] = 0;
+  for (int m = 0; m < NFACE_NODES; ++m) {{
+    const real_t l = LIFT[i][m];
+#pragma unroll
+    for (int c = 0; c < 6; ++c) acc[c] += l * sf[m * 6 + c];
+  }}
+}}
+
+// Right-hand side of component c at node i of element k:
+//   E: (curl H - LIFT flux_E) / eps - (sigma/eps) E - J/eps;   H: (-curl E + LIFT flux_H) / mu.
+DGMAX_FN real_t rhs_component(int c, real_t volume, real_t lifted, const real_t* __restrict__ mk, real_t qc,
+                              const real_t* __restrict__ J, int K, int k, int i) {{
+  if (c >= 3) return (volume + lifted) * mk[{inv_mu}];
+  real_t v = (volume - lifted) * mk[{inv_eps}] - mk[{sigma_eps}] * qc;
+  if (J) v -= J[c * (long)K * NP + (long)k * NP + i] * mk[{inv_eps}];
+  return v;
+}}
+
+// Lift the fluxes in shared memory onto the volume terms already in rhs (rhs := full right-hand side).
+DGMAX_FN void lift_into_rhs(int K, int k, int i, const real_t* __restrict__ sf, const real_t* __restrict__ mat,
+                            const real_t* __restrict__ q, const real_t* __restrict__ J, real_t* __restrict__ rhs) {{
+  real_t acc[6];
+  lift_node(i, sf, acc);
+  const real_t* mk = mat + (long)k * MAT;
+  const real_t* qk = q + (long)k * 6 * NP;
+  real_t* rk = rhs + (long)k * 6 * NP;
+#pragma unroll
+  for (int c = 0; c < 6; ++c) rk[c * NP + i] = rhs_component(c, rk[c * NP + i], acc[c], mk, qk[c * NP + i], J, K, k, i);
+}}
+
 // Volume terms: rhs_E = curl H, rhs_H = -curl E.
 extern "C" __global__ void __launch_bounds__(NP * EPB)
 dgmax_volume(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, real_t* __restrict__ rhs) {{
@@ -32,30 +92,11 @@ dgmax_volume(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo
     for (int m = 0; m < 6; ++m) sq[e][m][i] = q[((long)k * 6 + m) * NP + i];
   __syncthreads();
   if (k >= K) return;
-  real_t dr[6] = {{0, 0, 0, 0, 0, 0}}, ds[6] = {{0, 0, 0, 0, 0, 0}}, dt[6] = {{0, 0, 0, 0, 0, 0}};
-  for (int j = 0; j < NP; ++j) {{
-    const real_t a = Dr[i][j], b = Ds[i][j], c = Dt[i][j];
-#pragma unroll
-    for (int m = 0; m < 6; ++m) {{
-      const real_t v = sq[e][m][j];
-      dr[m] += a * v;
-      ds[m] += b * v;
-      dt[m] += c * v;
-    }}
-  }}
-  const real_t* g = geo + (long)k * GEO;
-  real_t d[3][6];  // d[axis][component]
-#pragma unroll
-  for (int m = 0; m < 6; ++m)
-#pragma unroll
-    for (int x = 0; x < 3; ++x) d[x][m] = g[x] * dr[m] + g[3 + x] * ds[m] + g[6 + x] * dt[m];
+  real_t curl[6];
+  volume_node(i, sq[e], geo + (long)k * GEO, curl);
   real_t* rk = rhs + (long)k * 6 * NP;
-  rk[0 * NP + i] = d[1][5] - d[2][4];
-  rk[1 * NP + i] = d[2][3] - d[0][5];
-  rk[2 * NP + i] = d[0][4] - d[1][3];
-  rk[3 * NP + i] = -(d[1][2] - d[2][1]);
-  rk[4 * NP + i] = -(d[2][0] - d[0][2]);
-  rk[5 * NP + i] = -(d[0][1] - d[1][0]);
+#pragma unroll
+  for (int c = 0; c < 6; ++c) rk[c * NP + i] = curl[c];
 }}
 
 // Surface: one thread per face node.
@@ -70,7 +111,7 @@ extern "C" __global__ void dgmax_surface(int K, const real_t* __restrict__ q, co
   face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, inc_offset, inc, flux + t * 6);
 }}
 
-// Lift: rhs_E = (curl H - LIFT flux_E) / eps - (sigma/eps) E - J/eps;  rhs_H = (-curl E + LIFT flux_H) / mu.
+// Lift: the face fluxes from device memory, staged in shared memory.
 extern "C" __global__ void __launch_bounds__(NP * EPB)
 dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ mat, const real_t* __restrict__ q,
            const real_t* __restrict__ J, real_t* __restrict__ rhs) {{
@@ -81,23 +122,7 @@ dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ ma
     for (int m = i; m < NFACE_NODES * 6; m += NP) sf[e][m] = flux[(long)k * NFACE_NODES * 6 + m];
   __syncthreads();
   if (k >= K) return;
-  real_t acc[6] = {{0, 0, 0, 0, 0, 0}};
-  for (int m = 0; m < NFACE_NODES; ++m) {{
-    const real_t l = LIFT[i][m];
-#pragma unroll
-    for (int c = 0; c < 6; ++c) acc[c] += l * sf[e][m * 6 + c];
-  }}
-  const real_t* mk = mat + (long)k * MAT;
-  const real_t* qk = q + (long)k * 6 * NP;
-  real_t* rk = rhs + (long)k * 6 * NP;
-  const long KNp = (long)K * NP;
-#pragma unroll
-  for (int c = 0; c < 3; ++c) {{
-    real_t v = (rk[c * NP + i] - acc[c]) * mk[{inv_eps}] - mk[{sigma_eps}] * qk[c * NP + i];
-    if (J) v -= J[c * KNp + (long)k * NP + i] * mk[{inv_eps}];
-    rk[c * NP + i] = v;
-    rk[(3 + c) * NP + i] = (rk[(3 + c) * NP + i] + acc[3 + c]) * mk[{inv_mu}];
-  }}
+  lift_into_rhs(K, k, i, sf[e], mat, q, J, rhs);
 }}
 
 // Surface and lift fused: the face fluxes of the block's elements stay in shared memory instead of
@@ -115,23 +140,7 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
       face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, inc_offset, inc, &sf[e][m * 6]);
   __syncthreads();
   if (k >= K) return;
-  real_t acc[6] = {{0, 0, 0, 0, 0, 0}};
-  for (int m = 0; m < NFACE_NODES; ++m) {{
-    const real_t l = LIFT[i][m];
-#pragma unroll
-    for (int c = 0; c < 6; ++c) acc[c] += l * sf[e][m * 6 + c];
-  }}
-  const real_t* mk = mat + (long)k * MAT;
-  const real_t* qk = q + (long)k * 6 * NP;
-  real_t* rk = rhs + (long)k * 6 * NP;
-  const long KNp = (long)K * NP;
-#pragma unroll
-  for (int c = 0; c < 3; ++c) {{
-    real_t v = (rk[c * NP + i] - acc[c]) * mk[{inv_eps}] - mk[{sigma_eps}] * qk[c * NP + i];
-    if (J) v -= J[c * KNp + (long)k * NP + i] * mk[{inv_eps}];
-    rk[c * NP + i] = v;
-    rk[(3 + c) * NP + i] = (rk[(3 + c) * NP + i] + acc[3 + c]) * mk[{inv_mu}];
-  }}
+  lift_into_rhs(K, k, i, sf[e], mat, q, J, rhs);
 }}
 
 // One whole LSERK stage per element block: volume terms, face fluxes (shared memory), lift, then
@@ -153,42 +162,13 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   }}
   __syncthreads();
   if (k >= K) return;
-  real_t dr[6] = {{0, 0, 0, 0, 0, 0}}, ds[6] = {{0, 0, 0, 0, 0, 0}}, dt_[6] = {{0, 0, 0, 0, 0, 0}};
-  for (int j = 0; j < NP; ++j) {{
-    const real_t da = Dr[i][j], db = Ds[i][j], dc = Dt[i][j];
-#pragma unroll
-    for (int m = 0; m < 6; ++m) {{
-      const real_t v = sq[e][m][j];
-      dr[m] += da * v;
-      ds[m] += db * v;
-      dt_[m] += dc * v;
-    }}
-  }}
-  const real_t* g = geo + (long)k * GEO;
-  real_t d[3][6];  // d[axis][component]
-#pragma unroll
-  for (int m = 0; m < 6; ++m)
-#pragma unroll
-    for (int x = 0; x < 3; ++x) d[x][m] = g[x] * dr[m] + g[3 + x] * ds[m] + g[6 + x] * dt_[m];
-  real_t acc[6] = {{0, 0, 0, 0, 0, 0}};
-  for (int m = 0; m < NFACE_NODES; ++m) {{
-    const real_t l = LIFT[i][m];
-#pragma unroll
-    for (int c = 0; c < 6; ++c) acc[c] += l * sf[e][m * 6 + c];
-  }}
+  real_t curl[6], acc[6];
+  volume_node(i, sq[e], geo + (long)k * GEO, curl);
+  lift_node(i, sf[e], acc);
   const real_t* mk = mat + (long)k * MAT;
-  const real_t curl[6] = {{d[1][5] - d[2][4], d[2][3] - d[0][5], d[0][4] - d[1][3],
-                          -(d[1][2] - d[2][1]), -(d[2][0] - d[0][2]), -(d[0][1] - d[1][0])}};
-  const long KNp = (long)K * NP;
 #pragma unroll
   for (int c = 0; c < 6; ++c) {{
-    real_t r;
-    if (c < 3) {{
-      r = (curl[c] - acc[c]) * mk[{inv_eps}] - mk[{sigma_eps}] * sq[e][c][i];
-      if (J) r -= J[c * KNp + (long)k * NP + i] * mk[{inv_eps}];
-    }} else {{
-      r = (curl[c] + acc[c]) * mk[{inv_mu}];
-    }}
+    const real_t r = rhs_component(c, curl[c], acc[c], mk, sq[e][c][i], J, K, k, i);
     const long idx = ((long)k * 6 + c) * NP + i;
     const real_t rs = a * res[idx] + dt * r;
     res[idx] = rs;
