@@ -209,8 +209,9 @@ RunConfig parse_run_config(const YamlDoc& doc) {
     cfg.current = parse_vector(doc, n["J"], "sources.J", fields_ctx);
   }
   // Lower flux and states now, so expression errors surface before the mesh is loaded.
-  const auto fluxes = make_flux_set(cfg.flux_name, cfg.alpha, cfg.custom_flux ? &*cfg.custom_flux : nullptr,
-                                    cfg.constants, cfg.custom_states);
+  cfg.fluxes = make_flux_set(cfg.flux_name, cfg.alpha, cfg.custom_flux ? &*cfg.custom_flux : nullptr,
+                             cfg.constants, cfg.custom_states);
+  const auto& fluxes = cfg.fluxes;
   for (const auto& [tag, kind] : cfg.boundaries)
     if (fluxes->exterior_reads_incident[static_cast<int>(kind)] && !cfg.incident) {
       // name the key the user wrote ('default' or 'boundary')
@@ -266,9 +267,7 @@ RunConfig parse_run_config(const YamlDoc& doc) {
 void apply_physics(const RunConfig& cfg, Problem& p) {
   const Mesh& mesh = p.md->mesh;
   check_tags_exist(mesh, cfg.tag_refs);
-  p.alpha = cfg.alpha;
-  p.fluxes = make_flux_set(cfg.flux_name, cfg.alpha, cfg.custom_flux ? &*cfg.custom_flux : nullptr,
-                           cfg.constants, cfg.custom_states);
+  p.fluxes = cfg.fluxes;
   const Material fallback = cfg.materials.at("default").value;
   for (int k = 0; k < p.K(); ++k) {
     const auto it = cfg.materials.find(mesh.volume_tag_names[mesh.element_tag[k]]);

@@ -20,6 +20,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,7 @@ struct RunConfig {
   std::map<std::string, MaterialSpec> materials;  // "default" and volume tags
   std::optional<FluxSource> custom_flux;          // the `flux:` block
   std::vector<std::pair<std::string, FluxSource>> custom_states;  // `boundary_states:`, in order
+  std::shared_ptr<const FluxSet> fluxes;          // flux and exterior states, lowered once here
   std::map<std::string, BcKind> boundaries;       // "default"/"boundary" and boundary tags
   std::map<std::string, SourceLocation> boundary_where;
   std::optional<FieldExpr> initial, exact, incident, current;

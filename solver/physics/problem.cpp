@@ -30,7 +30,6 @@ Problem make_problem(std::shared_ptr<const MeshData> md, int N) {
 }
 
 void Problem::set_alpha(double a) {
-  alpha = a;
   fluxes = make_flux_set(a == 1.0 ? "upwind" : a == 0.0 ? "central" : "alpha", a, nullptr, {});
 }
 

@@ -45,12 +45,11 @@ struct Problem {
   FaceMaps maps;                           // [K][4][Nfp] vmapM / vmapP
   std::vector<Material> material;          // [K]
   std::vector<std::array<BcKind, 4>> bc;   // [K][4]; read only on boundary faces
-  double alpha = 1;                        // flux: 0 central ... 1 upwind (as lowered in `fluxes`)
   std::shared_ptr<const FluxSet> fluxes;   // the flux and exterior states every backend uses
   FieldFn current;                         // J: 3 components; empty when there are no sources
   FieldFn incident;                        // E, H: 6 components; needed by states that read Einc/Hinc
 
-  // Sets alpha and lowers the built-in alpha-family flux for it (tests and simple setups).
+  // Lowers the built-in alpha-family flux for alpha (0 central ... 1 upwind) into `fluxes`.
   void set_alpha(double a);
 
   int K() const { return md->mesh.num_elements(); }

@@ -38,7 +38,6 @@ class CudaBackend final : public Backend {
     // N = 1..2), 1 wins above (register pressure of the fused kernel). DGMAX_CUDA_FUSE overrides.
     const char* fuse = std::getenv("DGMAX_CUDA_FUSE");
     fuse_level_ = fuse ? std::atoi(fuse) : (p.N <= 6 ? 2 : 1);
-    fused_ = fuse_level_ >= 1;
     update_ = module_->function("dgmax_update");
     check_memory();
     upload_data();
@@ -143,7 +142,7 @@ class CudaBackend final : public Backend {
     const cuda::Dim3 block(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(epb_));
     void* vargs[] = {&K, &qp, &geo, &rhs};
     cuda::launch(volume_, "dgmax_volume", blocks, block, 0, vargs);
-    if (fused_) {
+    if (fuse_level_ >= 1) {
       void* fargs[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &inc_off, &inc, &J, &rhs};
       cuda::launch(surface_lift_, "dgmax_surface_lift", blocks, block, 0, fargs);
       return;
@@ -192,7 +191,6 @@ class CudaBackend final : public Backend {
   cuda::Context& ctx_;
   std::unique_ptr<cuda::Module> module_;
   cuda::Function volume_ = nullptr, surface_ = nullptr, lift_ = nullptr, update_ = nullptr, surface_lift_ = nullptr;
-  bool fused_ = true;
   int fuse_level_ = 2;
   cuda::Function stage_ = nullptr;
   int epb_ = 1;
