@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <initializer_list>
+#include <string>
 
 #include "solver/util/error.hpp"
 
@@ -20,6 +22,14 @@ inline UserError expect_user_error(const std::function<void()>& f) {
   }
   ADD_FAILURE() << "expected a UserError, nothing was thrown";
   return UserError("<nothing thrown>");
+}
+
+// The same, and the message must contain every one of `words`.
+inline UserError expect_user_error(const std::function<void()>& f, std::initializer_list<std::string> words) {
+  const UserError e = expect_user_error(f);
+  for (const std::string& w : words)
+    EXPECT_NE(e.message().find(w), std::string::npos) << "message lacks \"" << w << "\":\n" << e.render();
+  return e;
 }
 
 }  // namespace dgmax::test

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "random_mesh.hpp"
+#include "solver/backends/ref/ref_backend.hpp"
 #include "solver/physics/norms.hpp"
 #include "solver/physics/problem.hpp"
 
@@ -52,6 +53,16 @@ inline double relative_difference(const Fields& a, const Fields& b) {
     m = std::max(m, std::abs(b.q[i]));
   }
   return d / m;
+}
+
+// max relative difference between a backend's RHS and the ref backend's on a random state.
+inline double rhs_difference_to_ref(const Problem& p, Backend& backend, unsigned seed) {
+  const Fields q = random_state(p, seed);
+  RefBackend ref(p);
+  Fields r_ref, r;
+  ref.rhs(q, 0.37, r_ref);
+  backend.rhs(q, 0.37, r);
+  return relative_difference(r, r_ref);
 }
 
 }  // namespace dgmax::test

@@ -15,13 +15,7 @@ using namespace dgmax::test;
 namespace {
 
 double rhs_difference(const Problem& p, bool single, unsigned seed) {
-  const Fields q = random_state(p, seed);
-  RefBackend ref(p);
-  Fields r_ref, r_cpu;
-  ref.rhs(q, 0.37, r_ref);
-  auto cpu = make_cpu_backend(p, single);
-  cpu->rhs(q, 0.37, r_cpu);
-  return relative_difference(r_cpu, r_ref);
+  return rhs_difference_to_ref(p, *make_cpu_backend(p, single), seed);
 }
 
 }  // namespace

@@ -26,13 +26,7 @@ class GpuBackend : public ::testing::Test {
 };
 
 double rhs_difference(const Problem& p, bool single, unsigned seed) {
-  const Fields q = random_state(p, seed);
-  RefBackend ref(p);
-  Fields r_ref, r_gpu;
-  ref.rhs(q, 0.37, r_ref);
-  auto gpu = make_cuda_backend(p, single);
-  gpu->rhs(q, 0.37, r_gpu);
-  return relative_difference(r_gpu, r_ref);
+  return rhs_difference_to_ref(p, *make_cuda_backend(p, single), seed);
 }
 
 double cavity_error(int N, int cells, bool single) {

@@ -2,6 +2,8 @@
 // tests/data (see tests/data/README.md) and meshes/*.geo.
 #include <gtest/gtest.h>
 
+#include "expect_user_error.hpp"
+
 #include <algorithm>
 #include <array>
 #include <clocale>
@@ -134,20 +136,7 @@ void expect_consistent(const Mesh& m) {
   }
 }
 
-// Runs `f`, expects a UserError whose message contains every word; returns it.
-UserError expect_user_error(const std::function<void()>& f,
-                            std::initializer_list<std::string> words) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    for (const std::string& w : words)
-      EXPECT_NE(e.message().find(w), std::string::npos) << "message lacks \"" << w << "\":\n"
-                                                        << e.render();
-    return e;
-  }
-  ADD_FAILURE() << "no UserError thrown";
-  return UserError("");
-}
+using test::expect_user_error;
 
 // ---- good meshes --------------------------------------------------------------------------
 

@@ -2,6 +2,8 @@
 #include "solver/mesh/mesh_file.hpp"
 
 #include <gtest/gtest.h>
+
+#include "expect_user_error.hpp"
 #include <unistd.h>
 
 #include <filesystem>
@@ -20,19 +22,7 @@ namespace fs = std::filesystem;
 
 std::string data(const std::string& name) { return std::string(DGMAX_TEST_DATA_DIR) + "/" + name; }
 
-UserError expect_user_error(const std::function<void()>& f,
-                            std::initializer_list<std::string> words) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    for (const std::string& w : words)
-      EXPECT_NE(e.message().find(w), std::string::npos) << "message lacks \"" << w << "\":\n"
-                                                        << e.render();
-    return e;
-  }
-  ADD_FAILURE() << "no UserError thrown";
-  return UserError("");
-}
+using test::expect_user_error;
 
 // A scratch directory removed at the end of the test.
 class MeshFileTest : public ::testing::Test {
