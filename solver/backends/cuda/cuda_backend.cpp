@@ -10,10 +10,10 @@
 #include "codegen/emit/cuda_kernels.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
+#include "solver/backends/device_memory.hpp"
 #include "solver/backends/kernel_data.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
 #include "solver/time/lserk4.hpp"
-#include "solver/util/strings.hpp"
 
 namespace dgmax {
 namespace {
@@ -92,15 +92,7 @@ class CudaBackend final : public Backend {
     const size_t need = sizeof(Real) * (4 * n_ + K * codegen::kGeoStride + K * codegen::kMatStride + K * 4 * Nfp * 6 +
                                         (p_.current ? 3 * K * Np : 0)) +
                         sizeof(int) * (K * 4 * (3 + Nfp));
-    const cuda::MemInfo mem = ctx_.mem_info();
-    if (need > mem.free * 0.95) {
-      const double per_dof = static_cast<double>(need) / n_;
-      throw UserError("the problem needs about " + fmt_g(need / 1e9) + " GB of GPU memory (" +
-                          std::to_string(n_) + " DOF), but only " + fmt_g(mem.free / 1e9) + " GB are free on " +
-                          ctx_.info().name,
-                      {}, "about " + fmt_g(0.9 * mem.free / per_dof) +
-                              " DOF fit: use a coarser mesh, a lower order or precision: single");
-    }
+    check_device_memory(need, ctx_.mem_info().free, n_, ctx_.info().name);
   }
 
   void upload_data() {
