@@ -8,9 +8,10 @@ namespace dgmax {
 // dt = cfl · min_K (r_K / c_K) · 12 / (N + 2.5)²
 //   r_K = 2 / Σ_f Fscale_{K,f}  — the inscribed-sphere radius of element K (3·volume / surface)
 //   c_K = 1 / sqrt(eps_K mu_K)  — the wave speed in element K
-// The largest stable step of LSERK4 with the upwind flux, measured on box meshes with random
-// initial data, follows 12/(N + 2.5)² closely for N = 1..6 (stable up to cfl ≈ 1.0–1.1; see
-// tests/unit/time/timestep_test.cpp and bench/NOTES.md); the default cfl = 0.5 leaves a factor 2.
+// The largest stable step of LSERK4 with the upwind flux, measured on 2³-cell box meshes with
+// random initial data over 400 steps, follows 12/(N + 2.5)² for N = 1..4 (stable up to cfl =
+// 1.0/1.05/1.1/1.1); tests/unit/time/timestep_test.cpp checks cfl = 0.9 stable for N = 1..5 and
+// cfl = 1.6 unstable for N = 1, 2. The default cfl = 0.5 leaves a factor 2.
 double stable_dt(const Problem& p, double cfl);
 
 // Steps of dt_max, the last one shortened to land exactly on t_final.
