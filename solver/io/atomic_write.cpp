@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <random>
 #include <system_error>
 
 #include "solver/util/error.hpp"
@@ -35,9 +37,16 @@ std::string parent_dir(const std::string& path) {
   return parent.empty() ? std::string(".") : parent.string();
 }
 
+// ".<pid>.<nonce>.<n>": unique per process and per call.
+std::string unique_suffix() {
+  static const unsigned nonce = std::random_device{}();
+  static std::atomic<unsigned long> counter{0};
+  return "." + std::to_string(::getpid()) + "." + std::to_string(nonce) + "." + std::to_string(counter++);
+}
+
 }  // namespace
 
-std::string temp_path_for(const std::string& path) { return path + ".tmp"; }
+std::string temp_path_for(const std::string& path) { return path + unique_suffix() + ".tmp"; }
 
 void commit_temp_file(const std::string& tmp, const std::string& path) {
   if (const int err = sync_path(tmp, false); err != 0) {
@@ -87,7 +96,7 @@ void ensure_writable_directory(const std::string& dir) {
     }
   }
   // Probe: permissions alone do not tell (root, read-only mounts, quotas).
-  const std::string probe = (fs::path(shown) / (".dgmax_probe_" + std::to_string(::getpid()) + ".tmp")).string();
+  const std::string probe = (fs::path(shown) / (".dgmax_probe" + unique_suffix() + ".tmp")).string();
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) {
     const int err = errno;
