@@ -45,12 +45,12 @@ const char* c_function(dsl::Builtin fn) {
 // A constant as C: digits, '.', 'e', '+', '-' from format_number (never user text), always a
 // floating literal ("3" would be an int, "-0" would lose its sign, a long digit string could
 // overflow every integer type): real_t(3.0), real_t(-0.0), real_t(0.5), real_t(1e+20).
-std::string c_constant(double v) {
-  if (std::isnan(v)) return "(real_t(0) / real_t(0))";
-  if (std::isinf(v)) return v > 0 ? "(real_t(1) / real_t(0))" : "(real_t(-1) / real_t(0))";
+std::string c_constant(double v, const std::string& type) {
+  if (std::isnan(v)) return "(" + type + "(0) / " + type + "(0))";
+  if (std::isinf(v)) return v > 0 ? "(" + type + "(1) / " + type + "(0))" : "(" + type + "(-1) / " + type + "(0))";
   std::string s = dsl::format_number(v);
   if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return "real_t(" + s + ")";
+  return type + "(" + s + ")";
 }
 
 class Printer {
@@ -69,12 +69,12 @@ class Printer {
         continue;
       }
       if (n.op == Op::constant) {
-        name_[i] = c_constant(n.value);
+        name_[i] = c_constant(n.value, style_.type);
         continue;
       }
       if (!live[i]) continue;
       const std::string t = style_.temp_prefix + std::to_string(next_temp++);
-      out_ += style_.indent + "const real_t " + t + " = " + rhs(n, false) + ";";
+      out_ += style_.indent + "const " + style_.type + " " + t + " = " + rhs(n, false) + ";";
       if (reads_input(n)) out_ += "  // " + rhs(n, true);
       out_ += "\n";
       name_[i] = t;
@@ -82,7 +82,7 @@ class Printer {
     for (size_t k = 0; k < dag_.outputs.size(); ++k) {
       const int o = dag_.outputs[k];
       out_ += style_.indent + style_.output_array + "[" + std::to_string(k) + "] = " + name_[o] + ";";
-      if (nodes[o].op == Op::input) out_ += "  // " + std::string(flux_input_label(nodes[o].input));
+      if (nodes[o].op == Op::input) out_ += "  // " + std::string(label(nodes[o].input));
       out_ += "\n";
     }
     return std::move(out_);
@@ -97,10 +97,12 @@ class Printer {
   // An operand as C, or in readable form for comments (inputs by label, constants as numbers).
   std::string operand(int id, bool readable) const {
     const DagNode& n = dag_.nodes()[id];
-    if (readable && n.op == Op::input) return flux_input_label(n.input);
+    if (readable && n.op == Op::input) return label(n.input);
     if (readable && n.op == Op::constant) return dsl::format_number(n.value);
     return name_[id];
   }
+
+  const char* label(int slot) const { return style_.input_label ? style_.input_label(slot) : flux_input_label(slot); }
 
   static std::string dsl_name(dsl::Builtin fn) {
     for (const auto& f : dsl::scalar_functions())
@@ -113,6 +115,7 @@ class Printer {
   std::string rhs(const DagNode& n, bool readable) const {
     const std::string a = n.a >= 0 ? operand(n.a, readable) : "";
     const std::string b = n.b >= 0 ? operand(n.b, readable) : "";
+    const std::string& T = style_.type;
     if (readable && n.op == Op::call1) return dsl_name(n.fn) + "(" + a + ")";
     if (readable && n.op == Op::call2) return dsl_name(n.fn) + "(" + a + ", " + b + ")";
     switch (n.op) {
@@ -123,15 +126,15 @@ class Printer {
       case Op::neg: return "-" + a;
       case Op::call1:
         if (n.fn == dsl::Builtin::sign)
-          return a + " > real_t(0) ? real_t(1) : " + a + " < real_t(0) ? real_t(-1) : " + a;
+          return a + " > " + T + "(0) ? " + T + "(1) : " + a + " < " + T + "(0) ? " + T + "(-1) : " + a;
         if (n.fn == dsl::Builtin::heaviside)
-          return a + " < real_t(0) ? real_t(0) : " + a + " >= real_t(0) ? real_t(1) : " + a;
+          return a + " < " + T + "(0) ? " + T + "(0) : " + a + " >= " + T + "(0) ? " + T + "(1) : " + a;
         return fn(c_function(n.fn)) + "(" + a + ")";
       case Op::call2:
         // pow(x, 2) with a constant 2 is x*x already; a variable exponent is tested like the
         // interpreter does (b == 2 ? a*a : pow(a, b)).
         if (n.fn == dsl::Builtin::pow && dag_.nodes()[n.b].op != Op::constant)
-          return b + " == real_t(2) ? " + a + " * " + a + " : " + fn("pow") + "(" + a + ", " + b + ")";
+          return b + " == " + T + "(2) ? " + a + " * " + a + " : " + fn("pow") + "(" + a + ", " + b + ")";
         return fn(c_function(n.fn)) + "(" + a + ", " + b + ")";
       case Op::input:
       case Op::constant: break;

@@ -15,6 +15,8 @@ struct CExprStyle {
   std::string temp_prefix = "t";     // temporaries t0, t1, ...
   std::string indent = "  ";
   bool cuda = false;                 // function names: std::sin (C++) or sin (CUDA overloads)
+  std::string type = "real_t";       // type of temporaries and constants
+  const char* (*input_label)(int slot) = nullptr;  // comment names of inputs (default: flux inputs)
 };
 
 // Only live nodes are printed, in DAG order; inputs and constants are written inline

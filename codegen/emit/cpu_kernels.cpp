@@ -58,21 +58,20 @@ extern "C" void dgmax_volume(int K, const real_t* __restrict q, const real_t* __
 extern "C" void dgmax_surface(int K, const real_t* __restrict q, const real_t* __restrict geo,
                               const real_t* __restrict mat, const int* __restrict etoe,
                               const int* __restrict bc, const int* __restrict vmapP,
-                              const int* __restrict inc_offset, const real_t* __restrict inc,
-                              real_t* __restrict flux) {{
+                              const double* __restrict vert, double t, real_t* __restrict flux) {{
 #pragma omp parallel for schedule(static, {chunk})
   for (int k = 0; k < K; ++k)
     for (int f = 0; f < 4; ++f)
       for (int j = 0; j < NFP; ++j)
-        face_node_flux(k, f, j, q, geo, mat, etoe, bc, vmapP, inc_offset, inc,
+        face_node_flux(k, f, j, q, geo, mat, etoe, bc, vmapP, vert, t,
                        flux + ((long)k * NFACE_NODES + f * NFP + j) * 6);
 }}
 
 // Lift: rhs_E = (curl H - LIFT flux_E) / eps - (sigma/eps) E - J/eps;  rhs_H = (-curl E + LIFT flux_H) / mu.
+// J(x, t) is evaluated at the node (HAS_CURRENT).
 extern "C" void dgmax_lift(int K, const real_t* __restrict flux, const real_t* __restrict mat,
-                           const real_t* __restrict q, const real_t* __restrict J,
+                           const real_t* __restrict q, const double* __restrict vert, double t,
                            real_t* __restrict rhs) {{
-  const long KNp = (long)K * NP;
 #pragma omp parallel for schedule(static, {chunk})
   for (int k = 0; k < K; ++k) {{
     const real_t* fl = flux + (long)k * NFACE_NODES * 6;
@@ -80,6 +79,16 @@ extern "C" void dgmax_lift(int K, const real_t* __restrict flux, const real_t* _
     const real_t* qk = q + (long)k * 6 * NP;
     real_t* rk = rhs + (long)k * 6 * NP;
     for (int i = 0; i < NP; ++i) {{
+      real_t src[3] = {{0, 0, 0}};
+#if HAS_CURRENT
+      {{
+        expr_t p[4], jv[3];
+        node_position(vert + (long)k * VERT, i, p);
+        p[3] = t;
+        field_current(p, jv);
+        for (int c = 0; c < 3; ++c) src[c] = (real_t)jv[c];
+      }}
+#endif
       real_t acc[6] = {{0, 0, 0, 0, 0, 0}};
       for (int m = 0; m < NFACE_NODES; ++m) {{
         const real_t l = LIFT[i][m];
@@ -87,7 +96,9 @@ extern "C" void dgmax_lift(int K, const real_t* __restrict flux, const real_t* _
       }}
       for (int c = 0; c < 3; ++c) {{
         real_t e = (rk[c * NP + i] - acc[c]) * mk[{inv_eps}] - mk[{sigma_eps}] * qk[c * NP + i];
-        if (J) e -= J[c * KNp + (long)k * NP + i] * mk[{inv_eps}];
+#if HAS_CURRENT
+        e -= src[c] * mk[{inv_eps}];
+#endif
         rk[c * NP + i] = e;
         rk[(3 + c) * NP + i] = (rk[(3 + c) * NP + i] + acc[3 + c]) * mk[{inv_mu}];
       }}
@@ -104,9 +115,105 @@ extern "C" void dgmax_update(long n, real_t a, real_t b, real_t dt, const real_t
     q[i] += b * res[i];
   }}
 }}
+
+// The initial state: q = (E, H)(x, 0) at every node. Returns the smallest flat index
+// ((k*6 + c)*NP + i) whose value is not finite in real_t, or -1.
+extern "C" long dgmax_initial(int K, const double* __restrict vert, real_t* __restrict q) {{
+  long bad = -1;
+#if HAS_INITIAL
+  long first = (long)K * 6 * NP;
+#pragma omp parallel for schedule(static, {chunk}) reduction(min : first)
+  for (int k = 0; k < K; ++k)
+    for (int i = 0; i < NP; ++i) {{
+      expr_t p[4], v[6];
+      node_position(vert + (long)k * VERT, i, p);
+      p[3] = 0;
+      field_initial(p, v);
+      for (int c = 0; c < 6; ++c) {{
+        const long idx = ((long)k * 6 + c) * NP + i;
+        const real_t r = (real_t)v[c];
+        q[idx] = r;
+        if (!std::isfinite(r) && idx < first) first = idx;
+      }}
+    }}
+  if (first < (long)K * 6 * NP) bad = first;
+#else
+  for (long n = 0; n < (long)K * 6 * NP; ++n) q[n] = real_t(0);
+#endif
+  return bad;
+}}
+
+// Space-time field `which` (see field_at) at n points pts[n][4] = (x, y, z, t): out[n][6].
+extern "C" void dgmax_field_at(int which, long n, const double* __restrict pts, double* __restrict out) {{
+  for (long m = 0; m < n; ++m) field_at(which, pts + 4 * m, out + 6 * m);
+}}
+
+// NaN-propagating maximum (a NaN error must not hide behind a finite one).
+static inline double max_nan(double m, double a) {{ return (a > m || a != a) ? a : m; }}
+
+// out[5] = (energy, ||E - E_exact||^2, ||H - H_exact||^2, max|E - E_exact|, max|H - H_exact|), the
+// integrals with the mass matrix; accumulated in double. Without an exact solution: zeros.
+extern "C" void dgmax_norms(int K, const real_t* __restrict q, const real_t* __restrict mat,
+                            const double* __restrict vert, double t, double* __restrict out) {{
+  for (int n = 0; n < {nnorms}; ++n) out[n] = 0;
+#pragma omp parallel
+  {{
+    double W = 0, e2 = 0, h2 = 0, einf = 0, hinf = 0;
+#pragma omp for schedule(static, {chunk})
+    for (int k = 0; k < K; ++k) {{
+      const real_t* qk = q + (long)k * 6 * NP;
+      const double* vk = vert + (long)k * VERT;
+      const real_t* mk = mat + (long)k * MAT;
+      double v[6][NP];
+      for (int c = 0; c < 6; ++c)
+        for (int i = 0; i < NP; ++i) v[c][i] = (double)qk[c * NP + i];
+      double we = 0, wh = 0;
+      for (int c = 0; c < 6; ++c)
+        for (int i = 0; i < NP; ++i) {{
+          double mv = 0;
+          for (int j = 0; j < NP; ++j) mv += Mass[i][j] * v[c][j];
+          (c < 3 ? we : wh) += v[c][i] * mv;
+        }}
+      W += 0.5 * vk[VERT_J] * ((double)mk[{eps}] * we + (double)mk[{mu}] * wh);
+#if HAS_EXACT
+      for (int i = 0; i < NP; ++i) {{
+        expr_t p[4], ex[6];
+        node_position(vk, i, p);
+        p[3] = t;
+        field_exact(p, ex);
+        for (int c = 0; c < 6; ++c) {{
+          v[c][i] -= ex[c];
+          if (c < 3) einf = max_nan(einf, std::fabs(v[c][i]));
+          else hinf = max_nan(hinf, std::fabs(v[c][i]));
+        }}
+      }}
+      for (int c = 0; c < 6; ++c) {{
+        double s = 0;
+        for (int i = 0; i < NP; ++i) {{
+          double mv = 0;
+          for (int j = 0; j < NP; ++j) mv += Mass[i][j] * v[c][j];
+          s += v[c][i] * mv;
+        }}
+        (c < 3 ? e2 : h2) += vk[VERT_J] * s;
+      }}
+#endif
+    }}
+#pragma omp critical
+    {{
+      out[{oW}] += W;
+      out[{oE2}] += e2;
+      out[{oH2}] += h2;
+      out[{oEi}] = max_nan(out[{oEi}], einf);
+      out[{oHi}] = max_nan(out[{oHi}], hinf);
+    }}
+  }}
+}}
 )",
                      fmt::arg("chunk", s.plan.elements_per_chunk), fmt::arg("inv_eps", kMatInvEps),
-                     fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));
+                     fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps),
+                     fmt::arg("nnorms", kNumNorms), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
+                     fmt::arg("oW", kNormEnergy), fmt::arg("oE2", kNormE2), fmt::arg("oH2", kNormH2),
+                     fmt::arg("oEi", kNormEinf), fmt::arg("oHi", kNormHinf));
   return src.str();
 }
 

@@ -60,26 +60,45 @@ DGMAX_FN void lift_node(int i, const real_t* __restrict__ sf, real_t* __restrict
   }}
 }}
 
-// Right-hand side of component c at node i of element k:
+// J at node i of element k at time t (zero without sources).
+DGMAX_FN void node_current(const double* __restrict__ vert, int k, int i, double t, real_t* __restrict__ src) {{
+#if HAS_CURRENT
+  expr_t p[4], jv[3];
+  node_position(vert + (long)k * VERT, i, p);
+  p[3] = t;
+  field_current(p, jv);
+#pragma unroll
+  for (int c = 0; c < 3; ++c) src[c] = (real_t)jv[c];
+#else
+#pragma unroll
+  for (int c = 0; c < 3; ++c) src[c] = real_t(0);
+#endif
+}}
+
+// Right-hand side of component c at a node:
 //   E: (curl H - LIFT flux_E) / eps - (sigma/eps) E - J/eps;   H: (-curl E + LIFT flux_H) / mu.
 DGMAX_FN real_t rhs_component(int c, real_t volume, real_t lifted, const real_t* __restrict__ mk, real_t qc,
-                              const real_t* __restrict__ J, int K, int k, int i) {{
+                              const real_t* __restrict__ src) {{
   if (c >= 3) return (volume + lifted) * mk[{inv_mu}];
   real_t v = (volume - lifted) * mk[{inv_eps}] - mk[{sigma_eps}] * qc;
-  if (J) v -= J[c * (long)K * NP + (long)k * NP + i] * mk[{inv_eps}];
+#if HAS_CURRENT
+  v -= src[c] * mk[{inv_eps}];
+#endif
   return v;
 }}
 
 // Lift the fluxes in shared memory onto the volume terms already in rhs (rhs := full right-hand side).
-DGMAX_FN void lift_into_rhs(int K, int k, int i, const real_t* __restrict__ sf, const real_t* __restrict__ mat,
-                            const real_t* __restrict__ q, const real_t* __restrict__ J, real_t* __restrict__ rhs) {{
-  real_t acc[6];
+DGMAX_FN void lift_into_rhs(int k, int i, const real_t* __restrict__ sf, const real_t* __restrict__ mat,
+                            const real_t* __restrict__ q, const double* __restrict__ vert, double t,
+                            real_t* __restrict__ rhs) {{
+  real_t acc[6], src[3];
   lift_node(i, sf, acc);
+  node_current(vert, k, i, t, src);
   const real_t* mk = mat + (long)k * MAT;
   const real_t* qk = q + (long)k * 6 * NP;
   real_t* rk = rhs + (long)k * 6 * NP;
 #pragma unroll
-  for (int c = 0; c < 6; ++c) rk[c * NP + i] = rhs_component(c, rk[c * NP + i], acc[c], mk, qk[c * NP + i], J, K, k, i);
+  for (int c = 0; c < 6; ++c) rk[c * NP + i] = rhs_component(c, rk[c * NP + i], acc[c], mk, qk[c * NP + i], src);
 }}
 
 // Volume terms: rhs_E = curl H, rhs_H = -curl E.
@@ -103,18 +122,17 @@ dgmax_volume(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo
 extern "C" __global__ void dgmax_surface(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                                          const real_t* __restrict__ mat, const int* __restrict__ etoe,
                                          const int* __restrict__ bc, const int* __restrict__ vmapP,
-                                         const int* __restrict__ inc_offset, const real_t* __restrict__ inc,
-                                         real_t* __restrict__ flux) {{
-  const long t = (long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= (long)K * NFACE_NODES) return;
-  const int k = (int)(t / NFACE_NODES), m = (int)(t % NFACE_NODES);
-  face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, inc_offset, inc, flux + t * 6);
+                                         const double* __restrict__ vert, double t, real_t* __restrict__ flux) {{
+  const long n = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (n >= (long)K * NFACE_NODES) return;
+  const int k = (int)(n / NFACE_NODES), m = (int)(n % NFACE_NODES);
+  face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, flux + n * 6);
 }}
 
 // Lift: the face fluxes from device memory, staged in shared memory.
 extern "C" __global__ void __launch_bounds__(NP * EPB)
 dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ mat, const real_t* __restrict__ q,
-           const real_t* __restrict__ J, real_t* __restrict__ rhs) {{
+           const double* __restrict__ vert, double t, real_t* __restrict__ rhs) {{
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
   const int i = threadIdx.x, e = threadIdx.y;
   const int k = blockIdx.x * EPB + e;
@@ -122,7 +140,7 @@ dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ ma
     for (int m = i; m < NFACE_NODES * 6; m += NP) sf[e][m] = flux[(long)k * NFACE_NODES * 6 + m];
   __syncthreads();
   if (k >= K) return;
-  lift_into_rhs(K, k, i, sf[e], mat, q, J, rhs);
+  lift_into_rhs(k, i, sf[e], mat, q, vert, t, rhs);
 }}
 
 // Surface and lift fused: the face fluxes of the block's elements stay in shared memory instead of
@@ -130,17 +148,17 @@ dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ ma
 extern "C" __global__ void __launch_bounds__(NP * EPB)
 dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                    const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
-                   const int* __restrict__ vmapP, const int* __restrict__ inc_offset,
-                   const real_t* __restrict__ inc, const real_t* __restrict__ J, real_t* __restrict__ rhs) {{
+                   const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
+                   real_t* __restrict__ rhs) {{
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
   const int i = threadIdx.x, e = threadIdx.y;
   const int k = blockIdx.x * EPB + e;
   if (k < K)
     for (int m = i; m < NFACE_NODES; m += NP)
-      face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, inc_offset, inc, &sf[e][m * 6]);
+      face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, &sf[e][m * 6]);
   __syncthreads();
   if (k >= K) return;
-  lift_into_rhs(K, k, i, sf[e], mat, q, J, rhs);
+  lift_into_rhs(k, i, sf[e], mat, q, vert, t, rhs);
 }}
 
 // One whole LSERK stage per element block: volume terms, face fluxes (shared memory), lift, then
@@ -149,8 +167,8 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
 extern "C" __global__ void __launch_bounds__(NP * EPB)
 dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
             const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
-            const int* __restrict__ inc_offset, const real_t* __restrict__ inc, const real_t* __restrict__ J,
-            real_t* __restrict__ res, real_t* __restrict__ q_out, real_t a, real_t b, real_t dt) {{
+            const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
+            real_t a, real_t b, real_t dt) {{
   __shared__ real_t sq[EPB][6][NP];
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
   const int i = threadIdx.x, e = threadIdx.y;
@@ -158,17 +176,18 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   if (k < K) {{
     for (int m = 0; m < 6; ++m) sq[e][m][i] = q[((long)k * 6 + m) * NP + i];
     for (int m = i; m < NFACE_NODES; m += NP)
-      face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, inc_offset, inc, &sf[e][m * 6]);
+      face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, &sf[e][m * 6]);
   }}
   __syncthreads();
   if (k >= K) return;
-  real_t curl[6], acc[6];
+  real_t curl[6], acc[6], src[3];
   volume_node(i, sq[e], geo + (long)k * GEO, curl);
   lift_node(i, sf[e], acc);
+  node_current(vert, k, i, t, src);
   const real_t* mk = mat + (long)k * MAT;
 #pragma unroll
   for (int c = 0; c < 6; ++c) {{
-    const real_t r = rhs_component(c, curl[c], acc[c], mk, sq[e][c][i], J, K, k, i);
+    const real_t r = rhs_component(c, curl[c], acc[c], mk, sq[e][c][i], src);
     const long idx = ((long)k * 6 + c) * NP + i;
     const real_t rs = a * res[idx] + dt * r;
     res[idx] = rs;
@@ -185,9 +204,101 @@ extern "C" __global__ void dgmax_update(long n, real_t a, real_t b, real_t dt, c
     q[i] += b * r;
   }}
 }}
+
+// The initial state q = (E, H)(x, 0); *bad = min(*bad, flat index of a value not finite in real_t).
+extern "C" __global__ void __launch_bounds__(NP * EPB)
+dgmax_initial(int K, const double* __restrict__ vert, real_t* __restrict__ q, unsigned long long* __restrict__ bad) {{
+  const int i = threadIdx.x, k = blockIdx.x * EPB + threadIdx.y;
+  if (k >= K) return;
+#if HAS_INITIAL
+  expr_t p[4], v[6];
+  node_position(vert + (long)k * VERT, i, p);
+  p[3] = 0;
+  field_initial(p, v);
+  for (int c = 0; c < 6; ++c) {{
+    const long idx = ((long)k * 6 + c) * NP + i;
+    const real_t r = (real_t)v[c];
+    q[idx] = r;
+    if (!isfinite(r)) atomicMin(bad, (unsigned long long)idx);
+  }}
+#else
+  for (int c = 0; c < 6; ++c) q[((long)k * 6 + c) * NP + i] = real_t(0);
+#endif
+}}
+
+// Space-time field `which` (see field_at) at n points pts[n][4] = (x, y, z, t): out[n][6].
+extern "C" __global__ void dgmax_field_at(int which, long n, const double* __restrict__ pts, double* __restrict__ out) {{
+  const long m = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (m < n) field_at(which, pts + 4 * m, out + 6 * m);
+}}
+
+// NaN-propagating maximum (a NaN error must not hide behind a finite one).
+DGMAX_FN double max_nan(double m, double a) {{ return (a > m || a != a) ? a : m; }}
+
+// x^T Mass x for the element's values in shared memory, this thread's row i: x_i (Mass x)_i.
+DGMAX_FN double mass_row(int i, const double* __restrict__ x) {{
+  double s = 0;
+  for (int j = 0; j < NP; ++j) s += Mass[i][j] * x[j];
+  return x[i] * s;
+}}
+
+// Energy and error norms, in double: each block strides over element groups and writes its
+// partial results partial[block][5] = (energy, |E-E_ex|^2, |H-H_ex|^2, max|E-E_ex|, max|H-H_ex|);
+// the host adds the blocks in order (deterministic).
+extern "C" __global__ void __launch_bounds__(NP * EPB)
+dgmax_norms(int K, const real_t* __restrict__ q, const real_t* __restrict__ mat, const double* __restrict__ vert,
+            double t, double* __restrict__ partial) {{
+  __shared__ double sv[EPB][6][NP];
+  double* red = &sv[0][0][0];  // reused for the block's reduction: [5][EPB * NP]
+  const int i = threadIdx.x, e = threadIdx.y, tid = e * NP + i;
+  double acc[{nnorms}] = {{0, 0, 0, 0, 0}};
+  for (int k0 = blockIdx.x * EPB; k0 < K; k0 += gridDim.x * EPB) {{
+    const int k = k0 + e;
+    if (k < K)
+      for (int c = 0; c < 6; ++c) sv[e][c][i] = (double)q[((long)k * 6 + c) * NP + i];
+    __syncthreads();
+    if (k < K) {{
+      const real_t* mk = mat + (long)k * MAT;
+      double we = 0, wh = 0;
+      for (int c = 0; c < 6; ++c) (c < 3 ? we : wh) += mass_row(i, sv[e][c]);
+      acc[{oW}] += 0.5 * vert[(long)k * VERT + VERT_J] * ((double)mk[{eps}] * we + (double)mk[{mu}] * wh);
+    }}
+#if HAS_EXACT
+    __syncthreads();
+    if (k < K) {{
+      expr_t p[4], ex[6];
+      node_position(vert + (long)k * VERT, i, p);
+      p[3] = t;
+      field_exact(p, ex);
+      for (int c = 0; c < 6; ++c) {{
+        const double d = sv[e][c][i] - ex[c];
+        sv[e][c][i] = d;
+        acc[c < 3 ? {oEi} : {oHi}] = max_nan(acc[c < 3 ? {oEi} : {oHi}], fabs(d));
+      }}
+    }}
+    __syncthreads();
+    if (k < K) {{
+      const double J = vert[(long)k * VERT + VERT_J];
+      for (int c = 0; c < 6; ++c) acc[c < 3 ? {oE2} : {oH2}] += J * mass_row(i, sv[e][c]);
+    }}
+#endif
+    __syncthreads();
+  }}
+  for (int n = 0; n < {nnorms}; ++n) red[n * EPB * NP + tid] = acc[n];
+  __syncthreads();
+  if (tid < {nnorms}) {{
+    const double* r = red + tid * EPB * NP;
+    double s = r[0];
+    for (int m = 1; m < EPB * NP; ++m) s = tid >= {oEi} ? max_nan(s, r[m]) : s + r[m];
+    partial[(long)blockIdx.x * {nnorms} + tid] = s;
+  }}
+}}
 )",
                      fmt::arg("epb", cuda_elements_per_block(s)), fmt::arg("inv_eps", kMatInvEps),
-                     fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));
+                     fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps),
+                     fmt::arg("nnorms", kNumNorms), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
+                     fmt::arg("oW", kNormEnergy), fmt::arg("oE2", kNormE2), fmt::arg("oH2", kNormH2),
+                     fmt::arg("oEi", kNormEinf), fmt::arg("oHi", kNormHinf));
   return src.str();
 }
 

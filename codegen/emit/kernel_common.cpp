@@ -11,9 +11,10 @@ namespace dgmax::codegen {
 namespace {
 
 // A constant matrix as a C array initializer, one row per line, full double precision.
-std::string matrix_literal(const std::string& name, const std::vector<double>& m, int rows, int cols) {
+std::string matrix_literal(const std::string& name, const std::vector<double>& m, int rows, int cols,
+                           const std::string& type = "real_t") {
   std::ostringstream s;
-  s << "DGMAX_TABLE real_t " << name << "[" << rows << "][" << cols << "] = {\n";
+  s << "DGMAX_TABLE " << type << " " << name << "[" << rows << "][" << cols << "] = {\n";
   for (int i = 0; i < rows; ++i) {
     s << "  {";
     for (int j = 0; j < cols; ++j) s << (j ? ", " : "") << dsl::format_number(m[static_cast<size_t>(i) * cols + j]);
@@ -29,6 +30,62 @@ std::string indent(const std::string& text, const std::string& pad) {
   std::string line;
   while (std::getline(in, line)) out << pad << line << "\n";
   return out.str();
+}
+
+
+// A lowered space-time field as a function `name(in = (x, y, z, t), out)` in expr_t.
+std::string field_function(const std::string& name, const LoweredField& f, const std::string& what, bool cuda) {
+  CExprStyle st;
+  st.cuda = cuda;
+  st.type = "expr_t";
+  st.temp_prefix = "v";
+  st.input_label = field_input_label;
+  std::ostringstream s;
+  s << "// " << what << ":\n";
+  for (size_t c = 0; c < f.texts.size(); ++c) s << "//   [" << c << "] " << f.texts[c] << "\n";
+  s << "DGMAX_FN void " << name << "(const expr_t* __restrict__ in, expr_t* __restrict__ out) {\n"
+    << emit_c_statements(f.dag, st) << "}\n\n";
+  return s.str();
+}
+
+// Node positions from the vertex record, the space-time fields and their HAS_* switches.
+std::string space_time_field_section(const KernelSpec& s, bool cuda) {
+  std::ostringstream src;
+  src << "// Space-time fields are evaluated in double precision whatever real_t is.\n"
+      << "typedef double expr_t;\n"
+      << fmt::format("enum {{ VERT = {}, VERT_J = {} }};\n", kVertStride, kVertJ)
+      << fmt::format("#define HAS_INITIAL {}\n#define HAS_EXACT {}\n#define HAS_CURRENT {}\n#define HAS_INCIDENT {}\n\n",
+                     s.initial ? 1 : 0, s.exact ? 1 : 0, s.current ? 1 : 0, s.incident ? 1 : 0);
+  src << "// Barycentric weights of the nodes: x_i = sum_v NodeW[i][v] * vertex_v.\n"
+      << matrix_literal("NodeW", s.node_weights, s.Np, 4, "double") << "\n"
+      << R"(// Physical coordinates of node i of the element whose vertex record is vk (the host's formula,
+// mesh/geometry.cpp map_to_physical, in the same order).
+DGMAX_FN void node_position(const double* __restrict__ vk, int i, double* __restrict__ p) {
+  for (int d = 0; d < 3; ++d) {
+    double x = 0;
+    for (int v = 0; v < 4; ++v) x += NodeW[i][v] * vk[3 * v + d];
+    p[d] = x;
+  }
+}
+
+)";
+  if (s.initial) src << field_function("field_initial", *s.initial, "initial E, H (t = 0)", cuda);
+  if (s.exact) src << field_function("field_exact", *s.exact, "exact E, H", cuda);
+  if (s.current) src << field_function("field_current", *s.current, "current density J", cuda);
+  if (s.incident) src << field_function("field_incident", *s.incident, "incident Einc, Hinc", cuda);
+  // one entry point for all of them (probes, tests): absent fields and components give NaN
+  src << "// Field `which` (0 initial, 1 exact, 2 current, 3 incident) at p = (x, y, z, t): out[0..5].\n"
+      << "DGMAX_FN void field_at(int which, const expr_t* __restrict__ p, expr_t* __restrict__ out) {\n"
+      << "  for (int c = 0; c < 6; ++c) out[c] = expr_t(0) / expr_t(0);\n"
+      << "  switch (which) {\n";
+  const std::pair<const char*, bool> fields[] = {{"field_initial", s.initial.has_value()},
+                                                 {"field_exact", s.exact.has_value()},
+                                                 {"field_current", s.current.has_value()},
+                                                 {"field_incident", s.incident.has_value()}};
+  for (int w = 0; w < 4; ++w)
+    if (fields[w].second) src << "    case " << w << ": " << fields[w].first << "(p, out); break;\n";
+  src << "    default: break;\n  }\n}\n\n";
+  return src.str();
 }
 
 }  // namespace
@@ -55,7 +112,9 @@ std::string kernel_common_section(const KernelSpec& s, bool cuda) {
       << fmt::format("enum {{ NP = {}, NFP = {}, NFACE_NODES = {}, GEO = {}, MAT = {} }};\n\n", Np, Nfp,
                      4 * Nfp, kGeoStride, kMatStride)
       << matrix_literal("Dr", s.Dr, Np, Np) << matrix_literal("Ds", s.Ds, Np, Np)
-      << matrix_literal("Dt", s.Dt, Np, Np) << matrix_literal("LIFT", s.LIFT, Np, 4 * Nfp);
+      << matrix_literal("Dt", s.Dt, Np, Np) << matrix_literal("LIFT", s.LIFT, Np, 4 * Nfp)
+      << "// Mass matrix (energy and error norms, accumulated in double).\n"
+      << matrix_literal("Mass", s.M, Np, Np, "double");
   src << "DGMAX_TABLE int Fmask[4][NFP] = {\n";
   for (int f = 0; f < 4; ++f) {
     src << "  {";
@@ -75,35 +134,54 @@ std::string kernel_common_section(const KernelSpec& s, bool cuda) {
       << "DGMAX_FN void numerical_flux(const real_t* __restrict__ in, real_t* __restrict__ out) {\n"
       << emit_c_statements(s.flux.dag, st) << "}\n\n";
 
+  src << space_time_field_section(s, cuda);
+
+  // Boundary faces whose state reads Einc/Hinc evaluate the incident field at the node first.
+  std::string reads_incident;
+  for (size_t b = 0; b < s.exterior.size(); ++b)
+    if (s.incident && b < s.exterior_reads_incident.size() && s.exterior_reads_incident[b])
+      reads_incident += (reads_incident.empty() ? "" : " || ") + fmt::format("b == {}", b);
+  std::string incident_code;
+  if (!reads_incident.empty())
+    incident_code = fmt::format(R"(    if ({}) {{
+      expr_t p[4], v[6];
+      node_position(vert + (long)k * VERT, iM, p);
+      p[3] = t;
+      field_incident(p, v);
+      for (int c = 0; c < 6; ++c) in[23 + c] = (real_t)v[c];
+    }}
+)",
+                                reads_incident);
   std::ostringstream cases;
   for (size_t b = 0; b < s.exterior.size(); ++b) cases << "case " << b << ": exterior_" << b << "(in, ext); break;\n";
   src << fmt::format(R"(// The flux at face node j of face f of element k, times Fscale: fl[0..5].
-// Gathers the interior trace, the exterior one (neighbour or boundary state) and the materials.
+// Gathers the interior trace, the exterior one (neighbour or boundary state) and the materials;
+// `t` is the time of the stage (incident fields).
 DGMAX_FN void face_node_flux(int k, int f, int j, const real_t* __restrict__ q,
                              const real_t* __restrict__ geo, const real_t* __restrict__ mat,
                              const int* __restrict__ etoe, const int* __restrict__ bc,
-                             const int* __restrict__ vmapP, const int* __restrict__ inc_offset,
-                             const real_t* __restrict__ inc, real_t* __restrict__ fl) {{
+                             const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
+                             real_t* __restrict__ fl) {{
   const real_t* qk = q + (long)k * 6 * NP;
   const real_t* g = geo + (long)k * GEO;
   const real_t* mk = mat + (long)k * MAT;
   const int kP = etoe[k * 4 + f];
   const real_t* mp = kP >= 0 ? mat + (long)kP * MAT : mk;
-  const int io = inc_offset[k * 4 + f];
   real_t in[29];
   const int iM = Fmask[f][j];
   for (int c = 0; c < 6; ++c) in[c] = qk[c * NP + iM];
   for (int x = 0; x < 3; ++x) in[12 + x] = g[{normal} + 3 * f + x];
   in[15] = mk[{eps}]; in[16] = mp[{eps}]; in[17] = mk[{mu}]; in[18] = mp[{mu}];
   in[19] = mk[{z}]; in[20] = mp[{z}]; in[21] = mk[{y}]; in[22] = mp[{y}];
-  for (int c = 0; c < 6; ++c) in[23 + c] = io >= 0 ? inc[(long)(io + j) * 6 + c] : real_t(0);
+  for (int c = 0; c < 6; ++c) in[23 + c] = real_t(0);
   if (kP >= 0) {{
     const int nP = vmapP[(k * 4 + f) * NFP + j];
     const real_t* qp = q + (long)(nP / NP) * 6 * NP + nP % NP;
     for (int c = 0; c < 6; ++c) in[6 + c] = qp[c * NP];
   }} else {{
-    real_t ext[6] = {{0, 0, 0, 0, 0, 0}};
-    switch (bc[k * 4 + f]) {{
+    const int b = bc[k * 4 + f];
+{incident}    real_t ext[6] = {{0, 0, 0, 0, 0, 0}};
+    switch (b) {{
 {cases}      default: break;
     }}
     for (int c = 0; c < 6; ++c) in[6 + c] = ext[c];
@@ -117,7 +195,7 @@ DGMAX_FN void face_node_flux(int k, int f, int j, const real_t* __restrict__ q,
 )",
                      fmt::arg("fscale", kGeoFscale), fmt::arg("normal", kGeoNormal), fmt::arg("eps", kMatEps),
                      fmt::arg("mu", kMatMu), fmt::arg("z", kMatZ), fmt::arg("y", kMatY),
-                     fmt::arg("cases", indent(cases.str(), "      ")));
+                     fmt::arg("cases", indent(cases.str(), "      ")), fmt::arg("incident", incident_code));
   return src.str();
 }
 

@@ -1,9 +1,11 @@
 // Everything a kernel generator needs, as plain data: codegen never sees meshes or physics types.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "codegen/lower/field_lowering.hpp"
 #include "codegen/lower/flux_lowering.hpp"
 
 namespace dgmax::codegen {
@@ -24,6 +26,15 @@ struct KernelSpec {
   LoweredFlux flux;                     // numerical flux (6 outputs)
   std::vector<LoweredFlux> exterior;    // exterior state per boundary-condition index (6 outputs each)
   std::vector<std::string> exterior_names;  // for comments: "pec", "pmc", ...
+  std::vector<bool> exterior_reads_incident;  // per exterior state: whether it reads Einc/Hinc
+  // Space-time fields of (x, y, z, t) compiled into the kernels, evaluated in double precision at
+  // the nodes' physical coordinates (computed from the element's vertex record); absent = unused.
+  std::optional<LoweredField> initial;   // 6 outputs: E, H at t = 0 (dgmax_initial)
+  std::optional<LoweredField> exact;     // 6 outputs: E, H (error norms in dgmax_norms)
+  std::optional<LoweredField> current;   // 3 outputs: J (fused into the right-hand side)
+  std::optional<LoweredField> incident;  // 6 outputs: Einc, Hinc (at boundary face nodes)
+  std::vector<double> M;                 // [Np][Np] reference mass matrix (energy and norms)
+  std::vector<double> node_weights;      // [Np][4] node i: x = sum_v w[i][v] * vertex_v
   KernelPlan plan;
   std::string origin;                   // what it was generated from (a line for the header)
 };
@@ -33,6 +44,14 @@ inline constexpr int kGeoDrdx = 0;     // rx ry rz sx sy sz tx ty tz (9)
 inline constexpr int kGeoFscale = 9;   // Fscale per face (4)
 inline constexpr int kGeoNormal = 13;  // normals, face-major (4 x 3)
 inline constexpr int kGeoStride = 25;
+
+// Per-element vertex record, always double: vert[k*kVertStride + 3*v + d] is coordinate d of
+// vertex v; vert[k*kVertStride + kVertJ] the Jacobian determinant (volume / (4/3)).
+inline constexpr int kVertJ = 12;
+inline constexpr int kVertStride = 13;
+
+// Reductions dgmax_norms returns (sums and maxima over all nodes, in double).
+inline constexpr int kNormEnergy = 0, kNormE2 = 1, kNormH2 = 2, kNormEinf = 3, kNormHinf = 4, kNumNorms = 5;
 
 // Per-element material record: mat[k*kMatStride + ...].
 inline constexpr int kMatEps = 0, kMatMu = 1, kMatZ = 2, kMatY = 3, kMatInvEps = 4, kMatInvMu = 5,

@@ -1,5 +1,7 @@
 #include "solver/backends/kernel_data.hpp"
 
+#include <cmath>
+
 #include "codegen/emit/kernel_spec.hpp"
 
 namespace dgmax {
@@ -7,15 +9,16 @@ namespace dgmax {
 template <class Real>
 KernelData<Real> make_kernel_data(const Problem& p) {
   using namespace codegen;
-  const int K = p.K(), Nfp = p.Nfp();
+  const int K = p.K();
   const MeshData& md = *p.md;
   KernelData<Real> d;
   d.geo.assign(static_cast<size_t>(K) * kGeoStride, Real(0));
   d.mat.assign(static_cast<size_t>(K) * kMatStride, Real(0));
   d.etoe.resize(4 * static_cast<size_t>(K));
   d.bc.resize(d.etoe.size());
-  d.inc_offset.assign(d.etoe.size(), -1);
+  d.vert.resize(static_cast<size_t>(K) * kVertStride);
   d.vmapP.assign(p.maps.vmapP.begin(), p.maps.vmapP.end());
+#pragma omp parallel for schedule(static)
   for (int k = 0; k < K; ++k) {
     Real* g = &d.geo[static_cast<size_t>(k) * kGeoStride];
     for (int i = 0; i < 9; ++i) g[kGeoDrdx + i] = static_cast<Real>(md.geom.drdx[k][i]);
@@ -25,16 +28,11 @@ KernelData<Real> make_kernel_data(const Problem& p) {
       const bool boundary = md.conn.is_boundary(k, f);
       d.etoe[4 * k + f] = md.conn.EToE[k][f];
       d.bc[4 * k + f] = boundary ? static_cast<int>(p.bc[k][f]) : -1;
-      if (boundary && p.fluxes->exterior_reads_incident[static_cast<int>(p.bc[k][f])]) {
-        d.inc_offset[4 * k + f] = static_cast<int>(d.inc_x.size());
-        for (int j = 0; j < Nfp; ++j) {
-          const int node = p.maps.vmapM[(static_cast<size_t>(k) * 4 + f) * Nfp + j];
-          d.inc_x.push_back(p.xyz.x[node]);
-          d.inc_y.push_back(p.xyz.y[node]);
-          d.inc_z.push_back(p.xyz.z[node]);
-        }
-      }
     }
+    double* vk = &d.vert[static_cast<size_t>(k) * kVertStride];
+    for (int v = 0; v < 4; ++v)
+      for (int x = 0; x < 3; ++x) vk[3 * v + x] = md.mesh.vertices[md.mesh.elements[k][v]][x];
+    vk[kVertJ] = md.geom.J[k];
     const Material& m = p.material[k];
     Real* mk = &d.mat[static_cast<size_t>(k) * kMatStride];
     mk[kMatEps] = static_cast<Real>(m.eps);
@@ -48,34 +46,17 @@ KernelData<Real> make_kernel_data(const Problem& p) {
   return d;
 }
 
-template <class Real>
-void eval_incident(const Problem& p, const KernelData<Real>& d, double t, Real* out) {
-  const size_t n = d.n_inc();
-  if (n == 0) return;
-  std::vector<double> buf(6 * n);
-  double* cols[6];
-  for (int c = 0; c < 6; ++c) cols[c] = buf.data() + c * n;
-  p.incident(n, d.inc_x.data(), d.inc_y.data(), d.inc_z.data(), t, cols);
-  for (size_t i = 0; i < n; ++i)
-    for (int c = 0; c < 6; ++c) out[6 * i + c] = static_cast<Real>(cols[c][i]);
-}
-
-template <class Real>
-void eval_current(const Problem& p, double t, Real* out) {
-  const size_t n = static_cast<size_t>(p.K()) * p.Np();
-  std::vector<double> buf(3 * n);
-  double* cols[3] = {buf.data(), buf.data() + n, buf.data() + 2 * n};
-  p.current(n, p.xyz.x.data(), p.xyz.y.data(), p.xyz.z.data(), t, cols);
-  for (size_t i = 0; i < 3 * n; ++i) out[i] = static_cast<Real>(buf[i]);
+NormSample norm_sample(const double* r) {
+  using namespace codegen;
+  NormSample s;
+  s.energy = r[kNormEnergy];
+  s.errors = {std::sqrt(r[kNormE2]), std::sqrt(r[kNormH2]), r[kNormEinf], r[kNormHinf]};
+  return s;
 }
 
 template struct KernelData<float>;
 template struct KernelData<double>;
 template KernelData<float> make_kernel_data<float>(const Problem&);
 template KernelData<double> make_kernel_data<double>(const Problem&);
-template void eval_incident<float>(const Problem&, const KernelData<float>&, double, float*);
-template void eval_incident<double>(const Problem&, const KernelData<double>&, double, double*);
-template void eval_current<float>(const Problem&, double, float*);
-template void eval_current<double>(const Problem&, double, double*);
 
 }  // namespace dgmax

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "solver/backends/backend.hpp"
 #include "solver/physics/problem.hpp"
 
 namespace dgmax {
@@ -15,21 +16,13 @@ struct KernelData {
   std::vector<int> etoe;         // [K][4] neighbour element, -1 on boundaries
   std::vector<int> bc;           // [K][4] exterior-state index on boundaries, -1 elsewhere
   std::vector<int> vmapP;        // [K][4][Nfp] neighbour node k'·Np + i'
-  std::vector<int> inc_offset;   // [K][4] first row in the incident array, -1 if not read
-  std::vector<double> inc_x, inc_y, inc_z;  // [n_inc] face nodes whose state reads Einc/Hinc
-
-  size_t n_inc() const { return inc_x.size(); }
+  std::vector<double> vert;      // [K][kVertStride] vertex coordinates and J, always double
 };
 
 template <class Real>
 KernelData<Real> make_kernel_data(const Problem& p);
 
-// Incident E, H at the listed face nodes: out [n_inc][6].
-template <class Real>
-void eval_incident(const Problem& p, const KernelData<Real>& d, double t, Real* out);
-
-// Current density at all nodes: out [3][K·Np].
-template <class Real>
-void eval_current(const Problem& p, double t, Real* out);
+// The reductions of a generated dgmax_norms kernel (codegen::kNorm* order) as a NormSample.
+NormSample norm_sample(const double* reduced);
 
 }  // namespace dgmax

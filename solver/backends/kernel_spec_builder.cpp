@@ -10,6 +10,16 @@ std::vector<double> row_major(const Eigen::MatrixXd& m) {
   return out;
 }
 
+// The lowered form of a field the kernels need; a field given only as a host function (tests)
+// cannot be compiled.
+std::optional<codegen::LoweredField> lowered(const SpaceTimeField& f, const char* what) {
+  if (!f) return std::nullopt;
+  if (!f.lowered)
+    throw InternalError(std::string("the ") + what +
+                        " field has no expression form; the generated backends compile fields from expressions");
+  return f.lowered;
+}
+
 }  // namespace
 
 codegen::KernelSpec make_kernel_spec(const Problem& p, bool single) {
@@ -29,6 +39,19 @@ codegen::KernelSpec make_kernel_spec(const Problem& p, bool single) {
   s.flux = p.fluxes->flux;
   s.exterior = p.fluxes->exterior;
   s.exterior_names = p.fluxes->exterior_names;
+  s.exterior_reads_incident = p.fluxes->exterior_reads_incident;
+  s.initial = lowered(p.initial, "initial");
+  s.exact = lowered(p.exact, "exact");
+  s.current = lowered(p.current, "current (sources.J)");
+  s.incident = lowered(p.incident, "incident");
+  s.M = row_major(ref.M);
+  s.node_weights.resize(4 * static_cast<size_t>(ref.Np));
+  for (int i = 0; i < ref.Np; ++i) {
+    // the weights of map_to_physical (mesh/geometry.cpp), computed the same way
+    const double r = ref.r[i], ss = ref.s[i], t = ref.t[i];
+    const double w[4] = {-(1 + r + ss + t) / 2, (1 + r) / 2, (1 + ss) / 2, (1 + t) / 2};
+    for (int v = 0; v < 4; ++v) s.node_weights[4 * static_cast<size_t>(i) + v] = w[v];
+  }
   s.origin = "flux '" + p.fluxes->flux_name + "', N = " + std::to_string(ref.N) + ", " +
              (single ? "single" : "double") + " precision";
   return s;

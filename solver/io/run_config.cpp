@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "codegen/dsl/constants.hpp"
+#include "solver/physics/space_time_field.hpp"
 #include "solver/util/strings.hpp"
 #include "solver/io/config_keys.hpp"
 
@@ -23,6 +24,7 @@ FieldExpr parse_vector(const YamlDoc& doc, const YAML::Node& node, const std::st
     f.names.push_back(name);
     f.comps.push_back(dsl::compile_scalar(f.sources.back(), ctx));
   }
+  f.constants = ctx.constants;
   return f;
 }
 
@@ -31,6 +33,7 @@ FieldExpr parse_em_field(const YamlDoc& doc, const YAML::Node& node, const std::
                          const dsl::ScalarContext& ctx, bool require_both) {
   doc.check_keys(node, {"E", "H"}, what);
   FieldExpr f;
+  f.constants = ctx.constants;
   for (const char* name : {"E", "H"}) {
     const YAML::Node v = node[name];
     if (!v.IsDefined()) {
@@ -84,15 +87,7 @@ FluxSource parse_flux_pair(const YamlDoc& doc, const YAML::Node& node, const std
 
 }  // namespace
 
-FieldFn FieldExpr::as_field_fn() const {
-  // copies the compiled programs: the function outlives the config
-  return [comps = comps](size_t n, const double* x, const double* y, const double* z, double t,
-                         double* const* out) {
-    std::vector<double> tt(n, t);
-    const double* vars[4] = {x, y, z, tt.data()};
-    for (size_t c = 0; c < comps.size(); ++c) comps[c].eval_batch(n, vars, out[c]);
-  };
-}
+SpaceTimeField FieldExpr::to_field() const { return make_space_time_field(comps, sources, names, constants); }
 
 RunConfig parse_run_config(const YamlDoc& doc) {
   check_top_level_keys(doc);
@@ -280,8 +275,10 @@ void apply_physics(const RunConfig& cfg, Problem& p) {
       const auto it = cfg.boundaries.find(mesh.boundary_tag_names[p.md->conn.face_tag[k][f]]);
       p.bc[k][f] = it != cfg.boundaries.end() ? it->second : default_bc;
     }
-  if (cfg.current) p.current = cfg.current->as_field_fn();
-  if (cfg.incident) p.incident = cfg.incident->as_field_fn();
+  if (cfg.current) p.current = cfg.current->to_field();
+  if (cfg.incident) p.incident = cfg.incident->to_field();
+  if (cfg.initial) p.initial = cfg.initial->to_field();
+  if (cfg.exact) p.exact = cfg.exact->to_field();
 }
 
 const char* default_config_text() {

@@ -39,7 +39,10 @@ struct FieldExpr {
   std::vector<dsl::ScalarFunction> comps;
   std::vector<dsl::ExprSource> sources;  // per component; empty text for an omitted (zero) part
   std::vector<std::string> names;        // per component, e.g. "initial.E[2]"
-  FieldFn as_field_fn() const;  // evaluates all components at many points
+  std::map<std::string, double> constants;  // the constants the expressions were compiled with
+  // Interpreted and lowered forms (Problem::current, incident, initial, exact). The lowering
+  // accepts every expression the interpreter compiled, so it cannot fail after parsing.
+  SpaceTimeField to_field() const;
 };
 
 struct MaterialSpec {

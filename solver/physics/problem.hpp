@@ -7,7 +7,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
+
+#include "codegen/dsl/expr_source.hpp"
+#include "codegen/lower/field_lowering.hpp"
 
 #include "solver/element/reference_element.hpp"
 #include "solver/mesh/face_maps.hpp"
@@ -37,6 +42,18 @@ inline BcKind custom_bc(int exterior_index) { return static_cast<BcKind>(exterio
 using FieldFn = std::function<void(size_t n, const double* x, const double* y, const double* z,
                                    double t, double* const* out)>;
 
+// A vector field of (x, y, z, t) from the config. `eval` interprets its expressions (the ref
+// backend, host checks); `lowered` is what the cpu and cuda backends compile into their kernels
+// (no expression is interpreted in their time loops). Tests may give only `eval`: the generated
+// backends then refuse the problem. `names`/`sources` locate messages ("initial.E[2]").
+struct SpaceTimeField {
+  FieldFn eval;
+  std::optional<codegen::LoweredField> lowered;
+  std::vector<std::string> names;
+  std::vector<dsl::ExprSource> sources;
+  explicit operator bool() const { return static_cast<bool>(eval); }
+};
+
 struct Problem {
   int N = 0;
   std::shared_ptr<const MeshData> md;
@@ -46,8 +63,10 @@ struct Problem {
   std::vector<Material> material;          // [K]
   std::vector<std::array<BcKind, 4>> bc;   // [K][4]; read only on boundary faces
   std::shared_ptr<const FluxSet> fluxes;   // the flux and exterior states every backend uses
-  FieldFn current;                         // J: 3 components; empty when there are no sources
-  FieldFn incident;                        // E, H: 6 components; needed by states that read Einc/Hinc
+  SpaceTimeField current;                  // J: 3 components; empty when there are no sources
+  SpaceTimeField incident;                 // E, H: 6 components; needed by states that read Einc/Hinc
+  SpaceTimeField initial;                  // E, H at t = 0 (6 components); empty: zero fields
+  SpaceTimeField exact;                    // E, H (6 components); empty: no error norms
 
   // Lowers the built-in alpha-family flux for alpha (0 central ... 1 upwind) into `fluxes`.
   void set_alpha(double a);

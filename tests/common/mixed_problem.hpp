@@ -11,6 +11,7 @@
 #include "solver/backends/ref/ref_backend.hpp"
 #include "solver/physics/norms.hpp"
 #include "solver/physics/problem.hpp"
+#include "solver/physics/space_time_field.hpp"
 
 namespace dgmax::test {
 
@@ -23,17 +24,12 @@ inline Problem mixed_problem(int N, unsigned seed, const std::string& flux = "up
   for (auto& m : p.material) m = Material{1 + 3 * u(rng), 1 + u(rng), 0.5 * u(rng)};
   for (int k = 0; k < p.K(); ++k)
     for (int f = 0; f < 4; ++f) p.bc[k][f] = static_cast<BcKind>((k + f) % 4);
-  p.current = [](size_t n, const double* x, const double* y, const double* z, double t, double* const* out) {
-    for (size_t i = 0; i < n; ++i) {
-      out[0][i] = std::sin(x[i] + t);
-      out[1][i] = std::cos(y[i] * z[i]);
-      out[2][i] = x[i] * y[i] - t;
-    }
-  };
-  p.incident = [](size_t n, const double* x, const double* y, const double* z, double t, double* const* out) {
-    for (size_t i = 0; i < n; ++i)
-      for (int c = 0; c < 6; ++c) out[c][i] = std::sin((c + 1) * x[i] - t) * std::cos(y[i] + c * z[i]);
-  };
+  // as expressions: the generated backends compile them, the ref backend interprets them
+  p.current = space_time_field_from_text({"sin(x + t)", "cos(y*z)", "x*y - t"}, "sources.J");
+  std::vector<std::string> inc;
+  for (int c = 0; c < 6; ++c)
+    inc.push_back("sin(" + std::to_string(c + 1) + "*x - t)*cos(y + " + std::to_string(c) + "*z)");
+  p.incident = space_time_field_from_text(inc, "incident");
   return p;
 }
 

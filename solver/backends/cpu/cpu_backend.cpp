@@ -6,13 +6,13 @@
 
 #include "codegen/emit/cpu_kernels.hpp"
 #include "codegen/jit/host_jit.hpp"
-#include "solver/backends/kernel_spec_builder.hpp"
 #include "solver/backends/kernel_data.hpp"
+#include "solver/backends/kernel_spec_builder.hpp"
+#include "solver/physics/space_time_field.hpp"
 #include "solver/time/lserk4.hpp"
 
 namespace dgmax {
 namespace {
-
 
 template <class Real>
 class CpuBackend final : public Backend {
@@ -24,7 +24,14 @@ class CpuBackend final : public Backend {
     surface_ = reinterpret_cast<SurfaceFn>(lib_->symbol("dgmax_surface"));
     lift_ = reinterpret_cast<LiftFn>(lib_->symbol("dgmax_lift"));
     update_ = reinterpret_cast<UpdateFn>(lib_->symbol("dgmax_update"));
-    setup_arrays();
+    initial_ = reinterpret_cast<InitialFn>(lib_->symbol("dgmax_initial"));
+    norms_ = reinterpret_cast<NormsFn>(lib_->symbol("dgmax_norms"));
+    d_ = make_kernel_data<Real>(p_);
+    const size_t n = static_cast<size_t>(p_.K()) * 6 * p_.Np();
+    q_.assign(n, Real(0));
+    res_.assign(n, Real(0));
+    rhs_.assign(n, Real(0));
+    flux_.assign(static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6, Real(0));
   }
 
   std::string name() const override { return "cpu"; }
@@ -37,14 +44,25 @@ class CpuBackend final : public Backend {
   }
   void set_state(const Fields& q) override {
     q_.assign(q.q.begin(), q.q.end());
-    res_.assign(q_.size(), Real(0));
-    rhs_.assign(q_.size(), Real(0));
+    std::fill(res_.begin(), res_.end(), Real(0));
   }
   void get_state(Fields& q) override {
-    q = Fields(p_.K(), p_.Np());
+    if (q.K != p_.K() || q.Np != p_.Np()) q = Fields(p_.K(), p_.Np());
     for (size_t i = 0; i < q_.size(); ++i) q.q[i] = static_cast<double>(q_[i]);
   }
+  void init_state() override {
+    const long bad = initial_(p_.K(), d_.vert.data(), q_.data());
+    if (bad >= 0) throw_nonfinite_initial(p_, static_cast<size_t>(bad), static_cast<double>(q_[bad]));
+    std::fill(res_.begin(), res_.end(), Real(0));
+  }
+  NormSample norms(double t) override {
+    HostTimer timer(kernel_seconds_);
+    double out[codegen::kNumNorms];
+    norms_(p_.K(), q_.data(), d_.mat.data(), d_.vert.data(), t, out);
+    return norm_sample(out);
+  }
   void step(double t, double dt) override {
+    HostTimer timer(kernel_seconds_);
     for (int s = 0; s < lserk4::kStages; ++s) {
       compute_rhs(q_.data(), t + lserk4::c[s] * dt, rhs_.data());
       update_(static_cast<long>(q_.size()), static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]),
@@ -55,25 +73,18 @@ class CpuBackend final : public Backend {
  private:
   using VolumeFn = void (*)(int, const Real*, const Real*, Real*);
   using SurfaceFn = void (*)(int, const Real*, const Real*, const Real*, const int*, const int*, const int*,
-                             const int*, const Real*, Real*);
-  using LiftFn = void (*)(int, const Real*, const Real*, const Real*, const Real*, Real*);
+                             const double*, double, Real*);
+  using LiftFn = void (*)(int, const Real*, const Real*, const Real*, const double*, double, Real*);
   using UpdateFn = void (*)(long, Real, Real, Real, const Real*, Real*, Real*);
-
-  void setup_arrays() {
-    d_ = make_kernel_data<Real>(p_);
-    inc_.assign(6 * d_.n_inc(), Real(0));
-    flux_.assign(static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6, Real(0));
-    if (p_.current) J_.assign(3 * static_cast<size_t>(p_.K()) * p_.Np(), Real(0));
-  }
+  using InitialFn = long (*)(int, const double*, Real*);
+  using NormsFn = void (*)(int, const Real*, const Real*, const double*, double, double*);
 
   void compute_rhs(const Real* q, double t, Real* rhs) {
-    eval_incident(p_, d_, t, inc_.data());
-    if (p_.current) eval_current(p_, t, J_.data());
     const int K = p_.K();
     volume_(K, q, d_.geo.data(), rhs);
-    surface_(K, q, d_.geo.data(), d_.mat.data(), d_.etoe.data(), d_.bc.data(), d_.vmapP.data(),
-             d_.inc_offset.data(), inc_.data(), flux_.data());
-    lift_(K, flux_.data(), d_.mat.data(), q, J_.empty() ? nullptr : J_.data(), rhs);
+    surface_(K, q, d_.geo.data(), d_.mat.data(), d_.etoe.data(), d_.bc.data(), d_.vmapP.data(), d_.vert.data(), t,
+             flux_.data());
+    lift_(K, flux_.data(), d_.mat.data(), q, d_.vert.data(), t, rhs);
   }
 
   const Problem& p_;
@@ -82,8 +93,10 @@ class CpuBackend final : public Backend {
   SurfaceFn surface_ = nullptr;
   LiftFn lift_ = nullptr;
   UpdateFn update_ = nullptr;
+  InitialFn initial_ = nullptr;
+  NormsFn norms_ = nullptr;
   KernelData<Real> d_;
-  std::vector<Real> inc_, flux_, J_, q_, res_, rhs_;
+  std::vector<Real> flux_, q_, res_, rhs_;  // q_, res_, rhs_: [K][6][Np]; flux_: [K][4][Nfp][6]
 };
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <deque>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -13,6 +15,7 @@
 #include "solver/backends/device_memory.hpp"
 #include "solver/backends/kernel_data.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
+#include "solver/physics/space_time_field.hpp"
 #include "solver/time/lserk4.hpp"
 
 namespace dgmax {
@@ -39,6 +42,8 @@ class CudaBackend final : public Backend {
     const char* fuse = std::getenv("DGMAX_CUDA_FUSE");
     fuse_level_ = fuse ? std::atoi(fuse) : (p.N <= 6 ? 2 : 1);
     update_ = module_->function("dgmax_update");
+    initial_ = module_->function("dgmax_initial");
+    norms_ = module_->function("dgmax_norms");
     check_memory();
     upload_data();
   }
@@ -60,10 +65,56 @@ class CudaBackend final : public Backend {
     res_.zero();
   }
   void get_state(Fields& q) override {
-    std::vector<Real> host(n_);
-    q_.download(host);
-    q = Fields(p_.K(), p_.Np());
-    for (size_t i = 0; i < host.size(); ++i) q.q[i] = static_cast<double>(host[i]);
+    if (q.K != p_.K() || q.Np != p_.Np()) q = Fields(p_.K(), p_.Np());
+    if constexpr (std::is_same_v<Real, double>) {
+      q_.download(q.q);
+    } else {
+      std::vector<Real> host(n_);
+      q_.download(host);
+      for (size_t i = 0; i < host.size(); ++i) q.q[i] = static_cast<double>(host[i]);
+    }
+  }
+  void init_state() override {
+    const unsigned long long none = std::numeric_limits<unsigned long long>::max();
+    cuda::DeviceBuffer bad(ctx_, sizeof(none), "initial-state check");
+    bad.upload(&none, sizeof(none));
+    int K = p_.K();
+    cuda::DevicePtr vert = vert_.ptr(), q = q_.ptr(), badp = bad.ptr();
+    void* args[] = {&K, &vert, &q, &badp};
+    cuda::launch(initial_, "dgmax_initial", element_blocks(), element_block(), 0, args);
+    unsigned long long first = none;
+    bad.download(&first, sizeof(first));
+    if (first != none) {
+      Real v = 0;
+      q_.download(&v, sizeof(Real), static_cast<size_t>(first) * sizeof(Real));
+      throw_nonfinite_initial(p_, static_cast<size_t>(first), static_cast<double>(v));
+    }
+    res_.zero();
+  }
+  // Each block writes kNumNorms partial results; the host adds them in block order, so the result
+  // does not depend on scheduling (bitwise repeatable).
+  NormSample norms(double t) override {
+    begin_timed();
+    int K = p_.K();
+    cuda::DevicePtr q = q_.ptr(), mat = mat_.ptr(), vert = vert_.ptr(), part = partial_.ptr();
+    void* args[] = {&K, &q, &mat, &vert, &t, &part};
+    cuda::launch(norms_, "dgmax_norms", norm_blocks_, element_block(), 0, args);
+    end_timed();
+    std::vector<double> host(static_cast<size_t>(norm_blocks_) * codegen::kNumNorms);
+    partial_.download(host);
+    double r[codegen::kNumNorms];
+    for (int n = 0; n < codegen::kNumNorms; ++n) r[n] = host[n];
+    for (unsigned b = 1; b < norm_blocks_; ++b)
+      for (int n = 0; n < codegen::kNumNorms; ++n) {
+        const double v = host[static_cast<size_t>(b) * codegen::kNumNorms + n];
+        if (n < codegen::kNormEinf) r[n] += v;
+        else if (v > r[n] || v != v) r[n] = v;  // NaN-propagating maximum
+      }
+    return norm_sample(r);
+  }
+  double kernel_seconds() override {
+    while (!pending_.empty()) harvest_oldest();
+    return kernel_seconds_;
   }
   double time_steps(int steps, double dt) override {
     cuda::Event start(ctx_), stop(ctx_);
@@ -73,6 +124,13 @@ class CudaBackend final : public Backend {
     return stop.elapsed_ms(start) / 1e3;
   }
   void step(double t, double dt) override {
+    begin_timed();
+    step_kernels(t, dt);
+    end_timed();
+  }
+
+ private:
+  void step_kernels(double t, double dt) {
     for (int s = 0; s < lserk4::kStages; ++s) {
       if (fuse_level_ >= 2) {
         fused_stage(t + lserk4::c[s] * dt, static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]),
@@ -84,20 +142,42 @@ class CudaBackend final : public Backend {
     }
   }
 
- private:
+  // Kernel time from event pairs around each step and reduction; a pair is read back once its
+  // work is done (at the latest when kMaxPending pairs wait, which is far behind the queue's head).
+  struct EventPair {
+    cuda::Event start, stop;
+  };
+  static constexpr size_t kMaxPending = 64;
+  void begin_timed() {
+    if (spare_.empty()) spare_.push_back(EventPair{cuda::Event(ctx_), cuda::Event(ctx_)});
+    pending_.push_back(std::move(spare_.back()));
+    spare_.pop_back();
+    pending_.back().start.record();
+  }
+  void end_timed() {
+    pending_.back().stop.record();
+    if (pending_.size() > kMaxPending) harvest_oldest();
+  }
+  void harvest_oldest() {
+    kernel_seconds_ += pending_.front().stop.elapsed_ms(pending_.front().start) / 1e3;
+    spare_.push_back(std::move(pending_.front()));
+    pending_.pop_front();
+  }
+
+  unsigned element_blocks() const { return static_cast<unsigned>((p_.K() + epb_ - 1) / epb_); }
+  cuda::Dim3 element_block() const { return cuda::Dim3(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(epb_)); }
+
   // Everything that lives on the device, in bytes, to refuse early with a useful message.
   void check_memory() {
     const size_t K = p_.K(), Np = p_.Np(), Nfp = p_.Nfp();
     n_ = K * 6 * Np;
-    const size_t need = sizeof(Real) * (4 * n_ + K * codegen::kGeoStride + K * codegen::kMatStride + K * 4 * Nfp * 6 +
-                                        (p_.current ? 3 * K * Np : 0)) +
-                        sizeof(int) * (K * 4 * (3 + Nfp));
+    const size_t need = sizeof(Real) * (4 * n_ + K * codegen::kGeoStride + K * codegen::kMatStride + K * 4 * Nfp * 6) +
+                        sizeof(double) * K * codegen::kVertStride + sizeof(int) * (K * 4 * (2 + Nfp));
     check_device_memory(need, ctx_.mem_info().free, n_, ctx_.info().name);
   }
 
   void upload_data() {
     const KernelData<Real> d = make_kernel_data<Real>(p_);
-    n_inc_ = d.n_inc();
     auto upload = [&](cuda::DeviceBuffer& buf, const auto& v, const char* what) {
       using T = typename std::decay_t<decltype(v)>::value_type;
       buf = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, v.size()) * sizeof(T), what);
@@ -108,66 +188,45 @@ class CudaBackend final : public Backend {
     upload(etoe_, d.etoe, "element neighbours");
     upload(bc_, d.bc, "boundary conditions");
     upload(vmapP_, d.vmapP, "face node map");
-    upload(inc_offset_, d.inc_offset, "incident offsets");
-    kd_ = d;
+    upload(vert_, d.vert, "element vertices");
     q_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "state");
     q_next_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "state (next stage)");
     res_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "LSERK residual");
     rhs_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "right-hand side");
     flux_ = cuda::DeviceBuffer(ctx_, static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6 * sizeof(Real), "face fluxes");
-    inc_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, 6 * n_inc_) * sizeof(Real), "incident field");
-    inc_host_.assign(6 * n_inc_, Real(0));
-    if (p_.current) {
-      J_ = cuda::DeviceBuffer(ctx_, 3 * static_cast<size_t>(p_.K()) * p_.Np() * sizeof(Real), "current density");
-      J_host_.assign(3 * static_cast<size_t>(p_.K()) * p_.Np(), Real(0));
-    }
+    // a few blocks per SM stride over all elements (a fixed count: the sums come out the same every time)
+    norm_blocks_ = static_cast<unsigned>(std::min<long>(element_blocks(), 4L * ctx_.info().sm_count));
+    partial_ = cuda::DeviceBuffer(ctx_, static_cast<size_t>(norm_blocks_) * codegen::kNumNorms * sizeof(double),
+                                  "norm partial sums");
     res_.zero();
+    q_.zero();
   }
 
   void compute_rhs(const cuda::DeviceBuffer& q, double t) {
-    upload_sources(t);
     int K = p_.K();
     cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
-                    vmapP = vmapP_.ptr(), inc_off = inc_offset_.ptr(), inc = inc_.ptr(), flux = flux_.ptr(),
-                    rhs = rhs_.ptr(), J = p_.current ? J_.ptr() : 0;
-    const unsigned blocks = static_cast<unsigned>((K + epb_ - 1) / epb_);
-    const cuda::Dim3 block(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(epb_));
+                    vmapP = vmapP_.ptr(), vert = vert_.ptr(), flux = flux_.ptr(), rhs = rhs_.ptr();
     void* vargs[] = {&K, &qp, &geo, &rhs};
-    cuda::launch(volume_, "dgmax_volume", blocks, block, 0, vargs);
+    cuda::launch(volume_, "dgmax_volume", element_blocks(), element_block(), 0, vargs);
     if (fuse_level_ >= 1) {
-      void* fargs[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &inc_off, &inc, &J, &rhs};
-      cuda::launch(surface_lift_, "dgmax_surface_lift", blocks, block, 0, fargs);
+      void* fargs[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &vert, &t, &rhs};
+      cuda::launch(surface_lift_, "dgmax_surface_lift", element_blocks(), element_block(), 0, fargs);
       return;
     }
     const long face_nodes = static_cast<long>(K) * 4 * p_.Nfp();
-    void* sargs[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &inc_off, &inc, &flux};
+    void* sargs[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &vert, &t, &flux};
     cuda::launch(surface_, "dgmax_surface", static_cast<unsigned>((face_nodes + 255) / 256), 256, 0, sargs);
-    void* largs[] = {&K, &flux, &mat, &qp, &J, &rhs};
-    cuda::launch(lift_, "dgmax_lift", blocks, block, 0, largs);
-  }
-
-  void upload_sources(double t) {
-    if (n_inc_ > 0) {
-      eval_incident(p_, kd_, t, inc_host_.data());
-      inc_.upload(inc_host_);
-    }
-    if (p_.current) {
-      eval_current(p_, t, J_host_.data());
-      J_.upload(J_host_);
-    }
+    void* largs[] = {&K, &flux, &mat, &qp, &vert, &t, &rhs};
+    cuda::launch(lift_, "dgmax_lift", element_blocks(), element_block(), 0, largs);
   }
 
   // q_ → q_next_ (then swapped): neighbours read the old state while blocks write the new one.
   void fused_stage(double t, Real a, Real b, Real dt) {
-    upload_sources(t);
     int K = p_.K();
     cuda::DevicePtr qp = q_.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
-                    vmapP = vmapP_.ptr(), inc_off = inc_offset_.ptr(), inc = inc_.ptr(),
-                    J = p_.current ? J_.ptr() : 0, res = res_.ptr(), qn = q_next_.ptr();
-    void* args[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &inc_off, &inc, &J, &res, &qn, &a, &b, &dt};
-    const unsigned blocks = static_cast<unsigned>((K + epb_ - 1) / epb_);
-    cuda::launch(stage_, "dgmax_stage", blocks, cuda::Dim3(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(epb_)), 0,
-                 args);
+                    vmapP = vmapP_.ptr(), vert = vert_.ptr(), res = res_.ptr(), qn = q_next_.ptr();
+    void* args[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &vert, &t, &res, &qn, &a, &b, &dt};
+    cuda::launch(stage_, "dgmax_stage", element_blocks(), element_block(), 0, args);
     std::swap(q_, q_next_);
   }
 
@@ -184,12 +243,13 @@ class CudaBackend final : public Backend {
   std::unique_ptr<cuda::Module> module_;
   cuda::Function volume_ = nullptr, surface_ = nullptr, lift_ = nullptr, update_ = nullptr, surface_lift_ = nullptr;
   int fuse_level_ = 2;
-  cuda::Function stage_ = nullptr;
+  cuda::Function stage_ = nullptr, initial_ = nullptr, norms_ = nullptr;
   int epb_ = 1;
-  size_t n_ = 0, n_inc_ = 0;
-  KernelData<Real> kd_;
-  cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, inc_offset_, q_, q_next_, res_, rhs_, flux_, inc_, J_;
-  std::vector<Real> inc_host_, J_host_;
+  unsigned norm_blocks_ = 1;
+  size_t n_ = 0;
+  cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, vert_, q_, q_next_, res_, rhs_, flux_, partial_;
+  std::deque<EventPair> pending_;
+  std::vector<EventPair> spare_;
 };
 
 }  // namespace

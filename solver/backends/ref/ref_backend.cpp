@@ -4,6 +4,7 @@
 #include <array>
 
 #include "codegen/lower/flux_inputs.hpp"
+#include "solver/physics/space_time_field.hpp"
 #include "solver/time/lserk4.hpp"
 #include "solver/util/error.hpp"
 
@@ -34,11 +35,21 @@ RefBackend::RefBackend(const Problem& problem)
   for (const auto& e : p_.fluxes->exterior) max_exterior_nodes_ = std::max(max_exterior_nodes_, e.dag.nodes().size());
 }
 
+void RefBackend::init_state() { q_ = interpolate_initial(p_); }
+
+NormSample RefBackend::norms(double t) {
+  HostTimer timer(kernel_seconds_);
+  NormSample s;
+  s.energy = electromagnetic_energy(p_, q_);
+  if (p_.exact) s.errors = error_norms(p_, q_, p_.exact.eval, t);
+  return s;
+}
+
 void RefBackend::evaluate_sources(double t) {
   if (!p_.current) return;
   const size_t n = static_cast<size_t>(p_.K()) * p_.Np();
   double* out[3] = {J_.data(), J_.data() + n, J_.data() + 2 * n};
-  p_.current(n, p_.xyz.x.data(), p_.xyz.y.data(), p_.xyz.z.data(), t, out);
+  p_.current.eval(n, p_.xyz.x.data(), p_.xyz.y.data(), p_.xyz.z.data(), t, out);
 }
 
 void RefBackend::evaluate_incident(double t) {
@@ -47,7 +58,7 @@ void RefBackend::evaluate_incident(double t) {
   DGMAX_ASSERT(p_.incident, "incident boundary without an incident field");
   double* out[6];
   for (int c = 0; c < 6; ++c) out[c] = inc_.data() + c * n;
-  p_.incident(n, inc_x_.data(), inc_y_.data(), inc_z_.data(), t, out);
+  p_.incident.eval(n, inc_x_.data(), inc_y_.data(), inc_z_.data(), t, out);
 }
 
 void RefBackend::rhs(const Fields& q, double t, Fields& out) {
@@ -134,6 +145,7 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
 }
 
 void RefBackend::step(double t, double dt) {
+  HostTimer timer(kernel_seconds_);
   for (int s = 0; s < lserk4::kStages; ++s) {
     rhs(q_, t + lserk4::c[s] * dt, k_);
     const double a = lserk4::a[s], b = lserk4::b[s];

@@ -16,6 +16,9 @@ class RefBackend final : public Backend {
   void rhs(const Fields& q, double t, Fields& out) override;
   void set_state(const Fields& q) override { q_ = q; }
   void get_state(Fields& q) override { q = q_; }
+  // Interpreted on the host (the oracle the generated backends are compared with).
+  void init_state() override;
+  NormSample norms(double t) override;
   void step(double t, double dt) override;
 
  private:

@@ -135,7 +135,7 @@ TEST(RefBackend, IncidentFieldBoundaryDrivesAPlaneWave) {
   set_all_boundaries(p, BcKind::Incident);
   // the pulse starts outside the box and enters through xmin
   const FieldFn pulse = plane_pulse(-0.5, 0.2);
-  p.incident = pulse;
+  p.incident.eval = pulse;
   const auto r = simulate(p, pulse, 1.2, 0.5);
   const ErrorNorms e = error_norms(p, r.q, pulse, 1.2);
   Fields ex;
@@ -163,7 +163,7 @@ TEST(RefBackend, CurrentSourceMatchesManufacturedSolution) {
     }
   };
   // curl H = (0, 0, dHy/dx - dHx/dy) = (0, 0, -pi² sx sy t²)
-  p.current = [pi](size_t n, const double* x, const double* y, const double*, double t, double* const* out) {
+  p.current.eval = [pi](size_t n, const double* x, const double* y, const double*, double t, double* const* out) {
     for (size_t i = 0; i < n; ++i) {
       const double sxsy = std::sin(pi * x[i]) * std::sin(pi * y[i]);
       out[0][i] = out[1][i] = 0;

@@ -1,0 +1,103 @@
+// Space-time field expressions that use every function and operator of the expression language,
+// user constants and pi, and a checker that compares a compiled evaluator (cpu or cuda kernels)
+// with the interpreter (dsl::ScalarFunction, what the ref backend runs) at random points and times.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "solver/physics/space_time_field.hpp"
+
+namespace dgmax::test {
+
+inline const std::map<std::string, double>& field_constants() {
+  static const std::map<std::string, double> c = {{"omega", 2.7182818284590451}, {"a0", -0.3}, {"big", 1e300}};
+  return c;
+}
+
+// Four fields (initial, exact, current, incident) of 6, 6, 3, 6 components; together they call
+// each function at least once, with constant, variable and folded arguments.
+inline std::vector<std::vector<std::string>> field_case_texts() {
+  return {
+      // initial (t = 0 when used as a state; at random t here)
+      {"sin(pi*x)*cos(omega*y) - tan(z/3)", "asin(x/2) + acos(y/2) - atan(z)", "atan2(y, x) + atan2(-1, a0)",
+       "sinh(x) + cosh(y) - tanh(z)", "exp(-x^2 - (y - a0)^2/0.01) + log(2 + z)", "sqrt(abs(x*y)) - sqrt(2)"},
+      // exact
+      {"min(x, y) + max(z, t) - min(2, 3)", "pow(abs(x) + 1, y) + pow(x, 2) + x^3 - 2^(-x)", "floor(3*x) + ceil(2*y - t)",
+       "sign(x) + sign(0) + heaviside(y) + heaviside(-0)", "erf(x + y*t) - erf(0.5)", "-x^2 + (x + y)*(x - y)/4 + 1/3*t"},
+      // current: time-dependent source like a user's
+      {"exp(-((x-0.5)^2 + (y-0.5)^2 + (z-0.5)^2)/0.01)*sin(10*t)", "big*x*1e-300", "heaviside(t - 0.5)*cos(omega*t)"},
+      // incident: a plane pulse, a variable exponent, NaN- and inf-producing values
+      {"exp(-((x - t + 0.5)/0.2)^2)", "0", "-exp(-((x - t + 0.5)/0.2)^2)", "pow(abs(y) + 0.5, z)",
+       "log(x)", "1/(x - x)"},
+  };
+}
+
+// Both values the same double, or both NaN.
+inline bool same_double(double a, double b) {
+  if (std::isnan(a) && std::isnan(b)) return true;
+  return std::memcmp(&a, &b, sizeof a) == 0 || a == b;  // +0 == -0 counts as equal
+}
+
+// `eval(which, pts [n][4], out [n][6])` for `which` = 0..3 (initial, exact, current, incident);
+// returns the largest difference in units of the value's magnitude (0 when bitwise equal).
+// Points in [-1, 1]^3, t in [0, 3].
+inline double max_field_difference(const std::function<void(int, const std::vector<double>&, std::vector<double>&)>& eval,
+                                   size_t n = 2000, unsigned seed = 1) {
+  const auto texts = field_case_texts();
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1), ut(0, 3);
+  std::vector<double> pts(4 * n), x(n), y(n), z(n);
+  for (size_t m = 0; m < n; ++m) {
+    x[m] = pts[4 * m] = u(rng);
+    y[m] = pts[4 * m + 1] = u(rng);
+    z[m] = pts[4 * m + 2] = u(rng);
+    pts[4 * m + 3] = m % 7 == 0 ? 0.0 : ut(rng);  // t = 0 exactly, and t = 0.5 (heaviside) below
+    if (m % 11 == 0) pts[4 * m + 3] = 0.5;
+  }
+  double worst = 0;
+  for (int w = 0; w < 4; ++w) {
+    const SpaceTimeField f = space_time_field_from_text(texts[w], "field" + std::to_string(w), field_constants());
+    std::vector<double> out(6 * n, 0.0);
+    eval(w, pts, out);
+    const int nc = static_cast<int>(texts[w].size());
+    for (size_t m = 0; m < n; ++m) {
+      std::vector<double> ref(nc);
+      std::vector<double*> cols(nc);
+      for (int c = 0; c < nc; ++c) cols[c] = &ref[c];
+      const double t = pts[4 * m + 3];
+      f.eval(1, &x[m], &y[m], &z[m], t, cols.data());
+      for (int c = 0; c < nc; ++c) {
+        const double a = out[6 * m + c], b = ref[c];
+        if (same_double(a, b)) continue;
+        if (std::isnan(a) != std::isnan(b) || std::isinf(a) || std::isinf(b)) {
+          ADD_FAILURE() << "field " << w << " component " << c << " (" << texts[w][c] << ") at (" << x[m] << ", "
+                        << y[m] << ", " << z[m] << ", " << t << "): compiled " << a << ", interpreted " << b;
+          return INFINITY;
+        }
+        worst = std::max(worst, std::abs(a - b) / std::max(1.0, std::abs(b)));
+      }
+      if (nc < 6)  // components a field does not have are NaN
+        for (int c = nc; c < 6; ++c) EXPECT_TRUE(std::isnan(out[6 * m + c])) << "field " << w << " component " << c;
+    }
+  }
+  return worst;
+}
+
+// A problem with all four fields set from field_case_texts().
+inline void set_case_fields(Problem& p) {
+  const auto texts = field_case_texts();
+  p.initial = space_time_field_from_text(texts[0], "initial", field_constants());
+  p.exact = space_time_field_from_text(texts[1], "exact", field_constants());
+  p.current = space_time_field_from_text(texts[2], "sources.J", field_constants());
+  p.incident = space_time_field_from_text(texts[3], "incident", field_constants());
+}
+
+}  // namespace dgmax::test
