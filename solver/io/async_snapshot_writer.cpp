@@ -20,9 +20,6 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-const void* data_of(const Fields& q) { return q.q.data(); }
-const void* data_of(const FieldsT<float>& q) { return q.q.data(); }
-
 }  // namespace
 
 AsyncSnapshotWriter::AsyncSnapshotWriter(std::string dir, std::string stem, SnapshotContext ctx, Format f)
@@ -100,8 +97,6 @@ FieldsT<Real> AsyncSnapshotWriter::acquire() {
   note_alive();
   lock.unlock();
   if (!reused) out = FieldsT<Real>(K_, Np_);  // allocated outside the lock
-  lock.lock();
-  handed_out_.push_back(data_of(out));
   return out;
 }
 
@@ -114,11 +109,10 @@ void AsyncSnapshotWriter::submit(FieldsT<Real>&& q, double time) {
                "snapshot state of shape (" + std::to_string(q.K) + ", " + std::to_string(q.Np) +
                    ") for a mesh of " + std::to_string(K_) + " elements of " + std::to_string(Np_) + " nodes");
   std::unique_lock<std::mutex> lock(m_);
-  // the buffer comes back to the writer (it counts as queued from now on)
-  if (const auto it = std::find(handed_out_.begin(), handed_out_.end(), data_of(q)); it != handed_out_.end()) {
-    handed_out_.erase(it);
-    --outstanding_;
-  }
+  // An acquired buffer comes back (it counts as queued from now on). Counted per call, not by
+  // identity: a caller may have replaced the acquired vector (a backend's get_state that assigns
+  // a new Fields) and still hands over one buffer for the one it took.
+  if (outstanding_ > 0) --outstanding_;
   Buffer buf(std::move(q));
   rethrow_if_failed();
   wait(lock, &AsyncSnapshotWriter::queue_free);

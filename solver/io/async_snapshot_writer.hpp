@@ -19,7 +19,8 @@
 // and the writer owns it until it is on disk, then keeps it for the next acquire_buffer(). At most
 // one snapshot is being written and one waits in the queue; write() blocks only while a second one
 // is already queued. Used as above (buffers from acquire_buffer), at most kMaxBuffers = 2 state
-// buffers exist at any time: the one being written and the one being filled or queued.
+// buffers exist at any time: the one being written and the one being filled or queued (each
+// write() gives back one acquired buffer, whatever vector it moves in).
 // All member functions are for one (the owning) thread; the writer is not copyable or movable.
 //
 // Errors: an exception of the background thread (a UserError naming the path: unwritable
@@ -138,7 +139,6 @@ class AsyncSnapshotWriter {
   bool stop_ = false;           // the destructor asks the thread to drain and end
   std::vector<Buffer> free_;    // buffers of finished snapshots, for acquire_*buffer
   int outstanding_ = 0;         // buffers handed out by acquire_*buffer, not yet given back
-  std::vector<const void*> handed_out_;  // their data pointers (to recognise them in write())
   std::exception_ptr error_;    // the first background error
   bool error_reported_ = false;
   int count_ = 0, written_ = 0;

@@ -279,6 +279,27 @@ TEST(AsyncSnapshotWriter, OwnBuffersAreBoundedToo) {
   expect_h5_holds(dir / "o_00019.h5", expected, 19);
 }
 
+// A caller whose download replaces the acquired vector (a backend's get_state that assigns a new
+// Fields): each write() still gives one acquired buffer back, so the count stays at two.
+TEST(AsyncSnapshotWriter, ReplacedAcquiredBuffersAreCountedBack) {
+  TempDir dir("async_replaced");
+  IoFixture fx(2);
+  AsyncSnapshotWriter w(dir.str(), "p", context(fx), SnapshotFormat::Hdf5);
+  for (int s = 0; s < 20; ++s) {
+    Fields buf = w.acquire_buffer();
+    buf = Fields(fx.q.K, fx.q.Np);  // new memory, as `q = Fields(K, Np)` in a get_state
+    fill(buf, fx.q, s);
+    w.write(std::move(buf), s);
+  }
+  w.finish();
+  EXPECT_EQ(w.written(), 20);
+  EXPECT_LE(w.stats().buffers_allocated, AsyncSnapshotWriter::kMaxBuffers);
+  EXPECT_LE(w.stats().max_buffers_alive, AsyncSnapshotWriter::kMaxBuffers);
+  Fields expected(fx.q.K, fx.q.Np);
+  fill(expected, fx.q, 13);
+  expect_h5_holds(dir / "p_00013.h5", expected, 13);
+}
+
 // Root ignores permission bits, so the directory becomes invalid instead of read-only: it is
 // replaced by a regular file after the writer was made.
 TEST(AsyncSnapshotWriter, BackgroundErrorReachesFinishAsTheUserError) {
