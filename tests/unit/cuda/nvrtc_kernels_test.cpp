@@ -1,9 +1,11 @@
-// Every generated CUDA kernel (N = 1..8, fp32 and fp64, all built-in fluxes and exterior states)
+// Every generated CUDA kernel (N = 1..8, fp32 and fp64, all built-in fluxes and exterior states,
+// with and without compiled initial/exact/J/incident fields)
 // compiles with NVRTC for sm_80 and sm_90 — without a GPU, so CI catches a broken template.
 #include <gtest/gtest.h>
 
 #include "codegen/emit/cuda_kernels.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
+#include "field_cases.hpp"
 #include "mixed_problem.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
 
@@ -11,7 +13,8 @@ using namespace dgmax;
 
 TEST(NvrtcKernels, AllOrdersPrecisionsAndArchitecturesCompile) {
   for (int N = 1; N <= 8; ++N) {
-    const Problem p = test::mixed_problem(N, N);
+    Problem p = test::mixed_problem(N, N);
+    if (N % 2 == 1) test::set_case_fields(p);  // initial, exact, J and incident kernels too
     for (bool single : {false, true}) {
       const std::string src = codegen::generate_cuda_source(make_kernel_spec(p, single));
       for (const char* arch : {"sm_80", "sm_90"}) {
