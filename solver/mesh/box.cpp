@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/mesh/parallel_fill.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -58,22 +59,27 @@ Mesh make_box_mesh(const BoxSpec& spec) {
       }
 
   mesh.add_volume_tag("domain");
-  mesh.elements.reserve(cells_total * 6);
+  resize_parallel(mesh.elements, static_cast<size_t>(cells_total) * 6);
+  resize_parallel(mesh.element_tag, mesh.elements.size());
+  // cell (i, j, k) holds elements 6 c .. 6 c + 5, c = (k ny + j) nx + i
+#pragma omp parallel for schedule(static) collapse(2)
   for (int k = 0; k < nz; ++k)
     for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i)
-        for (const auto& tet : kKuhnTets) {
-          std::array<int, 4> e;
+      for (int i = 0; i < nx; ++i) {
+        const size_t cell = (static_cast<size_t>(k) * ny + j) * nx + i;
+        for (int t = 0; t < 6; ++t) {
+          std::array<int, 4>& e = mesh.elements[6 * cell + t];
           for (int c = 0; c < 4; ++c) {
-            const int corner = tet[c];
+            const int corner = kKuhnTets[t][c];
             e[c] = vid(i + (corner & 1), j + ((corner >> 1) & 1), k + ((corner >> 2) & 1));
           }
-          mesh.elements.push_back(e);
         }
-  mesh.element_tag.assign(mesh.elements.size(), 0);
+      }
   for (const auto& region : spec.regions) {
     const int tag = mesh.add_volume_tag(region.tag);
-    for (size_t k = 0; k < mesh.elements.size(); ++k) {
+    const long long K = static_cast<long long>(mesh.elements.size());
+#pragma omp parallel for schedule(static)
+    for (long long k = 0; k < K; ++k) {
       bool inside = true;
       for (int d = 0; d < 3; ++d) {
         double c = 0;
@@ -86,6 +92,8 @@ Mesh make_box_mesh(const BoxSpec& spec) {
 
   // Boundary triangles: each cell face on the box boundary splits along the diagonal that the
   // Kuhn tets use, which is the one through the face's lowest and highest corner.
+  mesh.tagged_faces.reserve(4 * (static_cast<size_t>(nx) * ny + static_cast<size_t>(ny) * nz +
+                                  static_cast<size_t>(nz) * nx));
   int side_tag[3][2];
   for (int d = 0; d < 3; ++d)
     for (int s = 0; s < 2; ++s) side_tag[d][s] = mesh.add_boundary_tag(kSideNames[d][s]);

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <string>
-#include <unordered_map>
+#include <utility>
 
+#include "solver/mesh/parallel_fill.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -14,14 +16,30 @@ namespace {
 using Key = std::array<int, 3>;
 
 Key sorted_key(int a, int b, int c) {
-  Key key{a, b, c};
-  std::sort(key.begin(), key.end());
-  return key;
+  if (a > b) std::swap(a, b);
+  if (b > c) std::swap(b, c);
+  if (a > b) std::swap(a, b);
+  return {a, b, c};
 }
 
-struct FaceRecord {
+Key face_key(const std::array<int, 4>& e, int f) {
+  return sorted_key(e[kFaceVertices[f][0]], e[kFaceVertices[f][1]], e[kFaceVertices[f][2]]);
+}
+
+// A face in the bucket of its smallest vertex: the other two vertex ids (ascending), its element
+// and local face.
+struct BucketFace {
+  int b, c, k, f;
+  bool operator<(const BucketFace& o) const {
+    return b != o.b ? b < o.b : c != o.c ? c < o.c : k != o.k ? k < o.k : f < o.f;
+  }
+};
+
+struct TagEntry {
   Key key;
-  int k, f;
+  long long index;  // position in Mesh::tagged_faces
+  int tag;
+  bool operator<(const TagEntry& o) const { return key != o.key ? key < o.key : index < o.index; }
 };
 
 std::string element_face(int k, int f) {
@@ -44,15 +62,16 @@ double longest_edge(const std::array<Vec3, 3>& v) {
 
 // Glues the boundary faces of tag a to those of tag b (x_b = x_a + shift) by centroid lookup in
 // a hash grid, then checks that every vertex has a partner.
-void glue_periodic(const Mesh& mesh, int pair_index, Connectivity& c) {
+// `outer`: the faces on the outer surface before any gluing, in increasing (k, f).
+void glue_periodic(const Mesh& mesh, int pair_index, const std::vector<std::pair<int, int>>& outer,
+                   Connectivity& c) {
   const PeriodicPair& p = mesh.periodic[pair_index];
   std::vector<std::pair<int, int>> side_a, side_b;  // (k, f)
-  for (int k = 0; k < mesh.num_elements(); ++k)
-    for (int f = 0; f < 4; ++f) {
-      if (!c.is_boundary(k, f) || c.face_periodic[k][f] >= 0) continue;
-      if (c.face_tag[k][f] == p.tag_a) side_a.push_back({k, f});
-      if (c.face_tag[k][f] == p.tag_b) side_b.push_back({k, f});
-    }
+  for (auto [k, f] : outer) {
+    if (!c.is_boundary(k, f) || c.face_periodic[k][f] >= 0) continue;
+    if (c.face_tag[k][f] == p.tag_a) side_a.push_back({k, f});
+    if (c.face_tag[k][f] == p.tag_b) side_b.push_back({k, f});
+  }
   const std::string& name_a = mesh.boundary_tag_names[p.tag_a];
   const std::string& name_b = mesh.boundary_tag_names[p.tag_b];
   if (side_a.size() != side_b.size())
@@ -124,70 +143,146 @@ std::array<Vec3, 3> face_vertices(const Mesh& mesh, int k, int f) {
 
 Connectivity build_connectivity(Mesh& mesh) {
   const int K = mesh.num_elements();
+  const int Nv = mesh.num_vertices();
   Connectivity c;
-  c.EToE.assign(K, {-1, -1, -1, -1});
-  c.EToF.assign(K, {-1, -1, -1, -1});
-  c.face_tag.assign(K, {-1, -1, -1, -1});
-  c.face_periodic.assign(K, {-1, -1, -1, -1});
+  assign_parallel(c.EToE, K, {-1, -1, -1, -1});
+  assign_parallel(c.EToF, K, {-1, -1, -1, -1});
+  assign_parallel(c.face_tag, K, {-1, -1, -1, -1});
+  assign_parallel(c.face_periodic, K, {-1, -1, -1, -1});
 
-  std::vector<FaceRecord> faces;
-  faces.reserve(4 * static_cast<size_t>(K));
+  long long bad_vertex = -1;  // first element referring to a vertex that does not exist
+#pragma omp parallel for schedule(static) reduction(max : bad_vertex)
   for (int k = 0; k < K; ++k)
-    for (int f = 0; f < 4; ++f) {
-      const auto& e = mesh.elements[k];
-      faces.push_back({sorted_key(e[kFaceVertices[f][0]], e[kFaceVertices[f][1]],
-                                  e[kFaceVertices[f][2]]),
-                       k, f});
-    }
-  std::sort(faces.begin(), faces.end(), [](const FaceRecord& a, const FaceRecord& b) {
-    return a.key != b.key ? a.key < b.key : (a.k != b.k ? a.k < b.k : a.f < b.f);
-  });
-
-  // Boundary tags by sorted vertex triple.
-  std::map<Key, int> tag_of;
-  for (const auto& t : mesh.tagged_faces) tag_of[sorted_key(t.v[0], t.v[1], t.v[2])] = t.tag;
-
-  int untagged = -1;
-  for (size_t i = 0; i < faces.size();) {
-    size_t j = i;
-    while (j < faces.size() && faces[j].key == faces[i].key) ++j;
-    const size_t n = j - i;
-    if (n > 2) {
-      std::string who;
-      for (size_t m = i; m < j; ++m) who += (m > i ? ", " : "") + std::to_string(faces[m].k);
-      throw UserError("face with vertices " + std::to_string(faces[i].key[0]) + ", " +
-                          std::to_string(faces[i].key[1]) + ", " + std::to_string(faces[i].key[2]) +
-                          " is shared by " + std::to_string(n) + " elements (" + who + ")",
-                      {mesh.source}, "a conforming tetrahedral mesh has at most two elements per face");
-    }
-    if (n == 2) {
-      const auto& a = faces[i];
-      const auto& b = faces[i + 1];
-      if (a.k == b.k)
-        throw UserError("element " + std::to_string(a.k) + " has two identical faces",
-                        {mesh.source}, "the element repeats a vertex");
-      c.EToE[a.k][a.f] = b.k;
-      c.EToF[a.k][a.f] = b.f;
-      c.EToE[b.k][b.f] = a.k;
-      c.EToF[b.k][b.f] = a.f;
-      ++c.interior_faces;
-    } else {
-      const auto& a = faces[i];
-      auto it = tag_of.find(a.key);
-      int tag = -1;
-      if (it != tag_of.end()) {
-        tag = it->second;
-      } else {
-        if (untagged < 0) untagged = mesh.add_boundary_tag(kUntaggedTag);
-        tag = untagged;
-      }
-      c.face_tag[a.k][a.f] = tag;
-      ++c.boundary_faces;
-    }
-    i = j;
+    for (int v : mesh.elements[k])
+      if (v < 0 || v >= Nv) bad_vertex = std::max(bad_vertex, static_cast<long long>(K) - k);
+  if (bad_vertex >= 0) {
+    const int k = static_cast<int>(K - bad_vertex);
+    throw UserError("element " + std::to_string(k) + " refers to a vertex outside 0.." +
+                        std::to_string(Nv - 1),
+                    {mesh.source}, "the mesh's element list does not match its vertex list");
   }
 
-  for (size_t p = 0; p < mesh.periodic.size(); ++p) glue_periodic(mesh, static_cast<int>(p), c);
+  // Faces bucketed by their smallest vertex id (a counting sort), each bucket sorted by the other
+  // two ids, then element and local face: the order of a sort of all faces by (sorted vertex
+  // triple, element, face), built without one big sort and the same for any thread count.
+  std::vector<long long> start(static_cast<size_t>(Nv) + 1, 0);
+  {
+    std::vector<int> count(Nv, 0);
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < K; ++k)
+      for (int f = 0; f < 4; ++f) {
+        const Key key = face_key(mesh.elements[k], f);
+#pragma omp atomic
+        ++count[key[0]];
+      }
+    for (int v = 0; v < Nv; ++v) start[v + 1] = start[v] + count[v];
+  }
+  std::vector<BucketFace> faces;
+  resize_parallel(faces, static_cast<size_t>(start[Nv]));
+  {
+    std::vector<long long> next(start.begin(), start.end() - 1);
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < K; ++k)
+      for (int f = 0; f < 4; ++f) {
+        const Key key = face_key(mesh.elements[k], f);
+        long long slot;
+#pragma omp atomic capture
+        slot = next[key[0]]++;
+        faces[slot] = {key[1], key[2], k, f};
+      }
+  }
+
+  // Match within each bucket; remember the first bucket (in vertex order) that holds a face of
+  // more than two elements or an element meeting itself, and report it below as a serial scan of
+  // all faces in sorted order would.
+  int first_bad = Nv;
+  long long interior = 0, boundary = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(min : first_bad) reduction(+ : interior, boundary)
+  for (int v = 0; v < Nv; ++v) {
+    BucketFace* b = faces.data() + start[v];
+    const long long n = start[v + 1] - start[v];
+    std::sort(b, b + n);
+    for (long long i = 0; i < n;) {
+      long long j = i + 1;
+      while (j < n && b[j].b == b[i].b && b[j].c == b[i].c) ++j;
+      if (j - i > 2 || (j - i == 2 && b[i].k == b[i + 1].k)) {
+        first_bad = std::min(first_bad, v);
+      } else if (j - i == 2) {
+        c.EToE[b[i].k][b[i].f] = b[i + 1].k;
+        c.EToF[b[i].k][b[i].f] = b[i + 1].f;
+        c.EToE[b[i + 1].k][b[i + 1].f] = b[i].k;
+        c.EToF[b[i + 1].k][b[i + 1].f] = b[i].f;
+        ++interior;
+      } else {
+        ++boundary;
+      }
+      i = j;
+    }
+  }
+  if (first_bad < Nv) {
+    const BucketFace* b = faces.data() + start[first_bad];
+    const long long n = start[first_bad + 1] - start[first_bad];
+    for (long long i = 0; i < n;) {
+      long long j = i + 1;
+      while (j < n && b[j].b == b[i].b && b[j].c == b[i].c) ++j;
+      if (j - i > 2) {
+        std::string who;
+        for (long long m = i; m < j; ++m) who += (m > i ? ", " : "") + std::to_string(b[m].k);
+        throw UserError("face with vertices " + std::to_string(first_bad) + ", " +
+                            std::to_string(b[i].b) + ", " + std::to_string(b[i].c) +
+                            " is shared by " + std::to_string(j - i) + " elements (" + who + ")",
+                        {mesh.source}, "a conforming tetrahedral mesh has at most two elements per face");
+      }
+      if (j - i == 2 && b[i].k == b[i + 1].k)
+        throw UserError("element " + std::to_string(b[i].k) + " has two identical faces",
+                        {mesh.source}, "the element repeats a vertex");
+      i = j;
+    }
+    DGMAX_ASSERT(false, "connectivity: a bad face bucket without a bad face");
+  }
+  faces = {};
+  c.interior_faces = static_cast<int>(interior);
+  c.boundary_faces = static_cast<int>(boundary);
+
+  // Boundary tags by sorted vertex triple; when one triangle is listed more than once the last
+  // entry wins.
+  std::vector<TagEntry> tags(mesh.tagged_faces.size());
+  for (size_t i = 0; i < tags.size(); ++i) {
+    const auto& t = mesh.tagged_faces[i];
+    tags[i] = {sorted_key(t.v[0], t.v[1], t.v[2]), static_cast<long long>(i), t.tag};
+  }
+  std::sort(tags.begin(), tags.end());
+  long long untagged_faces = 0;
+#pragma omp parallel for schedule(static) reduction(+ : untagged_faces)
+  for (int k = 0; k < K; ++k)
+    for (int f = 0; f < 4; ++f) {
+      if (c.EToE[k][f] >= 0) continue;
+      const Key key = face_key(mesh.elements[k], f);
+      // the last entry with this key
+      auto it = std::upper_bound(tags.begin(), tags.end(), key,
+                                 [](const Key& x, const TagEntry& t) { return x < t.key; });
+      if (it != tags.begin() && std::prev(it)->key == key)
+        c.face_tag[k][f] = std::prev(it)->tag;
+      else
+        ++untagged_faces;
+    }
+  if (untagged_faces > 0) {
+    const int untagged = mesh.add_boundary_tag(kUntaggedTag);
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < K; ++k)
+      for (int f = 0; f < 4; ++f)
+        if (c.EToE[k][f] < 0 && c.face_tag[k][f] < 0) c.face_tag[k][f] = untagged;
+  }
+
+  if (!mesh.periodic.empty()) {
+    std::vector<std::pair<int, int>> outer;  // boundary faces (k, f) in increasing order
+    outer.reserve(static_cast<size_t>(c.boundary_faces));
+    for (int k = 0; k < K; ++k)
+      for (int f = 0; f < 4; ++f)
+        if (c.EToE[k][f] < 0) outer.push_back({k, f});
+    for (size_t p = 0; p < mesh.periodic.size(); ++p)
+      glue_periodic(mesh, static_cast<int>(p), outer, c);
+  }
   c.boundary_faces -= 2 * c.periodic_faces;
   return c;
 }

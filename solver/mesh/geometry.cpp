@@ -1,8 +1,10 @@
 #include "solver/mesh/geometry.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "solver/mesh/parallel_fill.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -28,28 +30,39 @@ Vec3 map_to_physical(const Mesh& mesh, int k, double r, double s, double t) {
   return x;
 }
 
+namespace {
+
+// dx/dr of element k: A[d][j] = d x_d / d r_j, and its determinant.
+double jacobian(const Mesh& mesh, int k, double A[3][3]) {
+  const auto& e = mesh.elements[k];
+  const Vec3& v0 = mesh.vertices[e[0]];
+  // columns of dx/dr: xr = (v1 - v0)/2, xs = (v2 - v0)/2, xt = (v3 - v0)/2
+  for (int j = 0; j < 3; ++j)
+    for (int d = 0; d < 3; ++d) A[d][j] = 0.5 * (mesh.vertices[e[j + 1]][d] - v0[d]);
+  return A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
+         A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+         A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+}
+
+}  // namespace
+
 Geometry compute_geometry(const Mesh& mesh) {
   const int K = mesh.num_elements();
   Geometry g;
-  g.J.resize(K);
-  g.drdx.resize(K);
-  g.normal.resize(K);
-  g.sJ.resize(K);
-  g.Fscale.resize(K);
+  resize_parallel(g.J, K);
+  resize_parallel(g.drdx, K);
+  resize_parallel(g.normal, K);
+  resize_parallel(g.sJ, K);
+  resize_parallel(g.Fscale, K);
+  int first_bad = K;  // first element with J <= 0
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
   for (int k = 0; k < K; ++k) {
-    const auto& e = mesh.elements[k];
-    const Vec3& v0 = mesh.vertices[e[0]];
-    // columns of dx/dr: xr = (v1 - v0)/2, xs = (v2 - v0)/2, xt = (v3 - v0)/2
-    double A[3][3];  // A[d][j] = d x_d / d r_j
-    for (int j = 0; j < 3; ++j)
-      for (int d = 0; d < 3; ++d) A[d][j] = 0.5 * (mesh.vertices[e[j + 1]][d] - v0[d]);
-    const double J = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
-                     A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
-                     A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
-    if (!(J > 0))
-      throw UserError("element " + std::to_string(k) + " has non-positive Jacobian " +
-                          std::to_string(J) + " after orientation",
-                      {mesh.source}, "the mesh contains a degenerate element");
+    double A[3][3];
+    const double J = jacobian(mesh, k, A);
+    if (!(J > 0)) {
+      first_bad = std::min(first_bad, k);
+      continue;
+    }
     // inverse: (dr/dx)[j][d] = cofactor(A)[d][j] / J
     double inv[3][3];
     for (int j = 0; j < 3; ++j)
@@ -77,6 +90,12 @@ Geometry compute_geometry(const Mesh& mesh) {
       g.sJ[k][f] = len * J;
       g.Fscale[k][f] = len;  // sJ / J
     }
+  }
+  if (first_bad < K) {
+    double A[3][3];
+    throw UserError("element " + std::to_string(first_bad) + " has non-positive Jacobian " +
+                        std::to_string(jacobian(mesh, first_bad, A)) + " after orientation",
+                    {mesh.source}, "the mesh contains a degenerate element");
   }
   return g;
 }

@@ -337,9 +337,24 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
                     "re-save the mesh with Gmsh (`gmsh file.msh -save -o fixed.msh`)");
 
   // ---- vertices: the nodes of the tets, compacted in increasing Gmsh tag ----------------------
-  std::vector<std::size_t> used(tet_nodes);
-  std::sort(used.begin(), used.end());
-  used.erase(std::unique(used.begin(), used.end()), used.end());
+  std::vector<std::size_t> used;  // the distinct node tags of the tets, increasing
+  {
+    std::size_t max_tag = 0;
+    for (std::size_t t : tet_nodes) max_tag = std::max(max_tag, t);
+    if (max_tag <= 4 * tet_nodes.size() + 1024) {  // dense tags (the usual case): mark and sweep
+      std::vector<char> is_used(max_tag + 1, 0);
+      for (std::size_t t : tet_nodes) is_used[t] = 1;
+      std::size_t n = 0;
+      for (char u : is_used) n += u;
+      used.reserve(n);
+      for (std::size_t t = 0; t <= max_tag; ++t)
+        if (is_used[t]) used.push_back(t);
+    } else {
+      used = tet_nodes;
+      std::sort(used.begin(), used.end());
+      used.erase(std::unique(used.begin(), used.end()), used.end());
+    }
+  }
   const TagIndex node_position(node_tags);
   mesh.vertices.resize(used.size());
   for (std::size_t i = 0; i < used.size(); ++i) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "solver/mesh/refine.hpp"
+#include "solver/mesh/setup_timer.hpp"
 #include "solver/mesh/validate.hpp"
 
 namespace dgmax {
@@ -11,13 +12,20 @@ MeshData setup_mesh(Mesh mesh, int refine) {
   if (refine < 0 || refine > 6)
     throw UserError("mesh.refine must be between 0 and 6 (each level multiplies the element count "
                     "by 8), got " + std::to_string(refine));
+  SetupTimer timer("mesh");
   check_basic(mesh);
+  timer.phase("check_basic");
   MeshData out;
   out.reoriented = orient_elements(mesh);
+  timer.phase("orient");
   for (int i = 0; i < refine; ++i) mesh = refine_uniform(mesh);
+  if (refine > 0) timer.phase("refine");
   out.conn = build_connectivity(mesh);
+  timer.phase("connectivity");
   check_conforming(mesh, out.conn);
+  timer.phase("check_conforming");
   out.geom = compute_geometry(mesh);
+  timer.phase("geometry");
   out.mesh = std::move(mesh);
   return out;
 }

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "solver/mesh/geometry.hpp"
 #include "solver/util/strings.hpp"
@@ -49,40 +50,73 @@ void check_basic(const Mesh& mesh) {
   if (mesh.element_tag.size() != mesh.elements.size())
     throw InternalError("element_tag has " + std::to_string(mesh.element_tag.size()) +
                         " entries for " + std::to_string(mesh.elements.size()) + " elements");
-  for (size_t i = 0; i < mesh.vertices.size(); ++i)
+  const int Nv = mesh.num_vertices(), K = mesh.num_elements();
+  // the first offender of each kind is found in parallel, then reported as a serial scan would
+  int bad_vertex = Nv;
+#pragma omp parallel for schedule(static) reduction(min : bad_vertex)
+  for (int i = 0; i < Nv; ++i)
     for (double x : mesh.vertices[i])
-      if (!std::isfinite(x))
-        throw UserError(where_in(mesh) + ": vertex " + std::to_string(i) +
-                        " has a non-finite coordinate", {mesh.source});
-  for (int k = 0; k < mesh.num_elements(); ++k) {
+      if (!std::isfinite(x)) bad_vertex = std::min(bad_vertex, i);
+  if (bad_vertex < Nv)
+    throw UserError(where_in(mesh) + ": vertex " + std::to_string(bad_vertex) +
+                    " has a non-finite coordinate", {mesh.source});
+  auto element_ok = [&](int k) {
     const auto& e = mesh.elements[k];
     for (int i = 0; i < 4; ++i) {
-      if (e[i] < 0 || e[i] >= mesh.num_vertices())
-        throw UserError(where_in(mesh) + ": element " + std::to_string(k) + " refers to vertex " +
-                        std::to_string(e[i]) + ", but there are " +
-                        std::to_string(mesh.num_vertices()) + " vertices", {mesh.source});
+      if (e[i] < 0 || e[i] >= Nv) return false;
       for (int j = 0; j < i; ++j)
-        if (e[i] == e[j])
-          throw UserError(where_in(mesh) + ": element " + std::to_string(k) +
-                          " uses vertex " + std::to_string(e[i]) + " twice", {mesh.source},
-                          "the element is degenerate; fix or remove it");
+        if (e[i] == e[j]) return false;
     }
+    return true;
+  };
+  int bad_element = K;
+#pragma omp parallel for schedule(static) reduction(min : bad_element)
+  for (int k = 0; k < K; ++k)
+    if (!element_ok(k)) bad_element = std::min(bad_element, k);
+  if (bad_element == K) return;
+  const int k = bad_element;
+  const auto& e = mesh.elements[k];
+  for (int i = 0; i < 4; ++i) {
+    if (e[i] < 0 || e[i] >= Nv)
+      throw UserError(where_in(mesh) + ": element " + std::to_string(k) + " refers to vertex " +
+                      std::to_string(e[i]) + ", but there are " + std::to_string(Nv) +
+                      " vertices", {mesh.source});
+    for (int j = 0; j < i; ++j)
+      if (e[i] == e[j])
+        throw UserError(where_in(mesh) + ": element " + std::to_string(k) + " uses vertex " +
+                        std::to_string(e[i]) + " twice", {mesh.source},
+                        "the element is degenerate; fix or remove it");
   }
 }
 
 int orient_elements(Mesh& mesh) {
-  int flipped = 0;
-  for (int k = 0; k < mesh.num_elements(); ++k) {
+  const int K = mesh.num_elements();
+  std::vector<signed char> flip(K, 0);
+  int first_degenerate = K;
+#pragma omp parallel for schedule(static) reduction(min : first_degenerate)
+  for (int k = 0; k < K; ++k) {
     const double vol = signed_volume(mesh, k);
     const double h = longest_edge(mesh, k);
     if (!(std::abs(vol) > 1e-12 * h * h * h))
-      throw UserError(where_in(mesh) + ": element " + std::to_string(k) +
-                          " is degenerate (volume " + fmt_g(vol) + ", longest edge " + fmt_g(h) + ")",
-                      {mesh.source}, "its four vertices are (nearly) coplanar; re-mesh this region");
-    if (vol < 0) {
+      first_degenerate = std::min(first_degenerate, k);
+    else
+      flip[k] = vol < 0;
+  }
+  // as a serial pass: the elements before a degenerate one are flipped, the rest left alone
+  int flipped = 0;
+#pragma omp parallel for schedule(static) reduction(+ : flipped)
+  for (int k = 0; k < first_degenerate; ++k)
+    if (flip[k]) {
       std::swap(mesh.elements[k][2], mesh.elements[k][3]);
       ++flipped;
     }
+  if (first_degenerate < K) {
+    const int k = first_degenerate;
+    const double vol = signed_volume(mesh, k);
+    const double h = longest_edge(mesh, k);
+    throw UserError(where_in(mesh) + ": element " + std::to_string(k) +
+                        " is degenerate (volume " + fmt_g(vol) + ", longest edge " + fmt_g(h) + ")",
+                    {mesh.source}, "its four vertices are (nearly) coplanar; re-mesh this region");
   }
   return flipped;
 }
@@ -112,23 +146,28 @@ void check_conforming(const Mesh& mesh, const Connectivity& conn) {
       faces.push_back(F);
     }
   if (faces.empty()) return;
+  using Cell = std::array<long long, 3>;
   auto cell_of = [hmax](const Vec3& x) {
-    return std::array<long long, 3>{static_cast<long long>(std::floor(x[0] / hmax)),
-                                    static_cast<long long>(std::floor(x[1] / hmax)),
-                                    static_cast<long long>(std::floor(x[2] / hmax))};
+    return Cell{static_cast<long long>(std::floor(x[0] / hmax)),
+                static_cast<long long>(std::floor(x[1] / hmax)),
+                static_cast<long long>(std::floor(x[2] / hmax))};
   };
-  std::map<std::array<long long, 3>, std::vector<int>> grid;
-  for (size_t i = 0; i < faces.size(); ++i) grid[cell_of(faces[i].c)].push_back(static_cast<int>(i));
+  // the grid as (cell, face index) sorted: a cell's faces are a range, in increasing index
+  std::vector<std::pair<Cell, int>> grid(faces.size());
+  for (size_t i = 0; i < faces.size(); ++i) grid[i] = {cell_of(faces[i].c), static_cast<int>(i)};
+  std::sort(grid.begin(), grid.end());
 
-  for (const Face& a : faces) {
-    const auto cell = cell_of(a.c);
+  // The first face of b's cell neighbourhood that face a lies on (-1 if none), in the order
+  // cells (dx, dy, dz) then faces by index.
+  auto lies_on = [&](const Face& a) {
+    const Cell cell = cell_of(a.c);
     for (long long dx = -1; dx <= 1; ++dx)
       for (long long dy = -1; dy <= 1; ++dy)
         for (long long dz = -1; dz <= 1; ++dz) {
-          auto it = grid.find({cell[0] + dx, cell[1] + dy, cell[2] + dz});
-          if (it == grid.end()) continue;
-          for (int j : it->second) {
-            const Face& b = faces[j];
+          const Cell nb{cell[0] + dx, cell[1] + dy, cell[2] + dz};
+          auto it = std::lower_bound(grid.begin(), grid.end(), std::pair<Cell, int>{nb, -1});
+          for (; it != grid.end() && it->first == nb; ++it) {
+            const Face& b = faces[it->second];
             if (b.k == a.k && b.f == a.f) continue;
             // facing each other and coplanar (relative to the smaller face)
             const double tol = 1e-8 * std::min(a.h, b.h);
@@ -136,19 +175,30 @@ void check_conforming(const Mesh& mesh, const Connectivity& conn) {
             if (std::abs(dot(sub(a.c, b.v[0]), b.n)) > tol) continue;
             // a's centroid inside b (covers hanging nodes and coincident duplicates)
             if (!inside_triangle(a.c, b.v[0], b.v[1], b.v[2])) continue;
-            const bool same_shape = std::abs(a.h - b.h) <= tol * 1e3;
-            throw UserError(
-                where_in(mesh) + " is not conforming: element " + std::to_string(a.k) + " face " +
-                    std::to_string(a.f) + " lies on element " + std::to_string(b.k) + " face " +
-                    std::to_string(b.f) + " but they share no face",
-                {mesh.source},
-                same_shape ? "the two faces coincide but use different vertices: merge duplicate "
-                             "vertices (Gmsh: Coherence Mesh)"
-                           : "hanging nodes: dgmax needs a conforming mesh (every interior face "
-                             "shared by exactly two elements)");
+            return it->second;
           }
         }
-  }
+    return -1;
+  };
+  const int n = static_cast<int>(faces.size());
+  int first_bad = n;
+#pragma omp parallel for schedule(dynamic, 256) reduction(min : first_bad)
+  for (int i = 0; i < n; ++i)
+    if (i < first_bad && lies_on(faces[i]) >= 0) first_bad = std::min(first_bad, i);
+  if (first_bad == n) return;
+  const Face& a = faces[first_bad];
+  const Face& b = faces[lies_on(a)];
+  const double tol = 1e-8 * std::min(a.h, b.h);
+  const bool same_shape = std::abs(a.h - b.h) <= tol * 1e3;
+  throw UserError(
+      where_in(mesh) + " is not conforming: element " + std::to_string(a.k) + " face " +
+          std::to_string(a.f) + " lies on element " + std::to_string(b.k) + " face " +
+          std::to_string(b.f) + " but they share no face",
+      {mesh.source},
+      same_shape ? "the two faces coincide but use different vertices: merge duplicate "
+                   "vertices (Gmsh: Coherence Mesh)"
+                 : "hanging nodes: dgmax needs a conforming mesh (every interior face "
+                   "shared by exactly two elements)");
 }
 
 void check_tags_exist(const Mesh& mesh, const std::vector<TagReference>& refs) {
