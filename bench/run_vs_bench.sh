@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A run from a config against `dgmax bench` on the same K and N (issue 8): four cases on the
 # config bench/configs/run_case.yaml (a PEC box cavity with its exact solution):
-#   a  default output settings (energy and errors sampled ~every steps/200 steps)
+#   a  default output settings (energy and errors sampled every max(10, steps/200) steps)
+#   a1 case a sampled at every step
 #   b  plus a current source J(x,t) (a Gaussian times sin(10 t))
 #   c  plus an incident boundary on xmin
 #   d  case a plus 10 snapshots (HDF5)
@@ -39,6 +40,7 @@ print(f"{sys.argv[2]:<4} {s['backend']:<7} {s['precision'][:6]:<6} {s['K']:>8} {
 PY
 }
 run_case a --set "time.final=$final"
+run_case a1 --set "time.final=$final" --set output.energy_every=1
 run_case b --set "time.final=$final" --set "$J"
 run_case c --set "time.final=$final" --set "$INC" --set "$BC"
 run_case d --set "time.final=$final_snap" --set "output.vtk_every=$(python3 -c "print($final_snap/10)")"

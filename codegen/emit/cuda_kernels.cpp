@@ -173,6 +173,16 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
   const int i = threadIdx.x, e = threadIdx.y;
   const int k = blockIdx.x * EPB + e;
+#if HAS_CURRENT
+  // J first, while few registers are live, parked in shared memory until the update: evaluated
+  // after the volume and lift terms it raised register use past the occupancy step (bench/NOTES.md)
+  __shared__ real_t sj[EPB][3][NP];
+  if (k < K) {{
+    real_t j3[3];
+    node_current(vert, k, i, t, j3);
+    for (int c = 0; c < 3; ++c) sj[e][c][i] = j3[c];
+  }}
+#endif
   if (k < K) {{
     for (int m = 0; m < 6; ++m) sq[e][m][i] = q[((long)k * 6 + m) * NP + i];
     for (int m = i; m < NFACE_NODES; m += NP)
@@ -183,7 +193,11 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   real_t curl[6], acc[6], src[3];
   volume_node(i, sq[e], geo + (long)k * GEO, curl);
   lift_node(i, sf[e], acc);
-  node_current(vert, k, i, t, src);
+#if HAS_CURRENT
+  for (int c = 0; c < 3; ++c) src[c] = sj[e][c][i];
+#else
+  for (int c = 0; c < 3; ++c) src[c] = real_t(0);
+#endif
   const real_t* mk = mat + (long)k * MAT;
 #pragma unroll
   for (int c = 0; c < 6; ++c) {{

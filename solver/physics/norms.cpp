@@ -40,22 +40,36 @@ ErrorNorms error_norms(const Problem& p, const Fields& q, const FieldFn& exact, 
   interpolate(p, exact, t, ex);
   const int K = p.K(), Np = p.Np();
   const Eigen::MatrixXd& M = p.ref->M;
+  // NaN-propagating maximum: a NaN error must not hide behind finite ones
+  const auto max_nan = [](double m, double a) { return (a > m || a != a) ? a : m; };
   double e2 = 0, h2 = 0, einf = 0, hinf = 0;
-#pragma omp parallel for reduction(+ : e2, h2) reduction(max : einf, hinf) schedule(static)
-  for (int k = 0; k < K; ++k)
-    for (int c = 0; c < 6; ++c) {
-      Eigen::VectorXd d(Np);
-      for (int i = 0; i < Np; ++i) d[i] = q(k, c, i) - ex(k, c, i);
-      const double l2 = p.md->geom.J[k] * d.dot(M * d);
-      const double li = d.cwiseAbs().maxCoeff();
-      if (c < 3) {
-        e2 += l2;
-        einf = std::max(einf, li);
-      } else {
-        h2 += l2;
-        hinf = std::max(hinf, li);
+#pragma omp parallel
+  {
+    double le = 0, lh = 0;
+#pragma omp for reduction(+ : e2, h2) schedule(static)
+    for (int k = 0; k < K; ++k)
+      for (int c = 0; c < 6; ++c) {
+        Eigen::VectorXd d(Np);
+        double li = 0;
+        for (int i = 0; i < Np; ++i) {
+          d[i] = q(k, c, i) - ex(k, c, i);
+          li = max_nan(li, std::abs(d[i]));
+        }
+        const double l2 = p.md->geom.J[k] * d.dot(M * d);
+        if (c < 3) {
+          e2 += l2;
+          le = max_nan(le, li);
+        } else {
+          h2 += l2;
+          lh = max_nan(lh, li);
+        }
       }
+#pragma omp critical
+    {
+      einf = max_nan(einf, le);
+      hinf = max_nan(hinf, lh);
     }
+  }
   return {std::sqrt(e2), std::sqrt(h2), einf, hinf};
 }
 

@@ -1,6 +1,7 @@
 #include "solver/backends/cuda/cuda_backend.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <limits>
@@ -44,6 +45,12 @@ class CudaBackend final : public Backend {
     update_ = module_->function("dgmax_update");
     initial_ = module_->function("dgmax_initial");
     norms_ = module_->function("dgmax_norms");
+    if (std::getenv("DGMAX_CUDA_VERBOSE"))  // what the compiler made of each kernel
+      for (const char* k : {"dgmax_stage", "dgmax_volume", "dgmax_surface_lift", "dgmax_norms", "dgmax_initial"}) {
+        const cuda::KernelAttributes a = cuda::kernel_attributes(module_->function(k));
+        std::fprintf(stderr, "%s: %d registers, %d B shared, %d B local per thread, max %d threads per block\n", k,
+                     a.num_regs, a.static_shared_bytes, a.local_bytes, a.max_threads_per_block);
+      }
     check_memory();
     upload_data();
   }
