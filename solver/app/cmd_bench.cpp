@@ -9,8 +9,9 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <sstream>
+
+#include <sys/resource.h>
 
 #include "solver/app/host_ceilings.hpp"
 #include "solver/app/perf_model.hpp"
@@ -21,10 +22,31 @@
 #include "solver/backends/ref/ref_backend.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/mesh/box.hpp"
+#include "codegen/jit/host_jit.hpp"
+#include "codegen/jit/nvrtc_jit.hpp"
+#include "solver/physics/space_time_field.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double compile_seconds() { return codegen::jit_stats().compile_seconds + codegen::nvrtc_stats().compile_seconds; }
+// Peak resident memory of the process so far, bytes.
+double peak_rss_bytes() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) * 1024.0;
+}
+
+// A smooth non-zero state every backend computes where its state lives (no host copy of the
+// state at large K; never time on zeros).
+SpaceTimeField bench_initial_field() {
+  return space_time_field_from_text({"sin(2*pi*x)*cos(2*pi*y)", "cos(2*pi*z)", "sin(2*pi*(x + y + z))",
+                                     "cos(2*pi*x)*sin(2*pi*z)", "sin(2*pi*y)", "cos(2*pi*(x - z))"},
+                                    "bench initial");
+}
 
 struct BenchOptions {
   std::string orders = "4";
@@ -83,7 +105,9 @@ void run_bench(const BenchOptions& opt) {
   BoxSpec spec;
   spec.cells = {n, n, n};
   spec.periodic = {true, true, true};
+  const auto t_mesh = Clock::now();
   auto md = std::make_shared<const MeshData>(setup_mesh(make_box_mesh(spec)));
+  const double mesh_s = seconds_since(t_mesh);
   const long long K = md->mesh.num_elements();
 
   const bool want_host = std::find(backends.begin(), backends.end(), "cuda") != backends.end() ? backends.size() > 1 : true;
@@ -120,20 +144,30 @@ void run_bench(const BenchOptions& opt) {
     out["ceilings"]["device"] = {{"bandwidth_Bps", gpu.bandwidth}, {"flops", gpu.flops},
                                  {"name", cuda::Context::get().info().name}};
   out["results"] = nlohmann::json::array();
+  out["setup"] = nlohmann::json::array();
   const int w = single ? 4 : 8;
+  std::vector<std::string> setup_lines;
   for (int N : orders) {
+    const auto t_problem = Clock::now();
     Problem p = make_problem(md, N);
-    Fields q(p.K(), p.Np());
-    std::mt19937 rng(N);
-    std::uniform_real_distribution<double> u(-1, 1);
-    for (auto& v : q.q) v = u(rng);
+    p.initial = bench_initial_field();
+    const double problem_s = seconds_since(t_problem);
     double ref_time = 0, cpu_time = 0;
     for (const std::string& name : backends) {
       if (name == "ref" && single) continue;  // the oracle is double only
+      const auto t_backend = Clock::now();
+      const double compile0 = compile_seconds();
       std::unique_ptr<Backend> be = name == "ref"   ? std::unique_ptr<Backend>(new RefBackend(p))
                                     : name == "cpu" ? make_cpu_backend(p, single)
                                                     : make_cuda_backend(p, single);
-      be->set_state(q);
+      be->init_state();
+      const double backend_s = seconds_since(t_backend), compile_s = compile_seconds() - compile0;
+      setup_lines.push_back(fmt::format(
+          "  N = {} {:>4}: {:.2f} s = mesh {:.2f} s + problem {:.2f} s + backend {:.2f} s (kernel compile {:.2f} s, "
+          "data, upload, initial state)",
+          N, name, mesh_s + problem_s + backend_s, mesh_s, problem_s, backend_s, compile_s));
+      out["setup"].push_back({{"N", N}, {"backend", name}, {"mesh_s", mesh_s}, {"problem_s", problem_s},
+                              {"backend_s", backend_s}, {"compile_s", compile_s}});
       be->time_steps(1, 1e-6);  // warm up: module load, first touch, caches
       int steps = opt.steps;
       if (steps <= 0) {
@@ -161,6 +195,11 @@ void run_bench(const BenchOptions& opt) {
                                 {"speedup", vs_ref}, {"speedup_against", on_gpu ? "cpu" : "ref"}});
     }
   }
+  const double rss = peak_rss_bytes();
+  std::cout << "\nset-up (cold when kernels were compiled, warm when they came from the cache):\n";
+  for (const auto& l : setup_lines) std::cout << l << "\n";
+  std::cout << fmt::format("  peak host memory {:.2f} GB ({:.0f} bytes per element)\n", rss / 1e9, rss / K);
+  out["peak_rss_bytes"] = rss;
   if (!opt.json.empty()) {
     write_text_atomically(opt.json, out.dump(2) + "\n");
     std::cout << "\nwrote " << opt.json << "\n";

@@ -151,7 +151,9 @@ void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   const double loop_s = seconds_since(t_loop);
   snapshot(t);
   const double snapshot_wait_s = snapshots.stats().wait_seconds;
+  const auto t_finish = Clock::now();
   snapshots.finish();
+  const double finish_s = seconds_since(t_finish);
   const auto wstats = snapshots.stats();
 
   nlohmann::json summary;
@@ -182,7 +184,9 @@ void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   summary["kernel_share"] = loop_s > 0 ? std::min(1.0, kernel_s / loop_s) : 0.0;
   summary["samples"] = samples;
   summary["snapshot_wait_s"] = snapshot_wait_s;  // time the loop waited for the writer
-  summary["snapshot_write_s"] = wstats.write_seconds;  // time the writer thread spent writing
+  summary["snapshot_write_s"] = wstats.write_seconds;    // time the writer thread spent writing
+  summary["snapshot_commit_s"] = wstats.commit_seconds;  // fsync + rename, on another thread
+  summary["snapshot_finish_s"] = finish_s;               // waited after the loop for the last ones
   summary["mesh"] = md->mesh.source;
   summary["kernels"] = {{"compiled", hs.compiled + ns.compiled}, {"cache_hits", hs.cache_hits + ns.cache_hits},
                         {"compile_s", compile_s}};

@@ -26,6 +26,7 @@ AsyncSnapshotWriter::AsyncSnapshotWriter(std::string dir, std::string stem, Snap
     : writer_(std::make_unique<SnapshotWriter>(std::move(dir), std::move(stem), ctx, f)),
       K_(ctx.mesh->num_elements()),
       Np_(ctx.ref->Np) {
+  committer_ = std::thread([this] { commit_loop(); });
   thread_ = std::thread([this] { run(); });
 }
 
@@ -37,6 +38,12 @@ AsyncSnapshotWriter::~AsyncSnapshotWriter() {
     }
     cv_.notify_all();
     if (thread_.joinable()) thread_.join();
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      writer_done_ = true;
+    }
+    cv_.notify_all();
+    if (committer_.joinable()) committer_.join();  // drains: every written snapshot is committed
     if (error_ && !error_reported_) {
       try {
         std::rethrow_exception(error_);
@@ -190,33 +197,65 @@ void AsyncSnapshotWriter::run() {
     lock.unlock();
 
     std::exception_ptr err;
-    std::vector<std::string> files;
+    Batch batch;
     const auto t0 = Clock::now();
-    try {
-      if (!skip) {
-        writer_->set_hdf5_units(job->units);
-        std::visit([&](const auto& q) { writer_->write(q, job->time); }, job->q);
+    {
+      CommitDeferral deferral;  // files stay under their temporary names; the committer renames them
+      try {
+        if (!skip) {
+          writer_->set_hdf5_units(job->units);
+          std::visit([&](const auto& q) { writer_->write(q, job->time); }, job->q);
+        }
+      } catch (...) {
+        err = std::current_exception();
       }
-    } catch (...) {
-      err = std::current_exception();
+      try {
+        batch.files = writer_->files();
+      } catch (...) {
+        if (!err) err = std::current_exception();
+      }
+      batch.commits = deferral.take();  // what was complete before an error is committed too
     }
-    try {
-      files = writer_->files();
-    } catch (...) {
-      if (!err) err = std::current_exception();
-    }
+    batch.complete = !skip && !err;
     const double secs = seconds_since(t0);
 
     lock.lock();
     busy_ = false;
     stats_.write_seconds += secs;
     if (err && !error_) error_ = err;
-    if (!skip && !err) ++written_;
-    if (!err) files_ = std::move(files);
-    else if (files.size() > files_.size()) files_ = std::move(files);  // e.g. the .vtu of a Both snapshot
+    if (!skip) batches_.push_back(std::move(batch));
     if (alive() < kMaxBuffers) free_.push_back(std::move(job->q));  // else freed with `job`
     job.reset();
     note_alive();
+    cv_.notify_all();
+  }
+}
+
+void AsyncSnapshotWriter::commit_loop() {
+  std::unique_lock<std::mutex> lock(m_);
+  for (;;) {
+    cv_.wait(lock, [&] { return !batches_.empty() || writer_done_; });
+    if (batches_.empty()) return;  // the writer has ended and everything is committed
+    Batch batch = std::move(batches_.front());
+    batches_.pop_front();
+    committing_ = true;
+    lock.unlock();
+
+    std::exception_ptr err;
+    const auto t0 = Clock::now();
+    try {
+      commit_pending(batch.commits);
+    } catch (...) {
+      err = std::current_exception();
+    }
+    const double secs = seconds_since(t0);
+
+    lock.lock();
+    committing_ = false;
+    stats_.commit_seconds += secs;
+    if (err && !error_) error_ = err;
+    if (!err && batch.complete) ++written_;
+    if (!err && batch.files.size() >= files_.size()) files_ = std::move(batch.files);
     cv_.notify_all();
   }
 }

@@ -33,6 +33,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -42,6 +43,7 @@
 #include <variant>
 #include <vector>
 
+#include "solver/io/atomic_write.hpp"
 #include "solver/io/snapshot_writer.hpp"
 
 namespace dgmax {
@@ -103,7 +105,8 @@ class AsyncSnapshotWriter {
     int max_buffers_alive = 0;    // most buffers held by the writer or handed out by it at once
     int waits = 0;                // calls of acquire_*buffer/write/finish that had to wait
     double wait_seconds = 0;      // time the calling thread spent in those waits
-    double write_seconds = 0;     // time the background thread spent writing
+    double write_seconds = 0;     // time the background thread spent writing (to temporary files)
+    double commit_seconds = 0;    // time the committing thread spent in fsync and rename
   };
   Stats stats() const;
 
@@ -125,7 +128,9 @@ class AsyncSnapshotWriter {
   void note_alive();                                   // with m_ held
   void wait(std::unique_lock<std::mutex>& lock, bool (AsyncSnapshotWriter::*ready)() const);
   bool queue_free() const { return !queued_ || failed(); }
-  bool idle() const { return (!queued_ && !busy_) || (failed() && !busy_); }
+  bool idle() const {
+    return ((!queued_ && !busy_) || (failed() && !busy_)) && batches_.empty() && !committing_;
+  }
   bool buffer_free() const { return !free_.empty() || alive() < kMaxBuffers || failed() || (!queued_ && !busy_); }
   bool failed() const { return static_cast<bool>(error_); }
 
@@ -145,6 +150,19 @@ class AsyncSnapshotWriter {
   std::vector<std::string> files_;
   Hdf5Units units_;
   Stats stats_;
+  // Committing (fsync + rename, in order) on a second thread: the writer thread hands over a
+  // snapshot's files once they are written to their temporary names and frees the buffer, so
+  // the stepping waits neither for the disk's bandwidth nor for its latency.
+  struct Batch {
+    std::vector<PendingCommit> commits;
+    std::vector<std::string> files;  // the writer's file list once this batch is on disk
+    bool complete = false;           // the whole snapshot (not the part before an error)
+  };
+  void commit_loop();  // the committing thread
+  std::deque<Batch> batches_;
+  bool committing_ = false;
+  bool writer_done_ = false;  // the writer thread has ended (the committer may end when drained)
+  std::thread committer_;
   std::thread thread_;  // last: started when everything above is initialized
 };
 

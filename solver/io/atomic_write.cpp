@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <random>
 #include <system_error>
+#include <utility>
 
 #include "solver/util/error.hpp"
 
@@ -48,7 +49,35 @@ std::string unique_suffix() {
 
 std::string temp_path_for(const std::string& path) { return path + unique_suffix() + ".tmp"; }
 
+namespace {
+thread_local CommitDeferral* deferral = nullptr;  // the innermost CommitDeferral of this thread
+}  // namespace
+
+CommitDeferral::CommitDeferral() : outer_(deferral) { deferral = this; }
+
+CommitDeferral::~CommitDeferral() {
+  deferral = outer_;
+  for (const PendingCommit& c : pending_) std::remove(c.tmp.c_str());
+}
+
+std::vector<PendingCommit> CommitDeferral::take() { return std::exchange(pending_, {}); }
+
+void commit_pending(const std::vector<PendingCommit>& batch) {
+  for (size_t i = 0; i < batch.size(); ++i) {
+    try {
+      commit_temp_file(batch[i].tmp, batch[i].path);
+    } catch (...) {
+      for (size_t j = i + 1; j < batch.size(); ++j) std::remove(batch[j].tmp.c_str());
+      throw;
+    }
+  }
+}
+
 void commit_temp_file(const std::string& tmp, const std::string& path) {
+  if (deferral) {
+    deferral->pending_.push_back({tmp, path});
+    return;
+  }
   if (const int err = sync_path(tmp, false); err != 0) {
     std::remove(tmp.c_str());
     throw UserError("cannot write '" + path + "': flushing '" + tmp + "' failed: " + os_reason(err));

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace dgmax {
 
@@ -18,6 +19,34 @@ std::string temp_path_for(const std::string& path);
 // Flushes `tmp` to disk (fsync) and renames it to `path`, replacing any old file. On failure
 // removes `tmp` and throws UserError naming `path` and the OS reason.
 void commit_temp_file(const std::string& tmp, const std::string& path);
+
+// A file written to its temporary name whose fsync and rename were deferred (CommitDeferral).
+struct PendingCommit {
+  std::string tmp, path;
+};
+
+// While one is alive on a thread, commit_temp_file() on that thread only records (tmp, path):
+// writing stays in the page cache and the caller moves on, while another thread makes the files
+// durable and visible later, in order, with commit_pending() (the background snapshot writer does
+// this, so the time stepping never waits for the disk). A file is still never visible half-written
+// under its final name. The destructor removes the temporary files that were not taken.
+class CommitDeferral {
+ public:
+  CommitDeferral();
+  ~CommitDeferral();
+  CommitDeferral(const CommitDeferral&) = delete;
+  CommitDeferral& operator=(const CommitDeferral&) = delete;
+  std::vector<PendingCommit> take();  // the recorded commits, in order
+
+ private:
+  CommitDeferral* outer_;
+  std::vector<PendingCommit> pending_;
+  friend void commit_temp_file(const std::string&, const std::string&);
+};
+
+// commit_temp_file for each, in order. On the first failure removes the remaining temporary files
+// and rethrows (files committed before stay).
+void commit_pending(const std::vector<PendingCommit>& batch);
 
 // Writes `content` to `path` atomically (temp file + commit_temp_file). UserError on failure.
 void write_text_atomically(const std::string& path, const std::string& content);
