@@ -140,8 +140,11 @@ void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     const double dt = last ? plan.dt_last : plan.dt;
     backend->step(t, dt);
     t = last ? cfg.t_final : t + dt;
-    if (last || s % energy_every == 0) last_sample = sample(s, t);
-    if (!last && t >= next_snapshot * (1 - 1e-12)) {
+    const bool snap = !last && t >= next_snapshot * (1 - 1e-12);
+    // a snapshot is sampled too: its energy is in energy.csv, and a blown-up state is refused
+    // before it is written
+    if (last || snap || s % energy_every == 0) last_sample = sample(s, t);
+    if (snap) {
       snapshot(t);
       while (next_snapshot <= t * (1 + 1e-12)) next_snapshot += cfg.vtk_every;
     }
