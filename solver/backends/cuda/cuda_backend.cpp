@@ -76,9 +76,14 @@ class CudaBackend final : public Backend {
     if constexpr (std::is_same_v<Real, double>) {
       q_.download(q.q);
     } else {
-      std::vector<Real> host(n_);
-      q_.download(host);
-      for (size_t i = 0; i < host.size(); ++i) q.q[i] = static_cast<double>(host[i]);
+      // a staging buffer kept between snapshots (no fresh allocation and first touch each time)
+      host_stage_.resize(n_);
+      q_.download(host_stage_);
+      const Real* src = host_stage_.data();
+      double* dst = q.q.data();
+      const long n = static_cast<long>(n_);
+#pragma omp parallel for schedule(static)
+      for (long i = 0; i < n; ++i) dst[i] = static_cast<double>(src[i]);
     }
   }
   void init_state() override {
@@ -255,6 +260,7 @@ class CudaBackend final : public Backend {
   unsigned norm_blocks_ = 1;
   size_t n_ = 0;
   cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, vert_, q_, q_next_, res_, rhs_, flux_, partial_;
+  std::vector<Real> host_stage_;  // host copy of a single-precision state (snapshots)
   std::deque<EventPair> pending_;
   std::vector<EventPair> spare_;
 };
