@@ -14,6 +14,9 @@
 namespace dgmax::dsl {
 namespace {
 
+// A name as quoted in messages: a 60,000-character identifier must not become the message.
+std::string shown(const std::string& name) { return quote_for_message(name, 40); }
+
 // Definitions shared by folding, point and batch evaluation, so all three agree bit for bit.
 inline double fn_neg(double x) { return -x; }
 inline double fn_square(double x) { return x * x; }
@@ -220,13 +223,13 @@ class ScalarCompiler {
     if (auto it = ctx_.unavailable.find(name); it != ctx_.unavailable.end())
       throw error_at(src_, e.offset(), it->second);
     if (find_scalar_function(name))
-      throw error_at(src_, e.offset(), "'" + name + "' is a function",
-                     "call it with an argument, as in '" + name + "(x)'");
+      throw error_at(src_, e.offset(), "'" + shown(name) + "' is a function",
+                     "call it with an argument, as in '" + shown(name) + "(x)'");
     if (auto d = flux_only_description(name); !d.empty())
       throw error_at(src_, e.offset(),
-                     "'" + name + "' is " + std::string(d) + ", only available in flux expressions",
+                     "'" + shown(name) + "' is " + std::string(d) + ", only available in flux expressions",
                      "available here: " + join_names(value_names(), 30));
-    throw error_at(src_, e.offset(), "unknown name '" + name + "'", unknown_name_hint(name));
+    throw error_at(src_, e.offset(), "unknown name '" + shown(name) + "'", unknown_name_hint(name));
   }
 
   const FunctionInfo& resolve_function(const Expr& e) {
@@ -235,13 +238,13 @@ class ScalarCompiler {
     if (!fn) {
       const auto values = value_names();
       if (std::find(values.begin(), values.end(), name) != values.end())
-        throw error_at(src_, e.offset(), "'" + name + "' is not a function",
-                       "for a product write '" + name + "*(...)'");
+        throw error_at(src_, e.offset(), "'" + shown(name) + "' is not a function",
+                       "for a product write '" + shown(name) + "*(...)'");
       if (auto d = flux_only_description(name); !d.empty())
         throw error_at(src_, e.offset(),
-                       "'" + name + "' is " + std::string(d) + ", only available in flux expressions");
+                       "'" + shown(name) + "' is " + std::string(d) + ", only available in flux expressions");
       const std::string m = closest_match(name, scalar_function_names());
-      throw error_at(src_, e.offset(), "unknown function '" + name + "'",
+      throw error_at(src_, e.offset(), "unknown function '" + shown(name) + "'",
                      (m.empty() ? "" : "did you mean '" + m + "'? ") + "functions: " +
                          join_names(scalar_function_names(), 30));
     }

@@ -119,28 +119,14 @@ extern "C" void dgmax_update(long n, real_t a, real_t b, real_t dt, const real_t
 // The initial state: q = (E, H)(x, 0) at every node. Returns the smallest flat index
 // ((k*6 + c)*NP + i) whose value is not finite in real_t, or -1.
 extern "C" long dgmax_initial(int K, const double* __restrict vert, real_t* __restrict q) {{
-  long bad = -1;
-#if HAS_INITIAL
   long first = (long)K * 6 * NP;
 #pragma omp parallel for schedule(static, {chunk}) reduction(min : first)
   for (int k = 0; k < K; ++k)
     for (int i = 0; i < NP; ++i) {{
-      expr_t p[4], v[6];
-      node_position(vert + (long)k * VERT, i, p);
-      p[3] = 0;
-      field_initial(p, v);
-      for (int c = 0; c < 6; ++c) {{
-        const long idx = ((long)k * 6 + c) * NP + i;
-        const real_t r = (real_t)v[c];
-        q[idx] = r;
-        if (!std::isfinite(r) && idx < first) first = idx;
-      }}
+      const long bad = initial_node(k, i, vert, q);
+      if (bad >= 0 && bad < first) first = bad;
     }}
-  if (first < (long)K * 6 * NP) bad = first;
-#else
-  for (long n = 0; n < (long)K * 6 * NP; ++n) q[n] = real_t(0);
-#endif
-  return bad;
+  return first < (long)K * 6 * NP ? first : -1;
 }}
 
 // Space-time field `which` (see field_at) at n points pts[n][4] = (x, y, z, t): out[n][6].

@@ -224,26 +224,8 @@ extern "C" __global__ void __launch_bounds__(NP * EPB)
 dgmax_initial(int K, const double* __restrict__ vert, real_t* __restrict__ q, unsigned long long* __restrict__ bad) {{
   const int i = threadIdx.x, k = blockIdx.x * EPB + threadIdx.y;
   if (k >= K) return;
-#if HAS_INITIAL
-  expr_t p[4], v[6];
-  node_position(vert + (long)k * VERT, i, p);
-  p[3] = 0;
-  field_initial(p, v);
-  for (int c = 0; c < 6; ++c) {{
-    const long idx = ((long)k * 6 + c) * NP + i;
-    const real_t r = (real_t)v[c];
-    q[idx] = r;
-    if (!isfinite(r)) atomicMin(bad, (unsigned long long)idx);
-  }}
-#else
-  for (int c = 0; c < 6; ++c) q[((long)k * 6 + c) * NP + i] = real_t(0);
-#endif
-}}
-
-// Space-time field `which` (see field_at) at n points pts[n][4] = (x, y, z, t): out[n][6].
-extern "C" __global__ void dgmax_field_at(int which, long n, const double* __restrict__ pts, double* __restrict__ out) {{
-  const long m = (long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (m < n) field_at(which, pts + 4 * m, out + 6 * m);
+  const long first = initial_node(k, i, vert, q);
+  if (first >= 0) atomicMin(bad, (unsigned long long)first);
 }}
 
 // NaN-propagating maximum (a NaN error must not hide behind a finite one).

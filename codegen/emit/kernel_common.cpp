@@ -70,6 +70,31 @@ DGMAX_FN void node_position(const double* __restrict__ vk, int i, double* __rest
 
 )";
   if (s.initial) src << field_function("field_initial", *s.initial, "initial E, H (t = 0)", cuda);
+  src << R"(// The initial state at node i of element k: q = (E, H)(x, 0), zero without an initial field.
+// Returns the smallest flat index (k*6 + c)*NP + i of a value not finite in real_t, or -1
+// (r - r is 0 exactly for finite r, NaN for infinities and NaN).
+DGMAX_FN long initial_node(int k, int i, const double* __restrict__ vert, real_t* __restrict__ q) {
+  long bad = -1;
+#if HAS_INITIAL
+  expr_t p[4], v[6];
+  node_position(vert + (long)k * VERT, i, p);
+  p[3] = 0;
+  field_initial(p, v);
+#endif
+  for (int c = 0; c < 6; ++c) {
+    const long idx = ((long)k * 6 + c) * NP + i;
+#if HAS_INITIAL
+    const real_t r = (real_t)v[c];
+#else
+    const real_t r = real_t(0);
+#endif
+    q[idx] = r;
+    if (bad < 0 && !(r - r == real_t(0))) bad = idx;
+  }
+  return bad;
+}
+
+)";
   if (s.exact) src << field_function("field_exact", *s.exact, "exact E, H", cuda);
   if (s.current) src << field_function("field_current", *s.current, "current density J", cuda);
   if (s.incident) src << field_function("field_incident", *s.incident, "incident Einc, Hinc", cuda);

@@ -43,8 +43,10 @@ class FieldLowerer {
   int name(const Expr& e) {
     const std::string& n = e.name();
     if (e.side() != dsl::Side::none)
-      throw dsl::error_at(src_, e.offset(), "'" + n + dsl::side_suffix(e.side()) + "': sides exist only in flux expressions",
-                          "write '" + n + "'");
+      throw dsl::error_at(src_, e.offset(),
+                          "'" + dsl::quote_for_message(n, 40) + dsl::side_suffix(e.side()) +
+                              "': sides exist only in flux expressions",
+                          "write '" + dsl::quote_for_message(n, 40) + "'");
     static const char* const kVars[] = {"x", "y", "z", "t"};
     for (int i = 0; i < kNumFieldInputs; ++i)
       if (n == kVars[i]) {
@@ -53,12 +55,12 @@ class FieldLowerer {
       }
     if (const auto it = constants_.find(n); it != constants_.end()) return dag_.constant(it->second);
     if (n == "pi") return dag_.constant(dsl::kPi);
-    throw dsl::error_at(src_, e.offset(), "unknown name '" + n + "'", "names available here: x, y, z, t, pi and the constants");
+    throw dsl::error_at(src_, e.offset(), "unknown name '" + dsl::quote_for_message(n, 40) + "'", "names available here: x, y, z, t, pi and the constants");
   }
 
   int call(const Expr& e) {
     const dsl::FunctionInfo* f = dsl::find_scalar_function(e.name());
-    if (!f) throw dsl::error_at(src_, e.offset(), "unknown function '" + e.name() + "'");
+    if (!f) throw dsl::error_at(src_, e.offset(), "unknown function '" + dsl::quote_for_message(e.name(), 40) + "'");
     if (static_cast<int>(e.args().size()) != f->arity)
       throw dsl::error_at(src_, e.offset(), "'" + e.name() + "' takes " + std::to_string(f->arity) + " argument" +
                                                 (f->arity == 1 ? "" : "s") + ", got " + std::to_string(e.args().size()));

@@ -74,22 +74,7 @@ TEST(GeneratedFields, CpuNormsEqualHostNorms) {
   for (bool single : {false, true}) {
     Problem p = mixed_problem(4, 9);
     p.exact = space_time_field_from_text({"sin(x + t)", "y", "z*t", "0", "cos(x*y)", "x - t"}, "exact");
-    auto be = make_cpu_backend(p, single);
-    Fields q = random_state(p, 3);
-    if (single)
-      for (double& v : q.q) v = static_cast<float>(v);  // so both sides see the same state
-    be->set_state(q);
-    const NormSample s = be->norms(0.7);
-    const double W = electromagnetic_energy(p, q);
-    const ErrorNorms e = error_norms(p, q, p.exact.eval, 0.7);
-    // accumulated in double in both precisions; only the summation order differs, except that
-    // materials are stored in the kernels' precision (float eps, mu: 6e-8 relative)
-    const double tol = single ? 2e-7 : 1e-13;
-    EXPECT_NEAR(s.energy, W, tol * W);
-    EXPECT_NEAR(s.errors.L2_E, e.L2_E, 1e-13 * e.L2_E);
-    EXPECT_NEAR(s.errors.L2_H, e.L2_H, 1e-13 * e.L2_H);
-    EXPECT_NEAR(s.errors.Linf_E, e.Linf_E, 1e-14 * e.Linf_E);
-    EXPECT_NEAR(s.errors.Linf_H, e.Linf_H, 1e-14 * e.Linf_H);
+    expect_norms_equal_host(p, *make_cpu_backend(p, single), single);
   }
 }
 

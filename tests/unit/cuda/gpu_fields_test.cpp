@@ -71,22 +71,7 @@ TEST_F(GpuFields, InitialStateAndNormsEqualTheHost) {
     for (size_t n = 0; n < q.q.size(); ++n) d = std::max(d, std::abs(q.q[n] - host.q[n]));
     EXPECT_LE(d, single ? 4e-7 : 1e-14);
 
-    Fields r = random_state(p, 3);
-    if (single)
-      for (double& v : r.q) v = static_cast<float>(v);
-    be->set_state(r);
-    const NormSample s = be->norms(0.7);
-    const double W = electromagnetic_energy(p, r);
-    const ErrorNorms e = error_norms(p, r, p.exact.eval, 0.7);
-    EXPECT_NEAR(s.energy, W, (single ? 2e-7 : 1e-13) * W);
-    EXPECT_NEAR(s.errors.L2_E, e.L2_E, 1e-13 * e.L2_E);
-    EXPECT_NEAR(s.errors.L2_H, e.L2_H, 1e-13 * e.L2_H);
-    EXPECT_NEAR(s.errors.Linf_E, e.Linf_E, 1e-14 * e.Linf_E);
-    EXPECT_NEAR(s.errors.Linf_H, e.Linf_H, 1e-14 * e.Linf_H);
-    // the same sums every time (fixed grid, host adds the blocks in order)
-    const NormSample s2 = be->norms(0.7);
-    EXPECT_EQ(s.energy, s2.energy);
-    EXPECT_EQ(s.errors.L2_E, s2.errors.L2_E);
+    expect_norms_equal_host(p, *be, single);
   }
 }
 
