@@ -228,6 +228,12 @@ dgmax_initial(int K, const double* __restrict__ vert, real_t* __restrict__ q, un
   if (first >= 0) atomicMin(bad, (unsigned long long)first);
 }}
 
+// Space-time field `which` (see field_at) at n points pts[n][4] = (x, y, z, t): out[n][6].
+extern "C" __global__ void dgmax_field_at(int which, long n, const double* __restrict__ pts, double* __restrict__ out) {{
+  const long m = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (m < n) field_at(which, pts + 4 * m, out + 6 * m);
+}}
+
 // NaN-propagating maximum (a NaN error must not hide behind a finite one).
 DGMAX_FN double max_nan(double m, double a) {{ return (a > m || a != a) ? a : m; }}
 

@@ -29,6 +29,21 @@ TEST(NvrtcKernels, AllOrdersPrecisionsAndArchitecturesCompile) {
   }
 }
 
+TEST(NvrtcKernels, EveryKernelTheBackendLooksUpIsDefined) {
+  // (a GPU is needed to load the module and look kernels up; CI checks the source defines them)
+  Problem p = test::mixed_problem(2, 1);
+  test::set_case_fields(p);
+  const std::string src = codegen::generate_cuda_source(make_kernel_spec(p, false));
+  for (const char* k : {"dgmax_volume", "dgmax_surface", "dgmax_lift", "dgmax_surface_lift", "dgmax_stage",
+                        "dgmax_update", "dgmax_initial", "dgmax_norms", "dgmax_field_at"}) {
+    const size_t at = src.find(std::string(k) + "(");
+    ASSERT_NE(at, std::string::npos) << k;
+    const size_t line = src.rfind("extern \"C\" __global__", at);
+    EXPECT_NE(line, std::string::npos) << k;
+    EXPECT_LT(at - line, 120u) << k << " is not an extern \"C\" __global__ function";
+  }
+}
+
 TEST(NvrtcKernels, CentralAndAlphaFluxesCompile) {
   for (const auto& [name, alpha] : {std::pair<const char*, double>{"central", 0.0}, {"alpha", 0.25}}) {
     const Problem p = test::mixed_problem(3, 1, name, alpha);
