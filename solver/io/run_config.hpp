@@ -69,7 +69,8 @@ struct RunConfig {
   std::string out_dir = "out";
   double vtk_every = 0;      // snapshot interval in time; 0: first and last only
   std::string out_format = "auto";
-  long long energy_every = 0;  // steps between energy (and error) samples; 0: about 200 samples
+  long long energy_every = 0;  // steps between energy (and error) samples (also at every
+                               // snapshot and the last step); 0: every max(10, steps/200) steps
   std::string backend = "auto";
   std::vector<TagReference> tag_refs;
 };
