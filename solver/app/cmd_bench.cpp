@@ -4,7 +4,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -25,13 +24,12 @@
 #include "codegen/jit/host_jit.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "solver/physics/space_time_field.hpp"
+#include "solver/util/clock.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 double compile_seconds() { return codegen::jit_stats().compile_seconds + codegen::nvrtc_stats().compile_seconds; }
 // Peak resident memory of the process so far, bytes.
 double peak_rss_bytes() {

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -18,16 +17,11 @@
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/async_snapshot_writer.hpp"
 #include "solver/time/timestep.hpp"
+#include "solver/util/clock.hpp"
 #include "solver/util/strings.hpp"
 
 namespace dgmax {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 std::unique_ptr<Backend> make_backend(const std::string& name, const RunConfig& cfg, const Problem& p) {
   const bool single = cfg.precision == Precision::Single;

@@ -3,12 +3,12 @@
 // computed where the state lives (a GPU run copies a few scalars back per sample, not the state).
 #pragma once
 
-#include <chrono>
 #include <string>
 
 #include "solver/physics/fields.hpp"
 #include "solver/physics/norms.hpp"
 #include "solver/physics/problem.hpp"
+#include "solver/util/clock.hpp"
 
 namespace dgmax {
 
@@ -44,23 +44,10 @@ class Backend {
   double kernel_seconds_ = 0;  // host-clock backends add to it (HostTimer)
 };
 
-// Adds the lifetime of the object to a seconds counter (host-clock kernel time).
-class HostTimer {
- public:
-  explicit HostTimer(double& total) : total_(total), t0_(std::chrono::steady_clock::now()) {}
-  ~HostTimer() { total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
-  HostTimer(const HostTimer&) = delete;
-  HostTimer& operator=(const HostTimer&) = delete;
-
- private:
-  double& total_;
-  std::chrono::steady_clock::time_point t0_;
-};
-
 inline double Backend::time_steps(int steps, double dt) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = Clock::now();
   for (int s = 0; s < steps; ++s) step(s * dt, dt);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return seconds_since(t0);
 }
 
 }  // namespace dgmax

@@ -1,10 +1,10 @@
 #include "solver/io/async_snapshot_writer.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <iostream>
 #include <utility>
 
+#include "solver/util/clock.hpp"
 #include "solver/util/error.hpp"
 
 #ifdef _OPENMP
@@ -12,15 +12,6 @@
 #endif
 
 namespace dgmax {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-}  // namespace
 
 AsyncSnapshotWriter::AsyncSnapshotWriter(std::string dir, std::string stem, SnapshotContext ctx, Format f)
     : writer_(std::make_unique<SnapshotWriter>(std::move(dir), std::move(stem), ctx, f)),

@@ -24,7 +24,6 @@ FieldExpr parse_vector(const YamlDoc& doc, const YAML::Node& node, const std::st
     f.names.push_back(name);
     f.comps.push_back(dsl::compile_scalar(f.sources.back(), ctx));
   }
-  f.constants = ctx.constants;
   return f;
 }
 
@@ -33,7 +32,6 @@ FieldExpr parse_em_field(const YamlDoc& doc, const YAML::Node& node, const std::
                          const dsl::ScalarContext& ctx, bool require_both) {
   doc.check_keys(node, {"E", "H"}, what);
   FieldExpr f;
-  f.constants = ctx.constants;
   for (const char* name : {"E", "H"}) {
     const YAML::Node v = node[name];
     if (!v.IsDefined()) {
@@ -87,7 +85,9 @@ FluxSource parse_flux_pair(const YamlDoc& doc, const YAML::Node& node, const std
 
 }  // namespace
 
-SpaceTimeField FieldExpr::to_field() const { return make_space_time_field(comps, sources, names, constants); }
+SpaceTimeField FieldExpr::to_field(const std::map<std::string, double>& constants) const {
+  return make_space_time_field(comps, sources, names, constants);
+}
 
 RunConfig parse_run_config(const YamlDoc& doc) {
   check_top_level_keys(doc);
@@ -275,10 +275,10 @@ void apply_physics(const RunConfig& cfg, Problem& p) {
       const auto it = cfg.boundaries.find(mesh.boundary_tag_names[p.md->conn.face_tag[k][f]]);
       p.bc[k][f] = it != cfg.boundaries.end() ? it->second : default_bc;
     }
-  if (cfg.current) p.current = cfg.current->to_field();
-  if (cfg.incident) p.incident = cfg.incident->to_field();
-  if (cfg.initial) p.initial = cfg.initial->to_field();
-  if (cfg.exact) p.exact = cfg.exact->to_field();
+  if (cfg.current) p.current = cfg.current->to_field(cfg.constants);
+  if (cfg.incident) p.incident = cfg.incident->to_field(cfg.constants);
+  if (cfg.initial) p.initial = cfg.initial->to_field(cfg.constants);
+  if (cfg.exact) p.exact = cfg.exact->to_field(cfg.constants);
 }
 
 const char* default_config_text() {

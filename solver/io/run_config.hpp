@@ -39,10 +39,10 @@ struct FieldExpr {
   std::vector<dsl::ScalarFunction> comps;
   std::vector<dsl::ExprSource> sources;  // per component; empty text for an omitted (zero) part
   std::vector<std::string> names;        // per component, e.g. "initial.E[2]"
-  std::map<std::string, double> constants;  // the constants the expressions were compiled with
   // Interpreted and lowered forms (Problem::current, incident, initial, exact). The lowering
   // accepts every expression the interpreter compiled, so it cannot fail after parsing.
-  SpaceTimeField to_field() const;
+  // `constants`: the config's, which the expressions were compiled with.
+  SpaceTimeField to_field(const std::map<std::string, double>& constants) const;
 };
 
 struct MaterialSpec {

@@ -40,8 +40,6 @@ ErrorNorms error_norms(const Problem& p, const Fields& q, const FieldFn& exact, 
   interpolate(p, exact, t, ex);
   const int K = p.K(), Np = p.Np();
   const Eigen::MatrixXd& M = p.ref->M;
-  // NaN-propagating maximum: a NaN error must not hide behind finite ones
-  const auto max_nan = [](double m, double a) { return (a > m || a != a) ? a : m; };
   double e2 = 0, h2 = 0, einf = 0, hinf = 0;
 #pragma omp parallel
   {

@@ -15,6 +15,9 @@ struct ErrorNorms {
   double Linf_E = 0, Linf_H = 0;  // max over nodes and components of |E - E_exact|
 };
 
+// NaN-propagating maximum: a NaN error must not hide behind finite ones (std::max and fmax drop it).
+inline double max_nan(double m, double a) { return (a > m || a != a) ? a : m; }
+
 // `exact` has 6 components (E, H); it is interpolated at the nodes.
 ErrorNorms error_norms(const Problem& p, const Fields& q, const FieldFn& exact, double t);
 

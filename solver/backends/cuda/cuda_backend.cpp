@@ -119,8 +119,7 @@ class CudaBackend final : public Backend {
     for (unsigned b = 1; b < norm_blocks_; ++b)
       for (int n = 0; n < codegen::kNumNorms; ++n) {
         const double v = host[static_cast<size_t>(b) * codegen::kNumNorms + n];
-        if (n < codegen::kNormEinf) r[n] += v;
-        else if (v > r[n] || v != v) r[n] = v;  // NaN-propagating maximum
+        r[n] = n < codegen::kNormEinf ? r[n] + v : max_nan(r[n], v);
       }
     return norm_sample(r);
   }
