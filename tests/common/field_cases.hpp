@@ -9,11 +9,13 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "mixed_problem.hpp"
+#include "expect_user_error.hpp"
 #include "solver/backends/backend.hpp"
 #include "solver/physics/space_time_field.hpp"
 
@@ -112,6 +114,49 @@ inline void expect_norms_equal_host(const Problem& p, Backend& be, bool single, 
   const NormSample s2 = be.norms(t);
   EXPECT_EQ(s.energy, s2.energy);
   EXPECT_EQ(s.errors.L2_E, s2.errors.L2_E);
+}
+
+// The checks the cpu and cuda backend tests share; `make(p, single)` builds the backend.
+using BackendMaker = std::function<std::unique_ptr<Backend>(const Problem&, bool single)>;
+
+// The backend's initial state against the host's interpolation, then its norms against the
+// host's: max |difference| of the states is at most `state_tol` (single: one rounding to float of
+// values of size <= 3, 4e-7).
+inline void expect_initial_state_and_norms_equal_host(const BackendMaker& make, bool single, double state_tol) {
+  Problem p = mixed_problem(4, 9);
+  p.initial = space_time_field_from_text(
+      {"sin(pi*x)*y", "cos(z) - x", "exp(-x^2)", "x*y*z", "atan2(y, x + 3)", "sqrt(1 + z^2)"}, "initial");
+  p.exact = space_time_field_from_text({"sin(x + t)", "y", "z*t", "0", "cos(x*y)", "x - t"}, "exact");
+  auto be = make(p, single);
+  be->init_state();
+  Fields q;
+  be->get_state(q);
+  const Fields host = interpolate_initial(p);
+  double d = 0;
+  for (size_t n = 0; n < q.q.size(); ++n) d = std::max(d, std::abs(q.q[n] - host.q[n]));
+  EXPECT_LE(d, state_tol) << (single ? "single" : "double");
+  expect_norms_equal_host(p, *be, single);
+}
+
+// A NaN in the exact solution gives NaN errors (L2 and Linf), not a finite maximum.
+inline void expect_norms_propagate_nan(const BackendMaker& make) {
+  Problem p = mixed_problem(2, 1);
+  p.exact = space_time_field_from_text({"0", "0", "log(x - 100)", "0", "0", "0"}, "exact");
+  auto be = make(p, false);
+  be->set_state(random_state(p, 1));
+  const NormSample s = be->norms(0);
+  EXPECT_TRUE(std::isnan(s.errors.L2_E));
+  EXPECT_TRUE(std::isnan(s.errors.Linf_E));
+  EXPECT_FALSE(std::isnan(s.errors.L2_H));
+}
+
+// A non-finite initial value (NaN in double; in single also a double value that overflows
+// float) is a UserError naming the component and the point.
+inline void expect_nonfinite_initial_is_located(const BackendMaker& make, bool single) {
+  Problem p = mixed_problem(2, 2);
+  p.initial = space_time_field_from_text({"0", "0", "0", "0", single ? "1e39 + x" : "log(x - 100)", "0"}, "initial.H");
+  auto be = make(p, single);
+  expect_user_error([&] { be->init_state(); }, {"'initial.H[4]' is", single ? "infinite" : "NaN", "(x, y, z) = ("});
 }
 
 // A problem with all four fields set from field_case_texts().

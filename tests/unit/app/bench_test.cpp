@@ -29,6 +29,15 @@ TEST(BenchCli, SweepWritesConsistentJson) {
     EXPECT_NEAR(row["gdof_per_s"].get<double>(), 6.0 * Np * 48 / stage / 1e9, 1e-9 * row["gdof_per_s"].get<double>());
     EXPECT_GT(row["percent_of_floor"].get<double>(), 0);
   }
+  // the set-up report: one entry per order and backend, phases that add up, peak memory
+  EXPECT_NE(r.out.find("set-up (cold when kernels were compiled"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bytes per element"), std::string::npos) << r.out;
+  ASSERT_EQ(j["setup"].size(), 4u);
+  for (const auto& e : j["setup"]) {
+    for (const char* k : {"mesh_s", "problem_s", "backend_s", "compile_s"}) EXPECT_GE(e[k].get<double>(), 0) << k;
+    EXPECT_LE(e["compile_s"].get<double>(), e["backend_s"].get<double>());
+  }
+  EXPECT_GT(j["peak_rss_bytes"].get<double>(), 1e6);
 
   if (std::system("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") != 0)
     GTEST_SKIP() << "no /usr/bin/python3 with matplotlib: plot_bench.py not checked";

@@ -57,38 +57,13 @@ TEST_F(GpuFields, CompiledFieldsEqualInterpreterToRounding) {
 }
 
 TEST_F(GpuFields, InitialStateAndNormsEqualTheHost) {
-  for (bool single : {false, true}) {
-    Problem p = mixed_problem(4, 9);
-    p.initial = space_time_field_from_text(
-        {"sin(pi*x)*y", "cos(z) - x", "exp(-x^2)", "x*y*z", "atan2(y, x + 3)", "sqrt(1 + z^2)"}, "initial");
-    p.exact = space_time_field_from_text({"sin(x + t)", "y", "z*t", "0", "cos(x*y)", "x - t"}, "exact");
-    auto be = make_cuda_backend(p, single);
-    be->init_state();
-    Fields q;
-    be->get_state(q);
-    const Fields host = interpolate_initial(p);
-    double d = 0;
-    for (size_t n = 0; n < q.q.size(); ++n) d = std::max(d, std::abs(q.q[n] - host.q[n]));
-    EXPECT_LE(d, single ? 4e-7 : 1e-14);
-
-    expect_norms_equal_host(p, *be, single);
-  }
+  expect_initial_state_and_norms_equal_host(make_cuda_backend, false, 1e-14);
+  expect_initial_state_and_norms_equal_host(make_cuda_backend, true, 4e-7);
 }
 
 TEST_F(GpuFields, NonFiniteInitialNamesComponentAndPoint) {
-  Problem p = mixed_problem(2, 2);
-  p.initial = space_time_field_from_text({"0", "0", "0", "0", "log(x - 100)", "0"}, "initial.H");
-  auto be = make_cuda_backend(p, false);
-  expect_user_error([&] { be->init_state(); }, {"'initial.H[4]' is", "NaN", "(x, y, z) = ("});
+  expect_nonfinite_initial_is_located(make_cuda_backend, false);
+  expect_nonfinite_initial_is_located(make_cuda_backend, true);
 }
 
-TEST_F(GpuFields, NormsPropagateNaN) {
-  Problem p = mixed_problem(2, 1);
-  p.exact = space_time_field_from_text({"0", "0", "log(x - 100)", "0", "0", "0"}, "exact");
-  auto be = make_cuda_backend(p, false);
-  be->set_state(random_state(p, 1));
-  const NormSample s = be->norms(0);
-  EXPECT_TRUE(std::isnan(s.errors.L2_E));
-  EXPECT_TRUE(std::isnan(s.errors.Linf_E));
-  EXPECT_FALSE(std::isnan(s.errors.L2_H));
-}
+TEST_F(GpuFields, NormsPropagateNaN) { expect_norms_propagate_nan(make_cuda_backend); }

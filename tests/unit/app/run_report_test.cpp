@@ -1,0 +1,120 @@
+// The run report (summary.json, the printed lines) and when energy.csv is sampled: the numbers
+// are consistent with each other and with the run, the defaults are the documented ones.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "run_cli.hpp"
+
+using dgmax::test::read_all;
+using dgmax::test::run_dgmax;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Row {
+  long long step;
+  double t, energy, l2e, l2h;
+};
+
+std::vector<Row> read_csv(const std::string& path) {
+  std::istringstream in(read_all(path));
+  std::string line;
+  std::getline(in, line);  // header
+  std::vector<Row> rows;
+  while (std::getline(in, line)) {
+    Row r{};
+    char c;
+    std::istringstream l(line);
+    l >> r.step >> c >> r.t >> c >> r.energy >> c >> r.l2e >> c >> r.l2h;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+class RunReport : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "dgmax_run_report_" + std::to_string(::getpid());
+    fs::remove_all(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string dir_;
+};
+
+TEST_F(RunReport, NumbersAreConsistentAndSamplesFollowTheDefaults) {
+  // the built-in cavity on the cpu backend, snapshots every 0.2 in HDF5 (no VTK needed)
+  const auto r = run_dgmax("run --backend cpu --set time.final=0.5 --set output.vtk_every=0.2 "
+                           "--set output.format=hdf5 --output " + dir_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = json::parse(read_all(dir_ + "/summary.json"));
+  const long long steps = s["steps"].get<long long>(), dofs = s["dofs"].get<long long>();
+  const double loop_s = s["loop_s"].get<double>();
+  ASSERT_GT(steps, 20);
+  ASSERT_GT(loop_s, 0);
+
+  // throughput per RK stage: 5 stages per step
+  EXPECT_NEAR(s["gdof_per_s"].get<double>() * 1e9 * loop_s, 5.0 * dofs * steps, 1e-9 * dofs * steps);
+  EXPECT_NEAR(s["dof_per_s"].get<double>(), s["gdof_per_s"].get<double>() * 1e9, 1e-6 * s["dof_per_s"].get<double>());
+  // the cpu backend times its kernels with the host clock inside the loop
+  const double kernel_s = s["kernel_s"].get<double>();
+  EXPECT_GT(kernel_s, 0);
+  EXPECT_LE(kernel_s, loop_s);
+  EXPECT_NEAR(s["kernel_share"].get<double>(), kernel_s / loop_s, 1e-12);
+  EXPECT_GE(s["setup_s"].get<double>(), s["mesh_s"].get<double>());
+  EXPECT_GE(s["mesh_s"].get<double>(), 0);
+  EXPECT_LE(s["setup_s"].get<double>() + loop_s, s["wall_s"].get<double>());
+  EXPECT_EQ(s["kernels"]["compiled"].get<int>() + s["kernels"]["cache_hits"].get<int>(), 1);
+  EXPECT_GT(s["snapshot_write_s"].get<double>(), 0);
+  EXPECT_GT(s["snapshot_commit_s"].get<double>(), 0);
+  EXPECT_GE(s["snapshot_wait_s"].get<double>(), 0);
+  EXPECT_GE(s["snapshot_finish_s"].get<double>(), 0);
+  EXPECT_NE(r.out.find("GDOF/s per stage"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("% of the loop in kernels"), std::string::npos) << r.out;
+
+  // snapshots at t = 0, 0.2, 0.4 and the end, all on disk
+  const auto& files = s["outputs"]["snapshots"];
+  ASSERT_EQ(files.size(), 4u) << s.dump(2);
+  for (const auto& f : files) EXPECT_TRUE(fs::exists(f.get<std::string>())) << f;
+
+  // energy.csv: step 0, every max(10, steps/200) = 10 steps, every snapshot, the last step
+  const auto rows = read_csv(dir_ + "/energy.csv");
+  ASSERT_EQ(static_cast<long long>(rows.size()), s["samples"].get<long long>());
+  std::set<long long> expected = {0, steps};
+  for (long long k = 10; k <= steps; k += 10) expected.insert(k);
+  std::set<long long> got;
+  int at_snapshots = 0;
+  for (const Row& row : rows) {
+    got.insert(row.step);
+    for (double ts : {0.2, 0.4})
+      if (row.t >= ts * (1 - 1e-12) && row.t - ts < s["dt"].get<double>()) {
+        ++at_snapshots;
+        expected.insert(row.step);  // the first step at or past the snapshot time
+      }
+  }
+  EXPECT_EQ(at_snapshots, 2);
+  EXPECT_EQ(got, expected);
+  // the last row is what summary.json reports
+  EXPECT_EQ(rows.back().step, steps);
+  EXPECT_EQ(rows.back().energy, s["energy"]["final"].get<double>());
+  EXPECT_EQ(rows.back().l2e, s["errors"]["L2"]["E"].get<double>());
+  EXPECT_EQ(rows.back().l2h, s["errors"]["L2"]["H"].get<double>());
+  EXPECT_EQ(rows.front().energy, s["energy"]["initial"].get<double>());
+}
+
+TEST_F(RunReport, EnergyEveryOneSamplesEveryStep) {
+  const auto r = run_dgmax("run --backend cpu --quiet --set time.final=0.2 --set output.energy_every=1 "
+                           "--set output.format=hdf5 --output " + dir_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = json::parse(read_all(dir_ + "/summary.json"));
+  const auto rows = read_csv(dir_ + "/energy.csv");
+  ASSERT_EQ(static_cast<long long>(rows.size()), s["steps"].get<long long>() + 1);
+  for (size_t k = 0; k < rows.size(); ++k) EXPECT_EQ(rows[k].step, static_cast<long long>(k));
+}
+
+}  // namespace
