@@ -24,8 +24,17 @@ class Backend {
   virtual std::string name() const = 0;
   // dq/dt = rhs(q, t) for the state q: [K][6][Np].
   virtual void rhs(const Fields& q, double t, Fields& out) = 0;
+  // The state in double ([K][6][Np]; a single-precision backend rounds on set and widens exactly on
+  // get). set_state also zeroes the LSERK4 residual.
   virtual void set_state(const Fields& q) = 0;
   virtual void get_state(Fields& q) = 0;
+  // The LSERK4 residual register (`res` in solver/time/lserk4.hpp) between steps, [K][6][Np], in
+  // the backend's precision widened to double (exact, so get → set round-trips bitwise). Stage 0
+  // multiplies it by a[0] = 0, but 0·res is not bitwise free in IEEE arithmetic (signed zeros,
+  // Inf/NaN), so a restart that must continue bit-for-bit sets it: set_state, then set_residual.
+  // set_residual: InternalError when `res` is not [K][6][Np] of this problem.
+  virtual void get_residual(Fields& res) = 0;
+  virtual void set_residual(const Fields& res) = 0;
   // The state := Problem::initial at t = 0 (zero without one). UserError naming the component and
   // the point when a value is not finite in the backend's precision.
   virtual void init_state() = 0;

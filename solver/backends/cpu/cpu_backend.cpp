@@ -10,6 +10,7 @@
 #include "solver/backends/kernel_spec_builder.hpp"
 #include "solver/physics/space_time_field.hpp"
 #include "solver/time/lserk4.hpp"
+#include "solver/util/error.hpp"
 
 namespace dgmax {
 namespace {
@@ -49,6 +50,15 @@ class CpuBackend final : public Backend {
   void get_state(Fields& q) override {
     if (q.K != p_.K() || q.Np != p_.Np()) q = Fields(p_.K(), p_.Np());
     for (size_t i = 0; i < q_.size(); ++i) q.q[i] = static_cast<double>(q_[i]);
+  }
+  void get_residual(Fields& res) override {
+    if (res.K != p_.K() || res.Np != p_.Np()) res = Fields(p_.K(), p_.Np());
+    for (size_t i = 0; i < res_.size(); ++i) res.q[i] = static_cast<double>(res_[i]);
+  }
+  void set_residual(const Fields& res) override {
+    DGMAX_ASSERT(res.K == p_.K() && res.Np == p_.Np() && res.q.size() == res_.size(),
+                 "residual does not match the problem's K and Np");
+    for (size_t i = 0; i < res_.size(); ++i) res_[i] = static_cast<Real>(res.q[i]);
   }
   void init_state() override {
     const long bad = initial_(p_.K(), d_.vert.data(), q_.data());

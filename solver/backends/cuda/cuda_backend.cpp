@@ -18,6 +18,7 @@
 #include "solver/backends/kernel_spec_builder.hpp"
 #include "solver/physics/space_time_field.hpp"
 #include "solver/time/lserk4.hpp"
+#include "solver/util/error.hpp"
 
 namespace dgmax {
 namespace {
@@ -71,19 +72,21 @@ class CudaBackend final : public Backend {
     q_.upload(host);
     res_.zero();
   }
-  void get_state(Fields& q) override {
-    if (q.K != p_.K() || q.Np != p_.Np()) q = Fields(p_.K(), p_.Np());
+  void get_state(Fields& q) override { download_fields(q_, q); }
+  void get_residual(Fields& res) override { download_fields(res_, res); }
+  void set_residual(const Fields& res) override {
+    DGMAX_ASSERT(res.K == p_.K() && res.Np == p_.Np() && res.q.size() == n_,
+                 "residual does not match the problem's K and Np");
     if constexpr (std::is_same_v<Real, double>) {
-      q_.download(q.q);
+      res_.upload(res.q);
     } else {
-      // a staging buffer kept between snapshots (no fresh allocation and first touch each time)
       host_stage_.resize(n_);
-      q_.download(host_stage_);
-      const Real* src = host_stage_.data();
-      double* dst = q.q.data();
+      const double* src = res.q.data();
+      Real* dst = host_stage_.data();
       const long n = static_cast<long>(n_);
 #pragma omp parallel for schedule(static)
-      for (long i = 0; i < n; ++i) dst[i] = static_cast<double>(src[i]);
+      for (long i = 0; i < n; ++i) dst[i] = static_cast<Real>(src[i]);
+      res_.upload(host_stage_);
     }
   }
   void init_state() override {
@@ -141,6 +144,23 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  // A [K][6][Np] device array (state or residual) into `out`, widened to double.
+  void download_fields(const cuda::DeviceBuffer& buf, Fields& out) {
+    if (out.K != p_.K() || out.Np != p_.Np() || out.q.size() != n_) out = Fields(p_.K(), p_.Np());
+    if constexpr (std::is_same_v<Real, double>) {
+      buf.download(out.q);
+    } else {
+      // a staging buffer kept between snapshots (no fresh allocation and first touch each time)
+      host_stage_.resize(n_);
+      buf.download(host_stage_);
+      const Real* src = host_stage_.data();
+      double* dst = out.q.data();
+      const long n = static_cast<long>(n_);
+#pragma omp parallel for schedule(static)
+      for (long i = 0; i < n; ++i) dst[i] = static_cast<double>(src[i]);
+    }
+  }
+
   void step_kernels(double t, double dt) {
     for (int s = 0; s < lserk4::kStages; ++s) {
       if (fuse_level_ >= 2) {
@@ -259,7 +279,7 @@ class CudaBackend final : public Backend {
   unsigned norm_blocks_ = 1;
   size_t n_ = 0;
   cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, vert_, q_, q_next_, res_, rhs_, flux_, partial_;
-  std::vector<Real> host_stage_;  // host copy of a single-precision state (snapshots)
+  std::vector<Real> host_stage_;  // host copy of a single-precision state or residual (snapshots, checkpoints)
   std::deque<EventPair> pending_;
   std::vector<EventPair> spare_;
 };

@@ -35,7 +35,21 @@ RefBackend::RefBackend(const Problem& problem)
   for (const auto& e : p_.fluxes->exterior) max_exterior_nodes_ = std::max(max_exterior_nodes_, e.dag.nodes().size());
 }
 
-void RefBackend::init_state() { q_ = interpolate_initial(p_); }
+void RefBackend::init_state() {
+  q_ = interpolate_initial(p_);
+  res_ = Fields(p_.K(), p_.Np());
+}
+
+void RefBackend::set_state(const Fields& q) {
+  q_ = q;
+  res_ = Fields(p_.K(), p_.Np());
+}
+
+void RefBackend::set_residual(const Fields& res) {
+  DGMAX_ASSERT(res.K == p_.K() && res.Np == p_.Np() && res.q.size() == res_.q.size(),
+               "residual does not match the problem's K and Np");
+  res_ = res;
+}
 
 NormSample RefBackend::norms(double t) {
   HostTimer timer(kernel_seconds_);

@@ -14,8 +14,10 @@ class RefBackend final : public Backend {
   explicit RefBackend(const Problem& problem);
   std::string name() const override { return "ref"; }
   void rhs(const Fields& q, double t, Fields& out) override;
-  void set_state(const Fields& q) override { q_ = q; }
+  void set_state(const Fields& q) override;
   void get_state(Fields& q) override { q = q_; }
+  void get_residual(Fields& res) override { res = res_; }
+  void set_residual(const Fields& res) override;
   // Interpreted on the host (the oracle the generated backends are compared with).
   void init_state() override;
   NormSample norms(double t) override;

@@ -1,0 +1,80 @@
+// Checkpoint/restart files: the full state of a run between two time steps (fields, the LSERK4
+// residual, time, step) with what identifies the run it belongs to, so that a restart continues
+// bit-for-bit like a run that was never interrupted (same backend and precision) and a checkpoint
+// of another mesh/order/config is refused with what differs.
+//
+// One HDF5 file per checkpoint, "<dir>/checkpoint_<step, 12 digits>.h5", written to a temporary
+// file with a unique name in <dir>, fsynced and renamed (solver/io/atomic_write), then all but the
+// newest two checkpoints are deleted. Layout (C order, native little-endian types):
+//
+//   /q, /res   float64 [K][6][Np]  state and LSERK4 residual, element-major, components
+//                                  Ex Ey Ez Hx Hy Hz (float32 when precision is "single" and every
+//                                  value is exactly a float; bitwise the backend's own values)
+//                                  chunked, Fletcher-32 checksummed (corruption fails the read)
+// Root attributes: format = "dgmax-checkpoint", format_version = 1, dgmax_version, config_hash,
+// mesh_fingerprint, backend, precision (strings); K, N, Np, step (int64); time, dt, t_final
+// (float64, bitwise).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "solver/physics/fields.hpp"
+
+namespace dgmax {
+
+// What a checkpoint must agree with to be resumed.
+struct CheckpointIdentity {
+  std::string dgmax_version;     // DGMAX_VERSION of the writing build (config.hpp)
+  std::string config_hash;       // content hash of the canonical config text (the caller's)
+  std::string mesh_fingerprint;  // hash of the mesh (the caller's)
+  std::string backend;           // Backend::name(): "ref", "cpu", "cuda"
+  std::string precision;         // "double" or "single"
+  long long K = 0;               // elements
+  int N = 0;                     // polynomial order
+  int Np = 0;                    // nodes per element, (N+1)(N+2)(N+3)/6
+  double dt = 0;                 // nominal time step
+  double t_final = 0;
+};
+
+struct Checkpoint {
+  CheckpointIdentity id;
+  long long step = 0;  // steps taken
+  double time = 0;     // simulated time after `step` steps
+  Fields q, res;       // state and LSERK4 residual, [K][6][Np] (Backend::get_state / get_residual)
+};
+
+// "<dir>/checkpoint_<step zero-padded to 12 digits>.h5".
+std::string checkpoint_path(const std::string& dir, long long step);
+
+// Writes `c` atomically to checkpoint_path(dir, c.step) (creating `dir` when missing), then keeps
+// only that checkpoint and the newest older one: every other checkpoint_*.h5 in `dir` is deleted,
+// including ones with a larger step (left by an earlier run that went further; they must not be
+// mistaken for the newest). Returns the path written. UserError naming the file on failure (an
+// earlier checkpoint is then left untouched). InternalError when q/res do not match K and Np.
+std::string write_checkpoint(const std::string& dir, const Checkpoint& c);
+
+// Reads and validates one checkpoint file: format, every size against the datasets (K*6*Np
+// values in /q and /res, Np = (N+1)(N+2)(N+3)/6), Fletcher-32 checksums. UserError naming the file
+// and what is wrong otherwise.
+Checkpoint read_checkpoint(const std::string& path);
+
+// The checkpoint_*.h5 files of `dir`, oldest (smallest step) first. Empty when none or no dir.
+std::vector<std::string> list_checkpoints(const std::string& dir);
+
+// The newest checkpoint of `dir` that reads and validates. When a newer one does not (truncated,
+// corrupt), writes "warning: skipping checkpoint '<path>': <why>" to `warnings` and tries the next
+// older one. UserError naming `dir` when it has no checkpoint, or none that is valid (with why).
+// `path_out`, when given, receives the file read.
+Checkpoint read_latest_checkpoint(const std::string& dir, std::ostream& warnings,
+                                  std::string* path_out = nullptr);
+Checkpoint read_latest_checkpoint(const std::string& dir);  // warnings to std::cerr
+
+// Every way `saved` does not fit the run `now`, one human-readable line each, e.g.
+// "order N: checkpoint 3, config 4"; empty when the checkpoint can be resumed. Compares every
+// identity field (dt and t_final bitwise, shown with 17 significant digits) and the sizes of
+// saved.q / saved.res against K and Np.
+std::vector<std::string> describe_mismatch(const Checkpoint& saved, const CheckpointIdentity& now);
+
+}  // namespace dgmax
