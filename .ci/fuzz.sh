@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz, clang, ASan+UBSan) in ./build-fuzz and fuzzes each
+# for a short while from its seed corpus (generated from configs/ and tests/data) plus its saved
+# regression inputs. Fails on any finding: a crash, sanitizer report, leak, timeout, out-of-memory
+# or an exception other than UserError; the input is left in build-fuzz/findings/.
+#   DGMAX_FUZZ_SECONDS   seconds per target (default 60)
+# Extra arguments go to CMake. Long campaigns: tests/fuzz/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+.ci/install-deps.sh
+seconds=${DGMAX_FUZZ_SECONDS:-60}
+start=$(date +%s)
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DDGMAX_SANITIZE=address,undefined -DDGMAX_FUZZ=ON -DDGMAX_BUILD_TESTS=OFF \
+  -DDGMAX_USE_CUDA=OFF -DDGMAX_USE_VTK=OFF "$@" > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
+mapfile -t targets < <(cmake --build build-fuzz --target help | grep -o 'fuzz_[a-z]*' | grep -v '^fuzz_corpus$' | sort -u)
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_corpus "${targets[@]}" >> build-fuzz.log 2>&1 ||
+  { tail -60 build-fuzz.log; exit 1; }
+echo "fuzz: built ${targets[*]} in $(( $(date +%s) - start )) s"
+
+export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1"
+export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export OMP_NUM_THREADS=1
+rm -rf build-fuzz/findings build-fuzz/fuzz-work
+mkdir -p build-fuzz/findings
+status=0
+for t in "${targets[@]}"; do
+  name=${t#fuzz_}
+  work=build-fuzz/fuzz-work/$name   # new inputs go here; the seeds stay as generated
+  mkdir -p "$work"
+  dirs=("$work" build-fuzz/tests/fuzz/corpus/"$name")
+  [ -d tests/fuzz/regressions/"$name" ] && dirs+=(tests/fuzz/regressions/"$name")
+  dict=()
+  case $name in
+    expression|flux) dict=(-dict=tests/fuzz/expression.dict) ;;
+    config) dict=(-dict=tests/fuzz/yaml.dict) ;;
+    msh) dict=(-dict=tests/fuzz/msh.dict) ;;
+  esac
+  if build-fuzz/"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+       "${dict[@]}" -print_final_stats=1 -artifact_prefix=build-fuzz/findings/"$name"- \
+       "${dirs[@]}" > build-fuzz/"$t".log 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' build-fuzz/"$t".log | grep -o '[0-9]*$' || echo '?')
+    echo "fuzz: $t: $runs inputs in ${seconds} s, no findings"
+  else
+    echo "fuzz: $t: FINDING (log build-fuzz/$t.log, input in build-fuzz/findings/):"
+    grep -E 'ERROR|SUMMARY|finding|==[0-9]+==|#[0-9]+ 0x' build-fuzz/"$t".log | head -40 || tail -40 build-fuzz/"$t".log
+    status=1
+  fi
+done
+exit $status

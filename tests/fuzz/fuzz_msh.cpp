@@ -1,0 +1,57 @@
+// Fuzz target: reading a .msh file the way `dgmax run`/`dgmax info` do: load_mesh_file
+// (solver/mesh/mesh_file: path checks; gmsh_reader: content sniffing, the Gmsh SDK's parser,
+// conversion of its model to dgmax's Mesh) then setup_mesh (validation, orientation,
+// connectivity, conformity, geometric factors) and the `dgmax info` statistics.
+// Input: the bytes of the file, written to a private temporary directory as fuzz.msh.
+// Only built with DGMAX_USE_GMSH (without Gmsh every .msh is refused up front).
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "solver/mesh/mesh_file.hpp"
+#include "solver/mesh/mesh_setup.hpp"
+#include "solver/mesh/mesh_stats.hpp"
+#include "fuzz_common.hpp"
+
+using namespace dgmax;
+
+namespace {
+
+std::string temp_path() {
+  static const std::string path = [] {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "dgmax-fuzz-msh-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) {
+      std::perror("mkdtemp");
+      std::abort();
+    }
+    static std::string dir = tmpl;
+    std::atexit([] { std::filesystem::remove_all(dir); });
+    return tmpl + "/fuzz.msh";
+  }();
+  return path;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string path = temp_path();
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    if (!out) fuzz::finding("cannot write " + path);
+  }
+  try {
+    Mesh mesh = load_mesh_file(path);
+    MeshData md = setup_mesh(std::move(mesh));
+    (void)compute_stats(md);
+  } catch (const UserError& e) {
+    fuzz::exercise(e);
+  }
+  return 0;
+}
