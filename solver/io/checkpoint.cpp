@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <limits>
 #include <regex>
 #include <utility>
@@ -437,7 +438,8 @@ Checkpoint read_latest_checkpoint(const std::string& dir, std::ostream& warnings
       if (path_out) *path_out = it->second;
       return c;
     } catch (const UserError& e) {
-      warnings << "warning: skipping checkpoint '" << it->second << "': " << e.message() << "\n";
+      warnings << "warning: " << e.message()
+               << (std::next(it) != all.rend() ? "; trying the previous checkpoint" : "") << "\n";
       reasons += "\n  " + e.message();
     }
   }

@@ -20,13 +20,14 @@
 #include <string>
 #include <vector>
 
+#include "dgmax/config.hpp"
 #include "solver/physics/fields.hpp"
 
 namespace dgmax {
 
 // What a checkpoint must agree with to be resumed.
 struct CheckpointIdentity {
-  std::string dgmax_version;     // DGMAX_VERSION of the writing build (config.hpp)
+  std::string dgmax_version = DGMAX_VERSION;  // of the writing build (dgmax/config.hpp)
   std::string config_hash;       // content hash of the canonical config text (the caller's)
   std::string mesh_fingerprint;  // hash of the mesh (the caller's)
   std::string backend;           // Backend::name(): "ref", "cpu", "cuda"
@@ -64,8 +65,8 @@ Checkpoint read_checkpoint(const std::string& path);
 std::vector<std::string> list_checkpoints(const std::string& dir);
 
 // The newest checkpoint of `dir` that reads and validates. When a newer one does not (truncated,
-// corrupt), writes "warning: skipping checkpoint '<path>': <why>" to `warnings` and tries the next
-// older one. UserError naming `dir` when it has no checkpoint, or none that is valid (with why).
+// corrupt), writes "warning: cannot read checkpoint '<path>': <why>; trying the previous
+// checkpoint" to `warnings` and tries the next older one. UserError naming `dir` when it has no checkpoint, or none that is valid (with why).
 // `path_out`, when given, receives the file read.
 Checkpoint read_latest_checkpoint(const std::string& dir, std::ostream& warnings,
                                   std::string* path_out = nullptr);
