@@ -74,6 +74,10 @@ bool is_identifier(const std::string& name) {
 
 std::map<std::string, double> evaluate_constants(const Defs& defs,
                                                  const std::vector<std::string>& variables) {
+  if (defs.size() > kMaxConstants)
+    name_error(defs[kMaxConstants].first, defs[kMaxConstants].second,
+               "more than " + std::to_string(kMaxConstants) + " constants",
+               "a config needs a few dozen; compute repeated values in the expressions");
   // Names first (all of them, so forward references can be told from unknown names).
   std::map<std::string, size_t> index;
   for (size_t i = 0; i < defs.size(); ++i) {
@@ -108,7 +112,9 @@ std::map<std::string, double> evaluate_constants(const Defs& defs,
         return false;
       };
 
-  std::map<std::string, double> values;
+  // One context that grows by each value (a copy per constant would make n constants cost n²).
+  ScalarContext ctx;
+  std::map<std::string, double>& values = ctx.constants;
   for (size_t i = 0; i < defs.size(); ++i) {
     const auto& [name, src] = defs[i];
     for (const Expr* u : uses[i]) {
@@ -130,8 +136,6 @@ std::map<std::string, double> evaluate_constants(const Defs& defs,
                          u->name() + "' above '" + name + "'");
     }
 
-    ScalarContext ctx;
-    ctx.constants = values;
     for (const auto& v : variables)
       ctx.unavailable[v] = "constant '" + name + "' cannot use '" + v +
                            "': constants are fixed numbers, evaluated before the run";
@@ -146,7 +150,7 @@ std::map<std::string, double> evaluate_constants(const Defs& defs,
                      "overflow");
     values[name] = v;
   }
-  return values;
+  return std::move(values);
 }
 
 }  // namespace dgmax::dsl

@@ -35,6 +35,7 @@ void window(std::string& snippet, int& column) {
 }
 
 bool from_file(const ExprSource& src) {
+  if (src.locate) return true;
   return src.origin.line > 0 && src.origin.column > 0 && !src.origin.snippet.empty();
 }
 
@@ -66,6 +67,7 @@ std::string quote_for_message(const std::string& text, size_t max_chars) {
 }
 
 int display_column(const ExprSource& src, size_t offset) {
+  if (src.locate) return src.locate(offset).column;
   if (from_file(src)) return src.origin.column + static_cast<int>(offset);
   return static_cast<int>(offset) + 1;
 }
@@ -74,6 +76,7 @@ SourceLocation location_at(const ExprSource& src, size_t offset) {
   SourceLocation loc;
   loc.file = src.origin.file;
   loc.line = src.origin.line;
+  if (src.locate) return src.locate(offset);
   if (from_file(src)) {
     // The column is the file's, and render() prints it in the "file:line:col" header too, so
     // the line cannot be cut to a window; an absurdly long line is left out instead.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "solver/util/error.hpp"
@@ -15,9 +16,13 @@ namespace dgmax::dsl {
 // from a file" (command line, tests): errors then quote the expression itself.
 // The caller is responsible for `text` matching the file byte for byte from origin.column on
 // (true for plain and quoted YAML scalars without escapes).
+// When the text does not appear verbatim on one line (YAML escapes, quotes doubled, a scalar folded
+// over several lines), `locate` maps a byte offset of `text` (up to text.size()) to its file
+// position instead; origin is then the first character's.
 struct ExprSource {
   std::string text;
   SourceLocation origin;
+  std::function<SourceLocation(size_t offset)> locate;
 };
 
 // Location of byte `offset` of src.text (offset == text.size() means "just past the end").

@@ -51,9 +51,13 @@ struct BenchOptions {
   std::string precision = "double";
   long long elements = 20000;
   std::string backends = "ref,cpu";
-  int steps = 0;  // 0: enough for about 1 s per backend
+  long long steps = 0;  // 0 (not given): enough for about 1 s per backend
   std::string json = "bench.json";
+  bool steps_given = false;
 };
+
+constexpr long long kMaxBenchSteps = 1000000;
+constexpr long long kMaxBenchElements = 1000000000;
 
 std::vector<int> parse_orders(const std::string& s) {
   std::vector<int> out;
@@ -96,7 +100,14 @@ void run_bench(const BenchOptions& opt) {
   if (opt.precision != "double" && opt.precision != "single")
     throw UserError("--precision must be double or single, got '" + opt.precision + "'");
   const bool single = opt.precision == "single";
-  if (opt.elements < 6) throw UserError("--elements must be at least 6");
+  // Bounds, so a typo is an error rather than an hours-long run or an overflowing mesh size.
+  if (opt.elements < 6 || opt.elements > kMaxBenchElements)
+    throw UserError("--elements must be between 6 and " + std::to_string(kMaxBenchElements) + ", got " +
+                    std::to_string(opt.elements));
+  if (opt.steps_given && (opt.steps < 1 || opt.steps > kMaxBenchSteps))
+    throw UserError("--steps must be between 1 and " + std::to_string(kMaxBenchSteps) + ", got " +
+                        std::to_string(opt.steps),
+                    {}, "leave --steps out to time about 1 s per backend");
 
   // Periodic box: every face is an interior face, as in the bulk of a large mesh.
   const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(opt.elements / 6.0))));
@@ -167,8 +178,8 @@ void run_bench(const BenchOptions& opt) {
       out["setup"].push_back({{"N", N}, {"backend", name}, {"mesh_s", mesh_s}, {"problem_s", problem_s},
                               {"backend_s", backend_s}, {"compile_s", compile_s}});
       be->time_steps(1, 1e-6);  // warm up: module load, first touch, caches
-      int steps = opt.steps;
-      if (steps <= 0) {
+      int steps = static_cast<int>(opt.steps);
+      if (!opt.steps_given) {
         const double probe = be->time_steps(1, 1e-6);
         steps = std::clamp(static_cast<int>(1.0 / std::max(1e-6, probe)), 3, 500);
       }
@@ -213,9 +224,12 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--precision", opt->precision, "double | single")->capture_default_str();
   cmd->add_option("--elements,-K", opt->elements, "about this many elements")->capture_default_str();
   cmd->add_option("--backends", opt->backends, "comma-separated: ref, cpu, cuda")->capture_default_str();
-  cmd->add_option("--steps", opt->steps, "timed steps per backend (0: about 1 s)")->capture_default_str();
+  CLI::Option* steps = cmd->add_option("--steps", opt->steps, "timed steps per backend, 1 to 1000000 (default: about 1 s)");
   cmd->add_option("--json", opt->json, "write results here ('' for none)")->capture_default_str();
-  cmd->callback([opt]() { run_bench(*opt); });
+  cmd->callback([opt, steps]() {
+    opt->steps_given = steps->count() > 0;
+    run_bench(*opt);
+  });
 }
 
 }  // namespace dgmax

@@ -1,15 +1,19 @@
 // The dgmax command line: subcommands are added by the cmd_*.cpp files.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "dgmax/config.hpp"
 #include "solver/app/cmd_bench.hpp"
 #include "solver/app/cmd_info.hpp"
 #include "solver/app/cmd_run.hpp"
+#include "codegen/dsl/expr_source.hpp"
 #include "solver/util/error.hpp"
+#include "solver/util/strings.hpp"
 
 namespace {
 
@@ -19,6 +23,20 @@ std::string build_features() {
   s += DGMAX_HAS_VTK ? ", vtk" : ", no vtk";
   s += DGMAX_HAS_GMSH ? ", gmsh" : ", no gmsh";
   return s + ")";
+}
+
+// CLI11 reads an unknown first word as a stray argument ("A subcommand is required"): name it
+// and suggest the closest subcommand instead.
+void check_subcommand_name(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return;
+  const std::string word = argv[1];
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  if (std::find(names.begin(), names.end(), word) != names.end()) return;
+  const std::string close = dgmax::closest_match(word, names);
+  throw dgmax::UserError("unknown command '" + dgmax::dsl::quote_for_message(word, 40) + "'", {},
+                         (close.empty() ? "" : "did you mean '" + close + "'? ") +
+                             "commands: " + dgmax::join_names(names) + " (dgmax --help lists them)");
 }
 
 }  // namespace
@@ -31,6 +49,7 @@ int main(int argc, char** argv) {
   dgmax::add_info_command(app);
   dgmax::add_bench_command(app);
   try {
+    check_subcommand_name(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help / --version exit 0; a usage error is a user error: exit 1 like every other

@@ -1,8 +1,10 @@
 #include "solver/io/mesh_spec.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "solver/mesh/mesh_file.hpp"
+#include "solver/util/strings.hpp"
 
 namespace dgmax {
 
@@ -44,7 +46,9 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
       for (const auto& d : p) {
         const std::string name = doc.as_string(d, "mesh.box.periodic");
         if (name != "x" && name != "y" && name != "z")
-          throw doc.error(d, "unknown periodic direction '" + name + "'", "use x, y or z");
+          throw doc.error(d, "unknown periodic direction '" + dsl::quote_for_message(name, 40) + "'", "use x, y or z");
+        if (box.periodic[name[0] - 'x'])
+          throw doc.error(d, "periodic direction '" + name + "' is listed twice", "list each direction once");
         box.periodic[name[0] - 'x'] = true;
       }
     }
@@ -64,7 +68,19 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
         auto hi = doc.as_doubles(rs[i]["upper"], 3, what + ".upper");
         r.lower = {lo[0], lo[1], lo[2]};
         r.upper = {hi[0], hi[1], hi[2]};
+        // An empty or out-of-box region would leave its material silently unused.
+        for (int d = 0; d < 3; ++d) {
+          const std::string axis(1, static_cast<char>('x' + d));
+          if (!(r.upper[d] > r.lower[d]))
+            throw doc.error(rs[i]["upper"], "'" + what + ".upper' must exceed its 'lower' in every direction (" +
+                                                axis + ": " + fmt_g(r.lower[d]) + " to " + fmt_g(r.upper[d]) + ")");
+          if (r.upper[d] < box.lower[d] || r.lower[d] > box.upper[d])
+            throw doc.error(rs[i], "'" + what + "' ('" + dsl::quote_for_message(r.tag, 40) + "') lies outside the box in " + axis + " (" +
+                                       fmt_g(r.lower[d]) + " to " + fmt_g(r.upper[d]) + ", the box spans " +
+                                       fmt_g(box.lower[d]) + " to " + fmt_g(box.upper[d]) + ")");
+        }
         box.regions.push_back(r);
+        spec.region_where.push_back(doc.at(rs[i]));
       }
     }
     spec.box = box;
@@ -99,8 +115,25 @@ MeshSpec mesh_spec_from_argument(const std::string& arg) {
   return spec;
 }
 
+// A box region is a set of element centroids: one narrower than a cell, or covered by later
+// regions, tags no element, and its material would be silently unused.
+void check_regions_select_elements(const MeshSpec& spec, const Mesh& mesh) {
+  std::vector<long long> count(mesh.volume_tag_names.size(), 0);
+  for (const int tag : mesh.element_tag) ++count[tag];
+  const auto& regions = spec.box->regions;
+  for (size_t i = 0; i < regions.size(); ++i) {
+    const auto it = std::find(mesh.volume_tag_names.begin(), mesh.volume_tag_names.end(), regions[i].tag);
+    if (it == mesh.volume_tag_names.end() || count[it - mesh.volume_tag_names.begin()] > 0) continue;
+    throw UserError("region '" + dsl::quote_for_message(regions[i].tag, 40) + "' (mesh.box.regions[" + std::to_string(i) +
+                        "]) contains no element centroid, so it tags no element",
+                    i < spec.region_where.size() ? spec.region_where[i] : SourceLocation{},
+                    "widen it to cover whole cells, or use more cells");
+  }
+}
+
 MeshData load_mesh(const MeshSpec& spec) {
   Mesh mesh = spec.box ? make_box_mesh(*spec.box) : load_mesh_file(spec.file, spec.size);
+  if (spec.box) check_regions_select_elements(spec, mesh);
   return setup_mesh(std::move(mesh), spec.refine);
 }
 

@@ -23,6 +23,7 @@ struct MeshSpec {
   std::string file;
   double size = 0;
   int refine = 0;
+  std::vector<SourceLocation> region_where;  // of each box region, for errors found on the mesh
 };
 
 MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& mesh_node);
@@ -31,6 +32,7 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& mesh_node);
 MeshSpec mesh_spec_from_argument(const std::string& arg);
 
 // Builds/reads the mesh and runs setup_mesh (validation, refinement, connectivity, geometry).
+// Refuses a box region that tags no element (located at the region).
 MeshData load_mesh(const MeshSpec& spec);
 
 // Tags the config refers to: keys of `materials:` (volume) and `boundaries:` (boundary).

@@ -74,7 +74,7 @@ BcKind parse_bc(const YamlDoc& doc, const YAML::Node& node, const std::string& w
   std::string hint = "valid: " + valid;
   const std::string close = closest_match(s, names);
   if (!close.empty()) hint = "did you mean '" + close + "'? " + hint;
-  throw doc.error(node, "unknown boundary condition '" + s + "' for '" + what + "'", hint);
+  throw doc.error(node, "unknown boundary condition '" + dsl::quote_for_message(s, 40) + "' for '" + what + "'", hint);
 }
 
 FluxSource parse_flux_pair(const YamlDoc& doc, const YAML::Node& node, const std::string& what) {
@@ -108,7 +108,7 @@ RunConfig parse_run_config(const YamlDoc& doc) {
       const std::string p = doc.as_string(d["precision"], "discretization.precision");
       if (p == "double") cfg.precision = Precision::Double;
       else if (p == "single") cfg.precision = Precision::Single;
-      else throw doc.error(d["precision"], "unknown precision '" + p + "'", "use double or single");
+      else throw doc.error(d["precision"], "unknown precision '" + dsl::quote_for_message(p, 40) + "'", "use double or single");
     }
     if (const YAML::Node f = d["flux"]; f.IsDefined()) {
       if (f.IsMap()) {
@@ -124,7 +124,7 @@ RunConfig parse_run_config(const YamlDoc& doc) {
         else if (cfg.flux_name == "central") cfg.alpha = 0;
         else {
           const std::string close = closest_match(cfg.flux_name, {"upwind", "central"});
-          throw doc.error(f, "unknown flux '" + cfg.flux_name + "'",
+          throw doc.error(f, "unknown flux '" + dsl::quote_for_message(cfg.flux_name, 40) + "'",
                           (close.empty() ? "" : "did you mean '" + close + "'? ") +
                               std::string("use upwind, central or {alpha: 0.5}"));
         }
@@ -239,11 +239,17 @@ RunConfig parse_run_config(const YamlDoc& doc) {
     if (o["vtk_every"]) {
       cfg.vtk_every = doc.as_double(o["vtk_every"], "output.vtk_every");
       if (cfg.vtk_every < 0) throw doc.error(o["vtk_every"], "'output.vtk_every' must be ≥ 0 (0: first and last only)");
+      if (cfg.vtk_every > 0 && cfg.t_final / cfg.vtk_every > kMaxSnapshots)
+        throw doc.error(o["vtk_every"],
+                        "'output.vtk_every' = " + fmt_g(cfg.vtk_every) + " asks for " + fmt_g(cfg.t_final / cfg.vtk_every) +
+                            " snapshots over time.final = " + fmt_g(cfg.t_final) + "; the limit is " +
+                            fmt_g(kMaxSnapshots),
+                        "use a larger interval, or 0 for the first and last only");
     }
     if (o["format"]) {
       cfg.out_format = doc.as_string(o["format"], "output.format");
       if (cfg.out_format != "auto" && cfg.out_format != "vtu" && cfg.out_format != "hdf5" && cfg.out_format != "both")
-        throw doc.error(o["format"], "unknown output format '" + cfg.out_format + "'", "use auto, vtu, hdf5 or both");
+        throw doc.error(o["format"], "unknown output format '" + dsl::quote_for_message(cfg.out_format, 40) + "'", "use auto, vtu, hdf5 or both");
     }
     if (o["energy_every"]) {
       cfg.energy_every = doc.as_int(o["energy_every"], "output.energy_every");
@@ -254,7 +260,7 @@ RunConfig parse_run_config(const YamlDoc& doc) {
   if (const YAML::Node b = root["backend"]; b.IsDefined()) {
     cfg.backend = doc.as_string(b, "backend");
     if (cfg.backend != "auto" && cfg.backend != "ref" && cfg.backend != "cpu" && cfg.backend != "cuda")
-      throw doc.error(b, "unknown backend '" + cfg.backend + "'", "use auto, ref, cpu or cuda");
+      throw doc.error(b, "unknown backend '" + dsl::quote_for_message(cfg.backend, 40) + "'", "use auto, ref, cpu or cuda");
   }
   return cfg;
 }

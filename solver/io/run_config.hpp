@@ -34,6 +34,9 @@ namespace dgmax {
 
 enum class Precision { Double, Single };
 
+// At most this many snapshots (time.final / output.vtk_every): more is a typo, not a run.
+inline constexpr double kMaxSnapshots = 1e6;
+
 // Three or six compiled component expressions of (x, y, z, t).
 struct FieldExpr {
   std::vector<dsl::ScalarFunction> comps;

@@ -1,8 +1,15 @@
 #include "solver/io/yaml_doc.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
-#include <fstream>
+#include <cstring>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -16,59 +23,264 @@ std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
   std::stringstream ss(text);
   std::string line;
-  while (std::getline(ss, line)) lines.push_back(line);
+  while (std::getline(ss, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF files
+    lines.push_back(line);
+  }
   return lines;
+}
+
+// A source line fit for the two-line "snippet / caret" rendering: one byte per byte (so columns
+// stay valid) with control characters shown as '?', and left out when absurdly long (deep
+// nesting on one line would otherwise echo the whole file).
+std::string snippet_of(const std::string& line) {
+  constexpr size_t kMaxSnippet = 300;
+  if (line.size() > kMaxSnippet) return {};
+  std::string out = line;
+  for (char& c : out)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) c = '?';
+  return out;
+}
+
+std::string quoted(const std::string& text) { return "'" + dsl::quote_for_message(text, 60) + "'"; }
+
+std::string mib(size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+[[noreturn]] void too_large(const std::string& name) {
+  throw UserError("the config is larger than " + mib(kMaxConfigBytes) + ", the limit for a config file",
+                  {name}, "a config is a few kB of YAML; is this the right file?");
+}
+
+// Reads at most kMaxConfigBytes + 1 bytes: /dev/zero, a FIFO or a huge file cannot grow memory.
+std::string read_config_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    throw UserError("cannot open config file '" + path + "': " + std::strerror(err), {},
+                    err == ENOENT ? "check the path (it is relative to the current directory)"
+                    : err == EACCES ? "check the file's permissions"
+                                    : "");
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+    throw UserError("cannot read config file '" + path + "': it is a directory", {},
+                    "give the path of a .yaml file");
+  std::string text;
+  char buf[1 << 16];
+  while (text.size() <= kMaxConfigBytes) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw UserError("cannot read config file '" + path + "': " + std::strerror(errno));
+    }
+    text.append(buf, static_cast<size_t>(n));
+  }
+  if (text.size() > kMaxConfigBytes) too_large(path);
+  return text;
+}
+
+// Source bytes after the backslash of a double-quoted escape: the letter, plus its hex digits.
+int escape_length(char letter) { return letter == 'x' ? 3 : letter == 'u' ? 5 : letter == 'U' ? 9 : 1; }
+
+std::string utf8(unsigned long cp) {
+  std::string out;
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return out;
+}
+
+// The bytes a YAML double-quoted escape stands for (`at` indexes the letter after '\\'); "" when
+// it is not one yaml-cpp would have accepted.
+std::string decode_escape(const std::string& line, size_t at) {
+  const char letter = line[at];
+  switch (letter) {
+    case '0': return std::string(1, '\0');
+    case 'a': return "\a";
+    case 'b': return "\b";
+    case 't': case '\t': return "\t";
+    case 'n': return "\n";
+    case 'v': return "\v";
+    case 'f': return "\f";
+    case 'r': return "\r";
+    case 'e': return "\x1b";
+    case ' ': case '"': case '/': case '\\': return std::string(1, letter);
+    case 'N': return utf8(0x85);
+    case '_': return utf8(0xA0);
+    case 'L': return utf8(0x2028);
+    case 'P': return utf8(0x2029);
+    case 'x': case 'u': case 'U': {
+      const size_t digits = static_cast<size_t>(escape_length(letter) - 1);
+      if (at + digits >= line.size()) return {};
+      const std::string hex = line.substr(at + 1, digits);
+      if (hex.size() != digits || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return {};
+      return utf8(std::stoul(hex, nullptr, 16));
+    }
+    default: return {};
+  }
+}
+
+// "!!foo" for the YAML core tag prefix, else the tag as written.
+std::string tag_as_written(const std::string& tag) {
+  const std::string core = "tag:yaml.org,2002:";
+  return tag.compare(0, core.size(), core) == 0 ? "!!" + tag.substr(core.size()) : tag;
+}
+
+// Walks the parser's events (aliases are never expanded, so an alias bomb costs nothing) and
+// refuses what the node tree would hide or misread. `where` turns a yaml-cpp mark into a location.
+class StructureCheck : public YAML::EventHandler {
+ public:
+  explicit StructureCheck(std::function<SourceLocation(const YAML::Mark&)> where) : where_(std::move(where)) {}
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > 1)
+      throw UserError("the config has a second YAML document; dgmax reads one", where_(mark),
+                      "remove the '---' line (and what follows it) or merge the documents");
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark, Kind::Null, "", nullptr); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
+    node(mark, Kind::Alias, "", nullptr);
+    if (++aliases_ > kMaxYamlAliases)
+      throw UserError("the config uses more than " + std::to_string(kMaxYamlAliases) + " YAML aliases (*name)",
+                      where_(mark), "a config needs a handful; write the values out");
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                const std::string& value) override {
+    node(mark, Kind::Scalar, tag, &value);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    node(mark, Kind::Sequence, tag, nullptr);
+    open(mark, false);
+  }
+  void OnSequenceEnd() override { frames_.pop_back(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    node(mark, Kind::Map, tag, nullptr);
+    open(mark, true);
+  }
+  void OnMapEnd() override { frames_.pop_back(); }
+
+ private:
+  enum class Kind { Null, Alias, Scalar, Sequence, Map };
+  struct Frame {
+    bool is_map;
+    size_t children = 0;
+    std::map<std::string, YAML::Mark> keys;  // of a map: each key and where it first appeared
+  };
+
+  void open(const YAML::Mark& mark, bool is_map) {
+    frames_.push_back({is_map});
+    if (static_cast<int>(frames_.size()) > kMaxYamlDepth)
+      throw UserError("the config nests mappings and lists deeper than " + std::to_string(kMaxYamlDepth) +
+                          " levels",
+                      where_(mark), "a config nests 4 or 5 levels; check the brackets");
+  }
+
+  void node(const YAML::Mark& mark, Kind kind, const std::string& tag, const std::string* value) {
+    // "?" is an untagged plain node, "!" an untagged quoted one; anything else was written out.
+    if (!tag.empty() && tag != "?" && tag != "!")
+      throw UserError("YAML tags such as '" + dsl::quote_for_message(tag_as_written(tag), 40) +
+                          "' are not supported in a config",
+                      where_(mark), "remove the tag; dgmax reads numbers, strings, lists and mappings");
+    if (frames_.empty()) return;
+    Frame& f = frames_.back();
+    const bool is_key = f.is_map && f.children % 2 == 0;
+    ++f.children;
+    if (!is_key) return;
+    switch (kind) {
+      case Kind::Map:
+      case Kind::Sequence:
+        throw UserError(std::string("a key must be a name, not a ") + (kind == Kind::Map ? "mapping" : "list"),
+                        where_(mark), "write key: value with a plain name as the key");
+      case Kind::Alias:
+        throw UserError("a key must be a name, not an alias (*name)", where_(mark),
+                        "write the key out");
+      case Kind::Null:
+        throw UserError("a key must be a name, not empty (null)", where_(mark),
+                        "write key: value with a plain name as the key");
+      case Kind::Scalar:
+        break;
+    }
+    for (const unsigned char c : *value)
+      if (c < 0x20 || c == 0x7f)
+        throw UserError("the key " + quoted(*value) + " contains a control character", where_(mark),
+                        "keys are plain names");
+    // yaml-cpp keeps both entries of a repeated key and lookups return the first: the second
+    // value would be silently ignored.
+    if (const auto [it, fresh] = f.keys.emplace(*value, mark); !fresh)
+      throw UserError("duplicate key " + quoted(*value), where_(mark),
+                      "first defined at line " + std::to_string(it->second.line + 1) +
+                          "; merge the two entries");
+  }
+
+  std::function<SourceLocation(const YAML::Mark&)> where_;
+  std::vector<Frame> frames_;
+  int documents_ = 0;
+  int aliases_ = 0;
+};
+
+// Runs StructureCheck over `text`; YAML syntax errors propagate as YAML::Exception.
+void check_structure(const std::string& text, std::function<SourceLocation(const YAML::Mark&)> where) {
+  std::stringstream in(text);
+  YAML::Parser parser(in);
+  StructureCheck check(std::move(where));
+  while (parser.HandleNextDocument(check)) {
+  }
 }
 
 }  // namespace
 
+SourceLocation YamlDoc::location(int line0, int column0) const {
+  SourceLocation where{path_, line0 + 1, column0 + 1, {}};
+  if (line0 >= 0 && line0 < static_cast<int>(lines_.size())) where.snippet = snippet_of(lines_[line0]);
+  return where;
+}
+
 YamlDoc YamlDoc::load_string(const std::string& text, const std::string& name) {
+  if (text.size() > kMaxConfigBytes) too_large(name);
   YamlDoc doc;
   doc.path_ = name;
   doc.lines_ = split_lines(text);
+  if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+    const size_t line_start = text.rfind('\n', nul) == std::string::npos ? 0 : text.rfind('\n', nul) + 1;
+    const int line0 = static_cast<int>(std::count(text.begin(), text.begin() + nul, '\n'));
+    throw UserError("the config contains a NUL byte; it is not a text file", doc.location(line0, nul - line_start),
+                    "a config is a YAML text file");
+  }
   try {
+    check_structure(text, [&doc](const YAML::Mark& m) { return doc.location(m.line, m.column); });
     doc.root_ = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    SourceLocation where{name, e.mark.line + 1, e.mark.column + 1, {}};
-    if (e.mark.line >= 0 && e.mark.line < static_cast<int>(doc.lines_.size()))
-      where.snippet = doc.lines_[e.mark.line];
+    SourceLocation where = doc.location(e.mark.line, e.mark.column);
+    if (e.mark.line < 0) where = {name};
     throw UserError("invalid YAML: " + e.msg, where, "check indentation, colons and brackets");
   }
   if (doc.root_.IsNull()) doc.root_ = YAML::Node(YAML::NodeType::Map);
   if (!doc.root_.IsMap())
-    throw UserError("the config must be a YAML mapping (key: value lines)", {name, 1, 1, {}});
-  doc.reject_duplicate_keys(doc.root_);
+    throw UserError("the config must be a YAML mapping (key: value lines)", doc.location(0, 0));
   return doc;
 }
 
-// yaml-cpp keeps both entries of a repeated key and lookups return the first: reject them, or the
-// second value would be silently ignored.
-void YamlDoc::reject_duplicate_keys(const YAML::Node& node) const {
-  if (node.IsMap()) {
-    std::map<std::string, YAML::Node> seen;
-    for (const auto& kv : node) {
-      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
-      if (auto it = seen.find(key); it != seen.end() && kv.first.IsScalar())
-        throw UserError("duplicate key '" + key + "'", at(kv.first),
-                        "first defined at line " + std::to_string(at(it->second).line) +
-                            "; merge the two entries");
-      seen.emplace(key, kv.first);
-      reject_duplicate_keys(kv.second);
-    }
-  } else if (node.IsSequence()) {
-    for (const auto& item : node) reject_duplicate_keys(item);
-  }
-}
-
-YamlDoc YamlDoc::load_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw UserError("cannot open config file '" + path + "'", {},
-                    "check the path (it is relative to the current directory)");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return load_string(ss.str(), path);
-}
+YamlDoc YamlDoc::load_file(const std::string& path) { return load_string(read_config_file(path), path); }
 
 SourceLocation YamlDoc::at(const YAML::Node& node) const {
   SourceLocation where{path_, 0, 0, {}};
@@ -77,10 +289,7 @@ SourceLocation YamlDoc::at(const YAML::Node& node) const {
     if (o.node.is(node)) return {"--set " + o.assignment, 0, 0, {}};
   const YAML::Mark m = node.Mark();
   if (m.line < 0) return where;
-  where.line = m.line + 1;
-  where.column = m.column + 1;
-  if (m.line < static_cast<int>(lines_.size())) where.snippet = lines_[m.line];
-  return where;
+  return location(m.line, m.column);
 }
 
 UserError YamlDoc::error(const YAML::Node& node, const std::string& message,
@@ -92,14 +301,14 @@ void YamlDoc::check_keys(const YAML::Node& node, const std::vector<std::string>&
                          const std::string& context) const {
   if (!node.IsMap()) throw error(node, "'" + context + "' must be a mapping (key: value)");
   for (const auto& kv : node) {
-    const std::string key = kv.first.as<std::string>();
+    const std::string key = kv.first.Scalar();  // load_string refused keys that are not names
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     std::string valid;
     for (const auto& a : allowed) valid += (valid.empty() ? "" : ", ") + a;
     const std::string close = closest_match(key, allowed);
     std::string hint = close.empty() ? "valid keys: " + valid
                                      : "did you mean '" + close + "'? valid keys: " + valid;
-    throw error(kv.first, "unknown key '" + key + "' in '" + context + "'", hint);
+    throw error(kv.first, "unknown key " + quoted(key) + " in '" + context + "'", hint);
   }
 }
 
@@ -112,7 +321,7 @@ double YamlDoc::as_double(const YAML::Node& node, const std::string& what) const
     if (used == text.size() && std::isfinite(v)) return v;
   } catch (const std::exception&) {
   }
-  throw error(node, "'" + what + "' must be a finite number, got '" + text + "'");
+  throw error(node, "'" + what + "' must be a finite number, got " + quoted(text));
 }
 
 int YamlDoc::as_int(const YAML::Node& node, const std::string& what) const {
@@ -124,7 +333,7 @@ int YamlDoc::as_int(const YAML::Node& node, const std::string& what) const {
     if (used == text.size() && v >= -2147483647L && v <= 2147483647L) return static_cast<int>(v);
   } catch (const std::exception&) {
   }
-  throw error(node, "'" + what + "' must be an integer, got '" + text + "'");
+  throw error(node, "'" + what + "' must be an integer, got " + quoted(text));
 }
 
 std::string YamlDoc::as_string(const YAML::Node& node, const std::string& what) const {
@@ -155,19 +364,100 @@ dsl::ExprSource YamlDoc::expr_source(const YAML::Node& node, const std::string& 
   if (!node.IsScalar())
     throw error(node, "'" + what + "' must be an expression (a number or a quoted string)",
                 "e.g. \"sin(pi*x)*cos(omega*t)\"");
-  dsl::ExprSource src{node.Scalar(), at(node)};
+  // YAML's own spellings of non-finite numbers would otherwise read as a bad expression.
+  if (node.Tag() == "?") {
+    static const std::vector<std::string> kNonFinite = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF",
+                                                        "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"};
+    if (std::find(kNonFinite.begin(), kNonFinite.end(), node.Scalar()) != kNonFinite.end())
+      throw error(node, "'" + what + "' must be a finite number, got " + quoted(node.Scalar()));
+  }
+  dsl::ExprSource src{node.Scalar(), at(node), {}};
   const auto& snip = src.origin.snippet;
   const int col = src.origin.column;  // 1-based
   if (col >= 1 && col <= static_cast<int>(snip.size()) && (snip[col - 1] == '"' || snip[col - 1] == '\''))
     ++src.origin.column;  // skip the opening quote
-  // The caret mapping needs the text to appear verbatim on the line; otherwise (escapes, block
-  // scalars) quote the expression itself in messages.
+  // The plain caret mapping needs the text verbatim on the line; otherwise (escapes, doubled
+  // quotes, folded lines) map each byte to its file position, or failing that (block scalars)
+  // quote the expression itself in messages.
   if (src.origin.line > 0 &&
-      (src.origin.column < 1 || snip.compare(src.origin.column - 1, src.text.size(), src.text) != 0)) {
+      (src.origin.column < 1 || snip.compare(src.origin.column - 1, src.text.size(), src.text) != 0) &&
+      !map_scalar_positions(node, src)) {
     src.origin.line = 0;
     src.origin.snippet.clear();
   }
   return src;
+}
+
+bool YamlDoc::map_scalar_positions(const YAML::Node& node, dsl::ExprSource& src) const {
+  const std::string& text = src.text;
+  int r = node.Mark().line, c = node.Mark().column;  // 0-based raw position
+  if (r < 0 || r >= static_cast<int>(lines_.size()) || c >= static_cast<int>(lines_[r].size())) return false;
+  const char style = lines_[r][c] == '"' || lines_[r][c] == '\'' ? lines_[r][c] : 0;  // 0: plain
+  if (style) ++c;
+  std::string out;
+  std::vector<std::pair<int, int>> pos;  // raw position of each byte of `out`
+  const auto emit = [&](const std::string& bytes, int line, int col) {
+    out += bytes;
+    pos.insert(pos.end(), bytes.size(), {line, col});
+  };
+  size_t raw_blanks = 0;  // trailing spaces of `out` copied from the line (dropped at a fold)
+  while (out.size() < text.size()) {
+    if (r >= static_cast<int>(lines_.size())) return false;
+    const std::string& line = lines_[r];
+    if (c >= static_cast<int>(line.size())) {
+      // A line break inside the scalar folds: trailing and leading blanks go, one break is a
+      // space, n + 1 breaks are n newlines.
+      out.resize(out.size() - raw_blanks);
+      pos.resize(out.size());
+      const int end_r = r, end_c = c;
+      int breaks = 0;
+      do {
+        if (++r >= static_cast<int>(lines_.size())) return false;
+        c = static_cast<int>(lines_[r].find_first_not_of(" \t"));
+        if (c < 0) c = static_cast<int>(lines_[r].size()), ++breaks;
+      } while (c >= static_cast<int>(lines_[r].size()));
+      emit(breaks == 0 ? std::string(" ") : std::string(breaks, '\n'), end_r, end_c);
+      raw_blanks = 0;
+      continue;
+    }
+    const char ch = line[c];
+    if (style == '\'' && ch == '\'') {
+      if (c + 1 < static_cast<int>(line.size()) && line[c + 1] == '\'') {
+        emit("'", r, c);  // '' is a quote
+        c += 2, raw_blanks = 0;
+        continue;
+      }
+      return false;  // the closing quote before the text was complete
+    }
+    if (style == '"' && ch == '"') return false;
+    if (style == '"' && ch == '\\') {
+      if (c + 1 >= static_cast<int>(line.size())) {  // escaped line break: joins without a space
+        if (++r >= static_cast<int>(lines_.size())) return false;
+        c = static_cast<int>(lines_[r].find_first_not_of(" \t"));
+        if (c < 0) c = static_cast<int>(lines_[r].size());
+        raw_blanks = 0;
+        continue;
+      }
+      const std::string decoded = decode_escape(line, c + 1);
+      if (decoded.empty()) return false;
+      emit(decoded, r, c);
+      c += 1 + escape_length(line[c + 1]);
+      raw_blanks = 0;
+      continue;
+    }
+    emit(std::string(1, ch), r, c);
+    raw_blanks = (ch == ' ' || ch == '\t') ? raw_blanks + 1 : 0;
+    ++c;
+  }
+  if (out != text) return false;
+  pos.push_back({r, c});  // just past the end: the closing quote, if any
+  std::map<int, std::string> snippets;
+  for (const auto& p : pos) snippets.emplace(p.first, snippet_of(lines_[p.first]));
+  src.locate = [file = path_, pos = std::move(pos), snippets = std::move(snippets)](size_t offset) {
+    const auto& [line0, col0] = pos[std::min(offset, pos.size() - 1)];
+    return SourceLocation{file, line0 + 1, col0 + 1, snippets.at(line0)};
+  };
+  return true;
 }
 
 void YamlDoc::apply_override(const std::string& assignment) {
@@ -177,9 +467,10 @@ void YamlDoc::apply_override(const std::string& assignment) {
   const std::string path = assignment.substr(0, eq), value = assignment.substr(eq + 1);
   YAML::Node parsed;
   try {
+    check_structure(value, [&](const YAML::Mark&) { return SourceLocation{"--set " + assignment}; });
     parsed = YAML::Load(value);
   } catch (const YAML::Exception& e) {
-    throw UserError("--set " + path + ": the value '" + value + "' is not valid YAML: " + e.msg);
+    throw UserError("--set " + path + ": the value " + quoted(value) + " is not valid YAML: " + e.msg);
   }
   std::vector<std::string> keys;
   std::stringstream ss(path);

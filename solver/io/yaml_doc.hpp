@@ -12,9 +12,19 @@
 
 namespace dgmax {
 
+// Limits on a config, so hostile or mistaken input (a huge file, /dev/zero, an alias bomb, deep
+// nesting) fails fast with a message instead of exhausting time or memory. Real configs are a few
+// kB, nest 4-5 levels and use a handful of anchors.
+inline constexpr size_t kMaxConfigBytes = 1 << 20;  // 1 MiB
+inline constexpr int kMaxYamlDepth = 64;            // nested mappings/sequences
+inline constexpr int kMaxYamlAliases = 1000;        // *alias uses
+
 class YamlDoc {
  public:
-  // Throws UserError for unreadable files and YAML syntax errors (with line:column).
+  // Throws UserError for unreadable files (with the reason), files over kMaxConfigBytes, YAML
+  // syntax errors, and input dgmax would misread: a second document, duplicate keys, keys that are
+  // not plain names (mappings, lists, aliases, null, control characters), tags (!!foo, !custom),
+  // nesting deeper than kMaxYamlDepth, more than kMaxYamlAliases aliases, NUL bytes. All located.
   static YamlDoc load_file(const std::string& path);
   static YamlDoc load_string(const std::string& text, const std::string& name);
 
@@ -56,7 +66,11 @@ class YamlDoc {
     std::string assignment;
   };
   void track_override(const YAML::Node& node, const std::string& assignment);
-  void reject_duplicate_keys(const YAML::Node& node) const;
+  // Where a file position is, with its line as snippet (left out when absurdly long).
+  SourceLocation location(int line0, int column0) const;
+  // Lays the scalar's text over its source (quotes, escapes, folded lines), so expression errors
+  // find their file position; false when the text cannot be found there (then messages quote it).
+  bool map_scalar_positions(const YAML::Node& node, dsl::ExprSource& src) const;
 
   YAML::Node root_;
   std::string path_;
