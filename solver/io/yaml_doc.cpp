@@ -11,6 +11,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -151,16 +152,16 @@ class StructureCheck : public YAML::EventHandler {
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     if (++documents_ > 1)
-      throw UserError("the config has a second YAML document; dgmax reads one", where_(mark),
-                      "remove the '---' line (and what follows it) or merge the documents");
+      fail(UserError("the config has a second YAML document; dgmax reads one", where_(mark),
+                     "remove the '---' line (and what follows it) or merge the documents"));
   }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark, Kind::Null, "", nullptr); }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
     node(mark, Kind::Alias, "", nullptr);
     if (++aliases_ > kMaxYamlAliases)
-      throw UserError("the config uses more than " + std::to_string(kMaxYamlAliases) + " YAML aliases (*name)",
-                      where_(mark), "a config needs a handful; write the values out");
+      fail(UserError("the config uses more than " + std::to_string(kMaxYamlAliases) + " YAML aliases (*name)",
+                     where_(mark), "a config needs a handful; write the values out"));
   }
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                 const std::string& value) override {
@@ -179,7 +180,14 @@ class StructureCheck : public YAML::EventHandler {
   }
   void OnMapEnd() override { frames_.pop_back(); }
 
+  // The first problem found, raised once the whole text parsed: a syntax error later on explains
+  // odd events before it (an unclosed '[' reads as a key), so it must win.
+  const std::optional<UserError>& first_problem() const { return first_; }
+
  private:
+  void fail(UserError e) {
+    if (!first_) first_ = std::move(e);
+  }
   enum class Kind { Null, Alias, Scalar, Sequence, Map };
   struct Frame {
     bool is_map;
@@ -190,17 +198,16 @@ class StructureCheck : public YAML::EventHandler {
   void open(const YAML::Mark& mark, bool is_map) {
     frames_.push_back({is_map});
     if (static_cast<int>(frames_.size()) > kMaxYamlDepth)
-      throw UserError("the config nests mappings and lists deeper than " + std::to_string(kMaxYamlDepth) +
-                          " levels",
+      throw UserError("the config nests mappings and lists deeper than " + std::to_string(kMaxYamlDepth) + " levels",
                       where_(mark), "a config nests 4 or 5 levels; check the brackets");
   }
 
   void node(const YAML::Mark& mark, Kind kind, const std::string& tag, const std::string* value) {
     // "?" is an untagged plain node, "!" an untagged quoted one; anything else was written out.
     if (!tag.empty() && tag != "?" && tag != "!")
-      throw UserError("YAML tags such as '" + dsl::quote_for_message(tag_as_written(tag), 40) +
-                          "' are not supported in a config",
-                      where_(mark), "remove the tag; dgmax reads numbers, strings, lists and mappings");
+      return fail(UserError("YAML tags such as '" + dsl::quote_for_message(tag_as_written(tag), 40) +
+                                "' are not supported in a config",
+                            where_(mark), "remove the tag; dgmax reads numbers, strings, lists and mappings"));
     if (frames_.empty()) return;
     Frame& f = frames_.back();
     const bool is_key = f.is_map && f.children % 2 == 0;
@@ -209,33 +216,32 @@ class StructureCheck : public YAML::EventHandler {
     switch (kind) {
       case Kind::Map:
       case Kind::Sequence:
-        throw UserError(std::string("a key must be a name, not a ") + (kind == Kind::Map ? "mapping" : "list"),
-                        where_(mark), "write key: value with a plain name as the key");
+        return fail(UserError(std::string("a key must be a name, not a ") + (kind == Kind::Map ? "mapping" : "list"),
+                              where_(mark), "write key: value with a plain name as the key"));
       case Kind::Alias:
-        throw UserError("a key must be a name, not an alias (*name)", where_(mark),
-                        "write the key out");
+        return fail(UserError("a key must be a name, not an alias (*name)", where_(mark), "write the key out"));
       case Kind::Null:
-        throw UserError("a key must be a name, not empty (null)", where_(mark),
-                        "write key: value with a plain name as the key");
+        return fail(UserError("a key must be a name, not empty (null)", where_(mark),
+                              "write key: value with a plain name as the key"));
       case Kind::Scalar:
         break;
     }
     for (const unsigned char c : *value)
       if (c < 0x20 || c == 0x7f)
-        throw UserError("the key " + quoted(*value) + " contains a control character", where_(mark),
-                        "keys are plain names");
+        return fail(UserError("the key " + quoted(*value) + " contains a control character", where_(mark),
+                              "keys are plain names"));
     // yaml-cpp keeps both entries of a repeated key and lookups return the first: the second
     // value would be silently ignored.
     if (const auto [it, fresh] = f.keys.emplace(*value, mark); !fresh)
-      throw UserError("duplicate key " + quoted(*value), where_(mark),
-                      "first defined at line " + std::to_string(it->second.line + 1) +
-                          "; merge the two entries");
+      fail(UserError("duplicate key " + quoted(*value), where_(mark),
+                     "first defined at line " + std::to_string(it->second.line + 1) + "; merge the two entries"));
   }
 
   std::function<SourceLocation(const YAML::Mark&)> where_;
   std::vector<Frame> frames_;
   int documents_ = 0;
   int aliases_ = 0;
+  std::optional<UserError> first_;
 };
 
 // Runs StructureCheck over `text`; YAML syntax errors propagate as YAML::Exception.
@@ -245,6 +251,7 @@ void check_structure(const std::string& text, std::function<SourceLocation(const
   StructureCheck check(std::move(where));
   while (parser.HandleNextDocument(check)) {
   }
+  if (check.first_problem()) throw *check.first_problem();
 }
 
 }  // namespace

@@ -148,6 +148,13 @@ TEST(ConfigLimits, ComplexKeyIsRefusedNotAnInternalError) {
   expect_at(e, 3, 1);
 }
 
+// An unclosed '[' parses as the start of a key before the syntax error: the syntax error wins.
+TEST(ConfigLimits, SyntaxErrorWinsOverWhatItConfuses) {
+  const UserError e = expect_user_error([] { load(std::string(kMesh) + "time: [1, 2\n"); }, {"invalid YAML"});
+  EXPECT_EQ(e.where().file, "c.yaml");
+  EXPECT_GT(e.where().line, 0);
+}
+
 TEST(ConfigLimits, SecondDocumentIsRefused) {
   const UserError e = expect_user_error([] { load(std::string(kMesh) + "---\ntime: {final: 2}\n"); },
                                         {"second YAML document"});

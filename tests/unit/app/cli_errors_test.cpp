@@ -1,0 +1,84 @@
+// The command line and config-file reading end to end (issue 9): a mistyped subcommand gets a
+// suggestion, bench options out of range are refused, and a config that cannot be read says why;
+// each gives exit code 1 and exactly one message (never the internal-error code 2).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <string>
+
+#include "run_cli.hpp"
+
+using dgmax::test::CliResult;
+using dgmax::test::run_dgmax;
+namespace fs = std::filesystem;
+
+namespace {
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + what.size())) ++n;
+  return n;
+}
+
+void expect_user_error(const CliResult& r, std::initializer_list<std::string> parts) {
+  EXPECT_EQ(r.code, 1) << "stderr:\n" << r.err << "stdout:\n" << r.out;
+  EXPECT_EQ(count_of(r.err, "error: "), 1u) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  for (const std::string& p : parts) EXPECT_NE(r.err.find(p), std::string::npos) << "missing: " << p << "\n" << r.err;
+}
+
+std::string temp_dir(const std::string& name) {
+  const std::string dir = ::testing::TempDir() + "dgmax_cli_errors_" + std::to_string(::getpid()) + "_" + name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+TEST(CliErrors, MistypedSubcommandSuggestsTheClosest) {
+  expect_user_error(run_dgmax("rnu configs/cavity.yaml"),
+                    {"error: unknown command 'rnu'", "hint: did you mean 'run'? commands: run, info, bench"});
+  expect_user_error(run_dgmax("ifno box:1,1,1"), {"unknown command 'ifno'", "did you mean 'info'?"});
+  expect_user_error(run_dgmax("frobnicate"), {"unknown command 'frobnicate'", "commands: run, info, bench"});
+}
+
+TEST(CliErrors, BenchStepsOutOfRange) {
+  for (const char* steps : {"-3", "0", "99999999999"})
+    expect_user_error(run_dgmax(std::string("bench --backends ref --elements 6 --json '' --steps ") + steps),
+                      {"error: --steps must be between 1 and 1000000, got " + std::string(steps),
+                       "hint: leave --steps out"});
+}
+
+TEST(CliErrors, BenchElementsOutOfRange) {
+  expect_user_error(run_dgmax("bench --backends ref --json '' --elements 100000000000000"),
+                    {"error: --elements must be between 6 and 1000000000"});
+}
+
+TEST(CliErrors, DirectoryAsConfig) {
+  const std::string dir = temp_dir("dir") + "/cfg.yaml";
+  fs::create_directories(dir);
+  expect_user_error(run_dgmax("run '" + dir + "'"), {"error: cannot read config file '" + dir + "': it is a directory"});
+  expect_user_error(run_dgmax("info '" + dir + "'"), {"it is a directory"});
+}
+
+TEST(CliErrors, MissingConfigSaysWhy) {
+  const std::string path = temp_dir("missing") + "/nope.yaml";
+  expect_user_error(run_dgmax("run '" + path + "'"),
+                    {"error: cannot open config file '" + path + "': No such file or directory"});
+}
+
+TEST(CliErrors, DevZeroAsConfigStopsAtTheLimit) {
+  expect_user_error(run_dgmax("run /dev/zero"), {"/dev/zero: error: the config is larger than 1 MiB"});
+}
+
+// A config error through the binary: file:line:col, the line, the caret, exit 1.
+TEST(CliErrors, SecondDocumentThroughTheBinary) {
+  const std::string path = temp_dir("doc") + "/two.yaml";
+  std::ofstream(path) << "mesh: {box: {cells: [1, 1, 1]}}\n---\ntime: {final: 2}\n";
+  expect_user_error(run_dgmax("run '" + path + "'"),
+                    {path + ":2:1: error: the config has a second YAML document", "\n  ---\n  ^\n"});
+}
