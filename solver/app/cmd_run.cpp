@@ -1,7 +1,11 @@
 #include "solver/app/cmd_run.hpp"
 
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
 #include <memory>
 
+#include "codegen/jit/content_hash.hpp"
 #include "solver/app/simulation.hpp"
 
 namespace dgmax {
@@ -21,15 +25,23 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("config", opt->config, "YAML config file");
   cmd->add_option("--backend,-b", opt->run.backend_override, "override the config's backend")
       ->check(CLI::IsMember({"auto", "ref", "cpu", "cuda"}));
+  // one key=value per --set (repeat the option): a greedy list would swallow the CONFIG after it
   cmd->add_option("--set,-s", opt->sets, "override a config value: key.path=value (repeatable)")
-      ->take_all();
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   cmd->add_option("--output,-o", opt->run.output_override, "output directory (overrides output.dir)");
+  cmd->add_flag("--overwrite", opt->run.overwrite,
+                "delete an earlier run's files in the output directory (default: move them to previous/)");
   cmd->add_flag("--quiet,-q", opt->run.quiet, "no progress line and no report");
   cmd->callback([opt]() {
     YamlDoc doc = opt->config.empty() ? YamlDoc::load_string(default_config_text(), "(built-in default)")
                                       : YamlDoc::load_file(opt->config);
     for (const auto& s : opt->sets) doc.apply_override(s);
-    run_simulation(parse_run_config(doc), opt->run);
+    opt->run.config_hash = codegen::sha256_hex(YAML::Dump(doc.root()));
+    const int code = run_simulation(parse_run_config(doc), opt->run);
+    // interrupted: everything is written and closed; exit with the signal's conventional status
+    if (code != 0) std::exit(code);
   });
 }
 

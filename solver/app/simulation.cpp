@@ -14,8 +14,12 @@
 #include "solver/backends/cuda/cuda_backend.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
 #include "solver/backends/ref/ref_backend.hpp"
+#include "dgmax/config.hpp"
+#include "solver/app/interrupt.hpp"
+#include "solver/app/run_directory.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/async_snapshot_writer.hpp"
+#include "solver/physics/energy_guard.hpp"
 #include "solver/time/timestep.hpp"
 #include "solver/util/clock.hpp"
 #include "solver/util/strings.hpp"
@@ -59,16 +63,37 @@ class Progress {
   double last_ = -1;
 };
 
-std::string finite_or_word(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return "inf";
-  return fmt_g(v);
+// The most snapshots a run may write (output.vtk_every against time.final).
+constexpr double kMaxSnapshots = 1e6;
+
+RunSuspects suspects_of(const RunConfig& cfg, const Problem& p, const std::string& out_dir) {
+  RunSuspects s;
+  s.config = cfg.path;
+  s.cfl = cfg.cfl;
+  s.custom_flux = cfg.custom_flux.has_value();
+  s.custom_states = !cfg.custom_states.empty();
+  s.alpha = cfg.alpha;
+  for (const auto& m : p.material) s.max_sigma = std::max(s.max_sigma, m.sigma);
+  s.out_dir = out_dir;
+  return s;
 }
 
-}  // namespace
+// A plan error gets the config as its location.
+StepPlan checked_plan(const RunConfig& cfg, const Problem& p) {
+  try {
+    return plan_steps(cfg.t_final, stable_dt(p, cfg.cfl));
+  } catch (const UserError& e) {
+    throw UserError(e.message(), {cfg.path}, e.hint());
+  }
+}
 
-void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
-  const auto t_start = Clock::now();
+
+// The run after the directory is claimed: set-up, time loop, report. Returns 0, or the exit code
+// of an interrupted run (the caller records it). Fills `summary`, `csv`, `step_reached` and `t` as
+// it goes, so that a failure can still be reported with them.
+int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out_dir, Clock::time_point t_start,
+             nlohmann::json& summary, std::string& csv, long long& step_reached, double& t,
+             std::unique_ptr<AsyncSnapshotWriter>& snapshots) {
   auto md = std::make_shared<const MeshData>(load_mesh(cfg.mesh));
   Problem p = make_problem(md, cfg.order);
   apply_physics(cfg, p);
@@ -80,80 +105,20 @@ void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
                      "use flux: upwind for a clean absorbing boundary\n";
         break;
       }
+  const StepPlan plan = checked_plan(cfg, p);
+  if (cfg.vtk_every > 0 && cfg.t_final / cfg.vtk_every > kMaxSnapshots)
+    throw UserError("output.vtk_every = " + fmt_g(cfg.vtk_every) + " asks for " +
+                        fmt_g(std::floor(cfg.t_final / cfg.vtk_every)) + " snapshots up to time.final = " +
+                        fmt_g(cfg.t_final) + ", more than the limit of " + fmt_g(kMaxSnapshots),
+                    {cfg.path}, "a snapshot interval of a few steps is the finest that shows anything new");
+  if (int sig = InterruptGuard::pending()) return interrupted_exit_code(sig);
   const std::string backend_name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
   std::unique_ptr<Backend> backend = make_backend(backend_name, cfg, p);
-  const std::string out_dir = opt.output_override.empty() ? cfg.out_dir : opt.output_override;
 
   const long long K = p.K(), Np = p.Np();
   const long long dofs = 6 * K * Np;
-  const StepPlan plan = plan_steps(cfg.t_final, stable_dt(p, cfg.cfl));
   // default: about 200 samples, at most one every 10 steps (a sample costs about half a step)
   const long long energy_every = cfg.energy_every > 0 ? cfg.energy_every : std::max(10LL, plan.steps / 200);
-
-  // The state lives in the backend; the host sees it only when a snapshot is due.
-  backend->init_state();
-  const bool exact = static_cast<bool>(p.exact);
-  // snapshots are written on a background thread while the stepping goes on (two buffers)
-  AsyncSnapshotWriter snapshots(out_dir, "fields", {&md->mesh, p.ref, &p.xyz}, parse_snapshot_format(cfg.out_format));
-  auto snapshot = [&](double time) {
-    Fields buf = snapshots.acquire_buffer();
-    backend->get_state(buf);
-    snapshots.write(std::move(buf), time);
-  };
-  snapshot(0.0);
-  const double setup_s = seconds_since(t_start);
-
-  std::string csv = exact ? "step,t,energy,L2_E,L2_H\n" : "step,t,energy\n";
-  NormSample first;
-  long long samples = 0;
-  // energy (and errors) reduced by the backend: a few scalars per sample
-  auto sample = [&](long long step, double t) {
-    const NormSample s = backend->norms(t);
-    ++samples;
-    const double W = s.energy, W0 = step == 0 ? W : first.energy;
-    if (!std::isfinite(W) || (W0 > 0 && W > 1e12 * W0) || (W0 == 0 && W > 1e30))
-      throw UserError("the solution blew up at step " + std::to_string(step) + ", t = " + fmt_g(t) +
-                          " (energy " + finite_or_word(W) + ", initially " + finite_or_word(W0) + ")",
-                      {cfg.path},
-                      "time.cfl = " + fmt_g(cfg.cfl) + " may be too large for this mesh and order (0.5 is safe), "
-                      "or a source or incident field grows without bound. Snapshots written so far are in " + out_dir);
-    csv += fmt::format("{},{:.17g},{:.17g}", step, t, W);
-    if (exact) csv += fmt::format(",{:.17g},{:.17g}", s.errors.L2_E, s.errors.L2_H);
-    csv += "\n";
-    return s;
-  };
-  first = sample(0, 0.0);
-  NormSample last_sample = first;
-
-  Progress progress(!opt.quiet);
-  const double kernel_s0 = backend->kernel_seconds();
-  const auto t_loop = Clock::now();
-  double t = 0, next_snapshot = cfg.vtk_every > 0 ? cfg.vtk_every : cfg.t_final * 2;
-  for (long long s = 1; s <= plan.steps; ++s) {
-    const bool last = s == plan.steps;
-    const double dt = last ? plan.dt_last : plan.dt;
-    backend->step(t, dt);
-    t = last ? cfg.t_final : t + dt;
-    const bool snap = !last && t >= next_snapshot * (1 - 1e-12);
-    // a snapshot is sampled too: its energy is in energy.csv, and a blown-up state is refused
-    // before it is written
-    if (last || snap || s % energy_every == 0) last_sample = sample(s, t);
-    if (snap) {
-      snapshot(t);
-      while (next_snapshot <= t * (1 + 1e-12)) next_snapshot += cfg.vtk_every;
-    }
-    progress.update(s, plan.steps, t, dt, seconds_since(t_loop), static_cast<double>(dofs));
-  }
-  const double kernel_s = backend->kernel_seconds() - kernel_s0;  // waits for the device
-  const double loop_s = seconds_since(t_loop);
-  snapshot(t);
-  const double snapshot_wait_s = snapshots.stats().wait_seconds;
-  const auto t_finish = Clock::now();
-  snapshots.finish();
-  const double finish_s = seconds_since(t_finish);
-  const auto wstats = snapshots.stats();
-
-  nlohmann::json summary;
   summary["K"] = K;
   summary["N"] = cfg.order;
   summary["dofs"] = dofs;
@@ -165,7 +130,89 @@ void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   summary["dt"] = plan.dt;
   summary["dt_last"] = plan.dt_last;
   summary["cfl"] = cfg.cfl;
+  summary["mesh"] = md->mesh.source;
+
+  // The state lives in the backend; the host sees it only when a snapshot is due.
+  backend->init_state();
+  const bool exact = static_cast<bool>(p.exact);
+  // snapshots are written on a background thread while the stepping goes on (two buffers)
+  snapshots = std::make_unique<AsyncSnapshotWriter>(out_dir, "fields", SnapshotContext{&md->mesh, p.ref, &p.xyz},
+                                                    parse_snapshot_format(cfg.out_format));
+  auto snapshot = [&](double time) {
+    Fields buf = snapshots->acquire_buffer();
+    backend->get_state(buf);
+    snapshots->write(std::move(buf), time);
+  };
+  snapshot(0.0);
+  const double setup_s = seconds_since(t_start);
+
+  csv = exact ? "step,t,energy,L2_E,L2_H\n" : "step,t,energy\n";
+  EnergyGuard guard(p, cfg.precision == Precision::Single, suspects_of(cfg, p, out_dir));
+  NormSample first;
+  long long samples = 0;
+  // energy (and errors) reduced by the backend: a few scalars per sample; every sample is checked
+  // against what the physics allows (energy_guard.hpp) before anything is written with it
+  auto sample = [&](long long step, double time) {
+    const NormSample s = backend->norms(time);
+    ++samples;
+    guard.check(step, time, s.energy, plan.dt);
+    if (exact && !(std::isfinite(s.errors.L2_E) && std::isfinite(s.errors.L2_H) && std::isfinite(s.errors.Linf_E) &&
+                   std::isfinite(s.errors.Linf_H)))
+      throw UserError("the error against `exact:` is not finite at step " + std::to_string(step) + ", t = " +
+                          fmt_g(time) + " while the energy is (" + fmt_g(s.energy) + ")",
+                      {cfg.path}, "the exact solution evaluates to NaN or infinity there; check its expressions");
+    csv += fmt::format("{},{:.17g},{:.17g}", step, time, s.energy);
+    if (exact) csv += fmt::format(",{:.17g},{:.17g}", s.errors.L2_E, s.errors.L2_H);
+    csv += "\n";
+    return s;
+  };
+  first = sample(0, 0.0);
+  NormSample last_sample = first;
+  summary["energy"] = {{"initial", first.energy}};
+
+  Progress progress(!opt.quiet);
+  const double kernel_s0 = backend->kernel_seconds();
+  const auto t_loop = Clock::now();
+  t = 0;
+  // snapshot j (1, 2, ...) is due at j * vtk_every: an index, so that no interval is too small
+  // to advance it
+  long long next_snapshot = 1;
+  const double snap_every = cfg.vtk_every;
+  int stop_signal = 0;
+  for (long long s = 1; s <= plan.steps; ++s) {
+    const bool last = s == plan.steps;
+    const double dt = last ? plan.dt_last : plan.dt;
+    backend->step(t, dt);
+    t = last ? cfg.t_final : t + dt;
+    step_reached = s;
+    stop_signal = InterruptGuard::pending();
+    const bool snap = snap_every > 0 && !last && t >= static_cast<double>(next_snapshot) * snap_every * (1 - 1e-12);
+    // a snapshot is sampled too: its energy is in energy.csv, and a blown-up state is refused
+    // before it is written
+    if (last || snap || s % energy_every == 0 || stop_signal) last_sample = sample(s, t);
+    if (snap) {
+      snapshot(t);
+      next_snapshot = static_cast<long long>(std::floor(t / snap_every * (1 + 1e-12))) + 1;
+    }
+    progress.update(s, plan.steps, t, dt, seconds_since(t_loop), static_cast<double>(dofs));
+    if (stop_signal) break;
+  }
+  const double kernel_s = backend->kernel_seconds() - kernel_s0;  // waits for the device
+  const double loop_s = seconds_since(t_loop);
+  summary["energy"]["final"] = last_sample.energy;
+  if (exact)
+    summary["errors"] = {{"L2", {{"E", last_sample.errors.L2_E}, {"H", last_sample.errors.L2_H}}},
+                         {"Linf", {{"E", last_sample.errors.Linf_E}, {"H", last_sample.errors.Linf_H}}}};
+  if (stop_signal) return interrupted_exit_code(stop_signal);
+  snapshot(t);
+  const double snapshot_wait_s = snapshots->stats().wait_seconds;
+  const auto t_finish = Clock::now();
+  snapshots->finish();
+  const double finish_s = seconds_since(t_finish);
+  const auto wstats = snapshots->stats();
+
   summary["final_time"] = t;
+  summary["steps_done"] = step_reached;
   summary["wall_s"] = seconds_since(t_start);
   const auto hs = codegen::jit_stats();
   const auto ns = codegen::nvrtc_stats();
@@ -184,17 +231,10 @@ void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   summary["snapshot_write_s"] = wstats.write_seconds;    // time the writer thread spent writing
   summary["snapshot_commit_s"] = wstats.commit_seconds;  // fsync + rename, on another thread
   summary["snapshot_finish_s"] = finish_s;               // waited after the loop for the last ones
-  summary["mesh"] = md->mesh.source;
   summary["kernels"] = {{"compiled", hs.compiled + ns.compiled}, {"cache_hits", hs.cache_hits + ns.cache_hits},
                         {"compile_s", compile_s}};
   summary["config"] = cfg.path;
-  summary["energy"] = {{"initial", first.energy}, {"final", last_sample.energy}};
-  if (exact)
-    summary["errors"] = {{"L2", {{"E", last_sample.errors.L2_E}, {"H", last_sample.errors.L2_H}}},
-                         {"Linf", {{"E", last_sample.errors.Linf_E}, {"H", last_sample.errors.Linf_H}}}};
-  summary["outputs"] = {{"snapshots", snapshots.files()}, {"pvd", snapshots.pvd_path()}};
-  write_text_atomically(out_dir + "/energy.csv", csv);
-  write_text_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
+  summary["outputs"] = {{"snapshots", snapshots->files()}, {"pvd", snapshots->pvd_path()}};
 
   if (!opt.quiet) {
     std::cout << fmt::format("dgmax: K = {}, N = {}, {} DOF, {} steps of dt = {:.4g} to t = {:.6g} "
@@ -215,7 +255,76 @@ void run_simulation(const RunConfig& cfg, const RunOptions& opt) {
       std::cout << fmt::format("       kernels: {} compiled ({:.2f} s), {} from the cache\n", k["compiled"].get<int>(),
                                k["compile_s"].get<double>(), k["cache_hits"].get<int>());
     std::cout << fmt::format("       output in {}/ (summary.json, energy.csv, {} snapshots)\n", out_dir,
-                             snapshots.files().size());
+                             snapshots->files().size());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
+  const auto t_start = Clock::now();
+  InterruptGuard interrupts;
+  const std::string out_dir = opt.output_override ? *opt.output_override : cfg.out_dir;
+  if (out_dir.empty())
+    throw UserError("the output directory is empty", {cfg.path}, "give a directory: output.dir or --output DIR");
+  // the manifest comes first: whatever happens next, the directory says which run it belongs to
+  RunDirectory dir(out_dir, "fields", opt.overwrite ? ClaimMode::Overwrite : ClaimMode::MoveAside,
+                   {{"dgmax", DGMAX_VERSION}, {"config", cfg.path}, {"config_sha256", opt.config_hash}});
+  if (dir.cleared_files() > 0 && !opt.quiet)
+    std::cerr << (dir.cleared_to().empty()
+                      ? fmt::format("note: deleted {} files of an earlier run in {}\n", dir.cleared_files(), out_dir)
+                      : fmt::format("note: moved {} files of an earlier run to {}/\n", dir.cleared_files(),
+                                    dir.cleared_to()));
+
+  nlohmann::json summary;
+  std::string csv;
+  long long step_reached = 0;
+  double t = 0;
+  std::unique_ptr<AsyncSnapshotWriter> snapshots;
+  // summary.json and energy.csv of a run that stops early (failed or interrupted): what was done
+  auto record_stop = [&](const std::string& status, const std::string& message) {
+    try {
+      if (snapshots) snapshots->finish();
+    } catch (const std::exception&) {
+      // the run is already failing; the writer's own error is reported by its destructor
+    }
+    summary["status"] = status;
+    summary["steps_done"] = step_reached;
+    summary["final_time"] = t;
+    if (!message.empty()) summary["error"] = message;
+    summary["config"] = cfg.path;
+    summary["wall_s"] = seconds_since(t_start);
+    if (snapshots) summary["outputs"] = {{"snapshots", snapshots->files()}, {"pvd", snapshots->pvd_path()}};
+    if (!csv.empty()) write_text_atomically(out_dir + "/energy.csv", csv);
+    write_text_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
+    nlohmann::json extra = {{"step", step_reached}, {"time", t}};
+    if (!message.empty()) extra["error"] = message;
+    dir.set_state(status, extra);
+  };
+  try {
+    const int code = run_loop(cfg, opt, out_dir, t_start, summary, csv, step_reached, t, snapshots);
+    if (code != 0) {
+      record_stop("interrupted", "");
+      if (!opt.quiet)
+        std::cerr << fmt::format("\ndgmax: interrupted at step {} (t = {}); what was done is in {}/ "
+                                 "(summary.json: \"status\": \"interrupted\")\n",
+                                 step_reached, fmt_g(t), out_dir);
+      return code;
+    }
+    summary["status"] = "finished";
+    write_text_atomically(out_dir + "/energy.csv", csv);
+    write_text_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
+    dir.set_state("finished", {{"step", step_reached}, {"time", t}});
+    return 0;
+  } catch (const std::exception& e) {
+    const auto* user = dynamic_cast<const UserError*>(&e);
+    try {
+      record_stop("failed", user ? user->message() : std::string(e.what()));
+    } catch (const std::exception& also) {
+      std::cerr << "warning: could not record the failure in " << out_dir << ": " << also.what() << "\n";
+    }
+    throw;
   }
 }
 

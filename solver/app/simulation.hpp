@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "solver/io/run_config.hpp"
@@ -9,13 +10,19 @@
 namespace dgmax {
 
 struct RunOptions {
-  std::string backend_override;  // --backend (empty: the config's)
-  std::string output_override;   // --output (empty: the config's output.dir)
-  bool quiet = false;            // no progress line, no final report
+  std::string backend_override;                // --backend (empty: the config's)
+  std::optional<std::string> output_override;  // --output (unset: the config's output.dir)
+  bool quiet = false;                          // no progress line, no final report
+  bool overwrite = false;                      // --overwrite: delete an earlier run's files
+  std::string restart_dir;                     // --restart DIR: continue from DIR's last checkpoint
+  std::string config_hash;                     // sha256 of the config after overrides
 };
 
-// Runs the configured simulation and writes <out>/summary.json, <out>/energy.csv and snapshots.
-// Throws UserError for bad input and for a blow-up (files written before stay valid).
-void run_simulation(const RunConfig& cfg, const RunOptions& opt);
+// Runs the configured simulation and writes into the output directory (run_directory.hpp):
+// run.json, summary.json, energy.csv and snapshots. Returns 0, or 128 + the signal when SIGINT or
+// SIGTERM stopped it (summary.json then says "interrupted" and the step reached). Throws
+// UserError for bad input and for a blow-up, after recording "failed" and the message in
+// summary.json and run.json (files written before stay valid).
+int run_simulation(const RunConfig& cfg, const RunOptions& opt);
 
 }  // namespace dgmax

@@ -577,7 +577,8 @@ TEST_F(RunErrors, NonFiniteInitialFieldIsABlowUpAtStepZero) {
     // a bad expression, not a blow-up: located at the expression, with the point where it fails
     expect_user_error(r, {path_ + ":5:18: error: 'initial.E[2]' is ", " at (x, y, z) = (",
                           "hint: check for the square root"});
-    EXPECT_FALSE(fs::exists(out_ + "/summary.json"));
+    // the run had claimed the directory: it records its failure (never a "finished" summary)
+    EXPECT_EQ(json::parse(read_all(out_ + "/summary.json"))["status"], "failed");
     expect_intact_output(out_);
   }
 }
@@ -587,16 +588,21 @@ TEST_F(RunErrors, HugeSourceBlowsUpMidRun) {
                       "mesh: {box: {cells: [1, 1, 1]}}\ndiscretization: {order: 1}\ntime: {final: 1}\n"
                       "output: {vtk_every: 0.05}\nsources:\n  J: [\"0\", \"0\", \"1e300*heaviside(t - 0.2)\"]\n");
   expect_user_error(r, {path_ + ": error: the solution blew up at step ", ", initially 0)",
-                        "hint: time.cfl = 0.5 may be too large", "Snapshots written so far are in " + out_});
+                        "hint: likely cause: a source or incident field is not finite or grows without bound",
+                        "Snapshots written so far are in " + out_});
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.err, m, std::regex("blew up at step ([0-9]+), t = ([0-9.e+-]+) "))) << r.err;
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex("blew up at step ([0-9]+), t = ([0-9.e+-]+):"))) << r.err;
   EXPECT_GE(std::stoll(m[1].str()), 1);
   EXPECT_GT(std::stod(m[2].str()), 0.2);  // the source switches on at t = 0.2
   EXPECT_LT(std::stod(m[2].str()), 1.0);
   // snapshots up to the blow-up are there and complete; nothing of a finished run is
   EXPECT_TRUE(fs::exists(out_ + "/fields_00000.vtu") || fs::exists(out_ + "/fields_00000.h5"));
-  EXPECT_FALSE(fs::exists(out_ + "/summary.json"));
-  EXPECT_FALSE(fs::exists(out_ + "/energy.csv"));
+  const json s = json::parse(read_all(out_ + "/summary.json"));
+  EXPECT_EQ(s["status"], "failed");
+  EXPECT_LT(s["steps_done"].get<long long>(), s["steps"].get<long long>());
+  EXPECT_EQ(json::parse(read_all(out_ + "/run.json"))["state"], "failed");
+  // energy.csv holds the samples that passed the check, none of the blown-up state
+  EXPECT_EQ(read_all(out_ + "/energy.csv").find("nan"), std::string::npos);
   expect_intact_output(out_);
 }
 
@@ -659,15 +665,20 @@ TEST_F(RunErrors, FailedRunsLeaveAPreviousRunIntact) {
   // a blow-up mid-run into the same directory
   r = run_config("blowup.yaml", std::string(good) + "sources:\n  J: [\"0\", \"0\", \"1e300*heaviside(t - 0.15)\"]\n");
   expect_user_error(r, {"the solution blew up at step "});
-  EXPECT_EQ(read_all(out_ + "/summary.json"), summary) << "summary.json changed by a failed run";
-  EXPECT_EQ(read_all(out_ + "/energy.csv"), energy) << "energy.csv changed by a failed run";
+  // the earlier run moved to previous/, complete; the directory holds the failed run only
+  EXPECT_EQ(read_all(out_ + "/previous/summary.json"), summary) << "summary.json changed by a failed run";
+  EXPECT_EQ(read_all(out_ + "/previous/energy.csv"), energy) << "energy.csv changed by a failed run";
+  expect_intact_output(out_ + "/previous");
+  const std::string failed = read_all(out_ + "/summary.json");
+  EXPECT_EQ(json::parse(failed)["status"], "failed");
   expect_intact_output(out_);
 
-  // a config error into the same directory
+  // a config error into the same directory changes nothing
   r = run_config("bad.yaml", std::string(good) + "materials: {default: {eps: -1}}\n");
   expect_user_error(r, {"'materials.default.eps' must be positive"});
-  EXPECT_EQ(read_all(out_ + "/summary.json"), summary);
-  EXPECT_EQ(read_all(out_ + "/energy.csv"), energy);
+  EXPECT_EQ(read_all(out_ + "/summary.json"), failed);
+  EXPECT_EQ(read_all(out_ + "/previous/summary.json"), summary);
+  EXPECT_EQ(read_all(out_ + "/previous/energy.csv"), energy);
   expect_intact_output(out_);
 }
 

@@ -3,10 +3,12 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <random>
 
 #include "simulate.hpp"
 #include "solver/time/lserk4.hpp"
+#include "solver/util/error.hpp"
 
 using namespace dgmax;
 
@@ -99,4 +101,51 @@ TEST(CflFormula, StableBelowOneAndTightForLowOrders) {
   };
   for (int N = 1; N <= 5; ++N) EXPECT_LT(energy_ratio(N, 0.9, 300), 1.0) << "N = " << N;
   for (int N = 1; N <= 2; ++N) EXPECT_FALSE(energy_ratio(N, 1.6, 300) <= 1.0) << "N = " << N;  // grows or NaN
+}
+
+// The real-axis limit the sigma term of stable_dt relies on: |R(-x)| <= 1 up to kLserkRealLimit
+// and > 1 just beyond it.
+TEST(Lserk4, RealAxisStabilityLimit) {
+  auto amplification = [](double x) { return std::abs(lserk_solve(-x, 1.0, 1)); };
+  for (double x = 0.1; x <= kLserkRealLimit; x += 0.1) EXPECT_LE(amplification(x), 1.0 + 1e-12) << x;
+  EXPECT_LE(amplification(kLserkRealLimit), 1.0 + 1e-12);
+  EXPECT_GT(amplification(kLserkRealLimit + 0.01), 1.0);
+}
+
+// Conductivity: the step accounts for the loss rate sigma/eps, so strongly lossy media stay stable
+// at cfl 0.9 (with dt from the wave speed alone, sigma = 1e3 grew the energy without bound).
+TEST(CflFormula, StableWithStrongConductivity) {
+  for (const double sigma : {10.0, 1e3, 1e5}) {
+    BoxSpec s;
+    s.cells = {2, 2, 2};
+    Problem p = test::box_problem(s, 2, 1.0);
+    for (auto& m : p.material) m.sigma = sigma;
+    RefBackend be(p);
+    Fields q(p.K(), p.Np());
+    std::mt19937 rng(2);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto& v : q.q) v = u(rng);
+    be.set_state(q);
+    const double W0 = electromagnetic_energy(p, q);
+    const double dt = stable_dt(p, 0.9);
+    EXPECT_LT(dt * sigma, kLserkRealLimit) << sigma;
+    for (int i = 0; i < 200; ++i) be.step(i * dt, dt);
+    be.get_state(q);
+    EXPECT_LT(electromagnetic_energy(p, q), W0) << "sigma = " << sigma;
+  }
+}
+
+TEST(StepPlan, RefusesWhatItCannotCount) {
+  EXPECT_THROW(plan_steps(1e20, 1e-3), UserError);  // 1e23 steps: once overflowed long long
+  EXPECT_THROW(plan_steps(1.0, 0.0), UserError);
+  EXPECT_THROW(plan_steps(1.0, std::nan("")), UserError);
+  EXPECT_THROW(plan_steps(std::numeric_limits<double>::infinity(), 1.0), UserError);
+  EXPECT_EQ(plan_steps(1.0, 1.0 / static_cast<double>(kMaxSteps)).steps, kMaxSteps);
+  try {
+    plan_steps(1.0, 1e-12);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_NE(e.message().find("needs 1e+12 steps, more than the limit of 1000000000"), std::string::npos)
+        << e.message();
+  }
 }

@@ -1,0 +1,23 @@
+// Ctrl-C and `kill`: SIGINT and SIGTERM stop a run between two steps instead of killing it, so
+// the snapshot being written is completed, and summary.json, energy.csv and the run manifest say
+// how far it got ("status": "interrupted"). A second signal kills the process at once.
+#pragma once
+
+namespace dgmax {
+
+// Installs the SIGINT/SIGTERM handlers for its lifetime (restores the previous ones after).
+class InterruptGuard {
+ public:
+  InterruptGuard();
+  ~InterruptGuard();
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+  // The signal that asked the run to stop (SIGINT or SIGTERM), 0 when none came.
+  static int pending();
+};
+
+// The exit status of a process stopped by `signal` (130 for SIGINT, 143 for SIGTERM).
+inline int interrupted_exit_code(int signal) { return 128 + signal; }
+
+}  // namespace dgmax

@@ -1,0 +1,82 @@
+// The blow-up detector: compares the energy of a run with what the physics allows and refuses a
+// run whose energy does more, naming the likely cause.
+//
+// Without sources, Maxwell's equations with sigma >= 0 and PEC/PMC/absorbing walls never gain
+// energy, and neither do energy-stable fluxes (upwind, central) under a stable step: W(t) <= W(0)
+// up to round-off. With a current J, dW/dt <= -(E, J) <= sqrt(2W) ||J/sqrt(eps)||, so
+//   sqrt(W(t)) <= sqrt(W(0)) + ∫ ||J/sqrt(eps)|| / sqrt(2) dt;
+// an incident field on a boundary adds at most the energy its flux brings in, bounded by
+//   ∫∮ c u_inc dS dt,  u_inc = (eps |E_inc|² + mu |H_inc|²) / 2,  c = 1 / sqrt(eps mu).
+// The source powers are upper estimates (maxima over an element's nodes times its volume or face
+// area) integrated with the larger end value of each interval, with safety factors 2 (J) and 4
+// (incident); when the bound is exceeded the integrals are redone at every step (up to
+// kRefinePoints intervals and about 1e9 point evaluations) before the run is refused, so a pulse
+// between two samples does not count as a blow-up.
+#pragma once
+
+#include <string>
+
+#include "solver/physics/problem.hpp"
+
+namespace dgmax {
+
+// Upper estimates of the source powers at time t (zeros without sources).
+struct SourcePower {
+  double current = 0;   // ≈ ||J/sqrt(eps)||_L2 (an upper estimate)
+  double incident = 0;  // ≈ ∮ c u_inc dS over faces whose exterior state reads the incident field
+};
+
+class SourcePowerMeter {
+ public:
+  explicit SourcePowerMeter(const Problem& p);
+  bool any() const { return has_current_ || !incident_faces_.empty(); }
+  SourcePower at(double t) const;
+  // Points evaluated per call (the cost of at()).
+  double points() const;
+
+ private:
+  const Problem& p_;
+  bool has_current_;
+  std::vector<int> incident_faces_;  // k*4 + f of boundary faces with an incident-reading state
+};
+
+// What the guard tells the user about the run when it refuses: the likely causes it can name.
+struct RunSuspects {
+  std::string config;          // for the message's location
+  double cfl = 0.5;
+  bool custom_flux = false;    // `flux:` written by the user
+  bool custom_states = false;  // `boundary_states:` in use
+  double alpha = 1;
+  double max_sigma = 0;        // the largest conductivity (for the hint; dt accounts for it)
+  std::string out_dir;
+};
+
+class EnergyGuard {
+ public:
+  static constexpr int kRefinePoints = 4000;
+
+  EnergyGuard(const Problem& p, bool single_precision, RunSuspects suspects);
+
+  // The energy W at step `step`, time t (the first call is step 0, t = 0; `dt` is the run's step,
+  // used to refine the source integrals). Throws UserError when W is not finite or exceeds the
+  // bound; the message names the step, the time, the energies and the likely cause.
+  void check(long long step, double t, double W, double dt);
+
+  double bound() const;        // the energy allowed at the last checked time
+  double tolerance() const { return tol_; }
+
+ private:
+  void integrate_sources(double t0, double t1, int points);
+  [[noreturn]] void refuse(long long step, double t, double W, const std::string& what) const;
+
+  SourcePowerMeter meter_;
+  RunSuspects suspects_;
+  double tol_;
+  bool started_ = false;
+  double W0_ = 0, t_last_ = 0;
+  SourcePower p_last_;
+  double current_budget_ = 0;   // ∫ ||J/sqrt(eps)|| / sqrt(2) dt, times the safety factor
+  double incident_budget_ = 0;  // ∫∮ c u_inc dS dt, times the safety factor
+};
+
+}  // namespace dgmax

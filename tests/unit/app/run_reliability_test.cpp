@@ -1,0 +1,231 @@
+// Issue 9, the run itself: no wrong answer with exit 0 (the energy guard, checked step counts, a
+// finite error), an output directory owned by one run (manifest, earlier runs moved aside, a
+// second concurrent run refused, a failure recorded), and SIGINT/SIGTERM handled (exit 130/143,
+// "status": "interrupted"). Every case runs the real binary on a tiny problem.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "run_cli.hpp"
+
+using dgmax::test::CliResult;
+using dgmax::test::read_all;
+using dgmax::test::run_dgmax;
+using dgmax::test::run_dgmax_env;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kCavity =
+    "mesh: {box: {cells: [2, 2, 2]}}\n"
+    "discretization: {order: 2}\n"
+    "initial:\n"
+    "  E: ['0', '0', 'sin(pi*x)*sin(pi*y)']\n"
+    "  H: ['0', '0', '0']\n"
+    "time: {final: 0.5}\n";
+
+// The cavity on 4x4x4 cells (384 tets): a run long enough to be stopped or contended.
+std::string bigger_cavity() {
+  std::string s = kCavity;
+  return s.replace(0, s.find('\n'), "mesh: {box: {cells: [4, 4, 4]}}");
+}
+
+class RunReliability : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = (fs::path(::testing::TempDir()) / ("dgmax_reliability_" + std::to_string(::getpid()) + "_" + info->name()))
+               .string();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    out_ = dir_ + "/out";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string config(const std::string& text, const std::string& name = "case.yaml") {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+  CliResult run(const std::string& cfg_text, const std::string& extra = "") {
+    return run_dgmax("run -q --backend cpu " + config(cfg_text) + " --output '" + out_ + "' " + extra);
+  }
+  json summary() const { return json::parse(read_all(out_ + "/summary.json")); }
+  json manifest() const { return json::parse(read_all(out_ + "/run.json")); }
+
+  std::string dir_, out_;
+};
+
+// ---- the energy guard: blow-ups are refused, whatever their size ---------------------------------
+
+TEST_F(RunReliability, UnstableCflIsRefusedEarlyAndNamed) {
+  const CliResult r = run(kCavity, "--set time.cfl=2");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("the solution blew up at step"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("time.cfl = 2 is beyond the measured stability limit"), std::string::npos) << r.err;
+  EXPECT_EQ(summary()["status"], "failed");
+  EXPECT_EQ(manifest()["state"], "failed");
+  EXPECT_NE(summary()["error"].get<std::string>().find("blew up"), std::string::npos);
+}
+
+// A flux that adds energy (here: none at all, so the elements do not talk) grows the energy by
+// tens of percent without sources: far below the old 1e12 threshold, and still wrong.
+TEST_F(RunReliability, NonDissipativeFluxIsRefused) {
+  const CliResult r = run(std::string(kCavity) + "flux: {E: '0*n', H: '0*n'}\n");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("without sources"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the user-written `flux:` is not energy-stable"), std::string::npos) << r.err;
+}
+
+// With a strong loss term the step accounts for sigma: the run is stable and the energy decays
+// (it grew by 1.4e9 and exited 0 when dt ignored sigma).
+TEST_F(RunReliability, StrongConductivityIsStable) {
+  const CliResult r = run(kCavity, "--set materials.default.sigma=100");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = summary();
+  EXPECT_LT(s["energy"]["final"].get<double>(), 1e-2 * s["energy"]["initial"].get<double>());
+  EXPECT_EQ(s["status"], "finished");
+}
+
+// A current source adds energy: allowed up to the bound from its work, and a stable run with a
+// source that grows for a while is not flagged.
+TEST_F(RunReliability, SourceWorkIsAllowedAndInstabilityWithSourcesIsNot) {
+  const std::string driven =
+      "mesh: {box: {cells: [2, 2, 2]}}\n"
+      "discretization: {order: 2}\n"
+      "sources: {J: ['0', '0', 'sin(pi*x)*sin(pi*y)*sin(3*t)']}\n"
+      "time: {final: 2}\n";
+  CliResult r = run(driven);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_GT(summary()["energy"]["final"].get<double>(), 0.0);
+  r = run(driven, "--set time.cfl=1.9");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("the energy exceeds what the sources can supply"), std::string::npos) << r.err;
+}
+
+// A short pulse of current between two energy samples: the refined integral sees it.
+TEST_F(RunReliability, SourcePulseBetweenSamplesIsNotABlowUp) {
+  const std::string pulse =
+      "mesh: {box: {cells: [2, 2, 2]}}\n"
+      "discretization: {order: 2}\n"
+      "sources: {J: ['0', '0', 'sin(pi*x)*sin(pi*y)*50*exp(-((t-0.33)/0.02)^2)']}\n"
+      "time: {final: 1}\n"
+      "output: {energy_every: 1000}\n";
+  const CliResult r = run(pulse);
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST_F(RunReliability, NonFiniteExactSolutionIsRefused) {
+  const CliResult r = run(std::string(kCavity) +
+                          "exact:\n  E: ['0', '0', 'sqrt(-1 - x)']\n  H: ['0', '0', '0']\n");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("the error against `exact:` is not finite"), std::string::npos) << r.err;
+}
+
+// ---- checked arithmetic: the step count, the snapshot count ------------------------------------
+
+TEST_F(RunReliability, StepCountBeyondTheLimitIsRefused) {
+  // ceil(final/dt) used to overflow long long and give one step across the interval
+  CliResult r = run(kCavity, "--set time.final=1e20");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("steps, more than the limit of 1000000000"), std::string::npos) << r.err;
+  r = run("mesh: {box: {lower: [0, 0, 0], upper: [1e-15, 1e-15, 1e-15], cells: [1, 1, 1]}}\n"
+          "discretization: {order: 1}\ntime: {final: 1}\n");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("more than the limit"), std::string::npos) << r.err;
+}
+
+TEST_F(RunReliability, TinySnapshotIntervalIsRefusedNotLoopedOn) {
+  const CliResult r = run(kCavity, "--set output.vtk_every=1e-20");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("vtk_every"), std::string::npos) << r.err;
+}
+
+// ---- the output directory: one run at a time -----------------------------------------------------
+
+TEST_F(RunReliability, AnEarlierRunIsMovedAsideNotMixed) {
+  ASSERT_EQ(run(kCavity, "--set output.vtk_every=0.1").code, 0);
+  const size_t first_files = std::distance(fs::directory_iterator(out_), fs::directory_iterator{});
+  // a failing run into the same directory: its partial output, and the earlier run complete aside
+  const CliResult r = run(kCavity, "--set time.cfl=2");
+  ASSERT_EQ(r.code, 1);
+  EXPECT_EQ(summary()["status"], "failed");
+  EXPECT_TRUE(fs::exists(out_ + "/previous/summary.json"));
+  EXPECT_EQ(json::parse(read_all(out_ + "/previous/summary.json"))["status"], "finished");
+  EXPECT_TRUE(fs::exists(out_ + "/previous/fields_00005.vtu") || fs::exists(out_ + "/previous/fields_00005.h5"));
+  EXPECT_FALSE(fs::exists(out_ + "/fields_00005.vtu") || fs::exists(out_ + "/fields_00005.h5"));
+  EXPECT_GE(std::distance(fs::directory_iterator(out_ + "/previous"), fs::directory_iterator{}), first_files - 1);
+  // --overwrite deletes instead
+  ASSERT_EQ(run(kCavity, "--overwrite").code, 0);
+  EXPECT_FALSE(fs::exists(out_ + "/previous/fields_00005.vtu") && fs::exists(out_ + "/fields_00005.vtu"));
+  EXPECT_EQ(manifest()["state"], "finished");
+}
+
+TEST_F(RunReliability, AUserFileInTheDirectoryIsLeftAlone) {
+  fs::create_directories(out_);
+  std::ofstream(out_ + "/notes.txt") << "mine";
+  ASSERT_EQ(run(kCavity).code, 0);
+  ASSERT_EQ(run(kCavity).code, 0);
+  EXPECT_EQ(read_all(out_ + "/notes.txt"), "mine");
+}
+
+TEST_F(RunReliability, ASecondConcurrentRunIsRefused) {
+  // the first run holds the directory for a few seconds
+  const std::string path = config(bigger_cavity(), "slow.yaml");
+  const std::string bg = std::string(DGMAX_BINARY) + " run -q --backend ref " + path + " --set time.final=50 --output '" +
+                         out_ + "' >/dev/null 2>&1 & echo $! > " + dir_ + "/pid";
+  ASSERT_EQ(std::system(bg.c_str()), 0);
+  for (int i = 0; i < 100 && !fs::exists(out_ + "/run.json"); ++i) usleep(50000);
+  const CliResult r = run(kCavity);
+  std::system(("kill -TERM $(cat " + dir_ + "/pid); sleep 1").c_str());
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("another dgmax run (pid"), std::string::npos) << r.err;
+}
+
+TEST_F(RunReliability, EmptyOutputDirectoryIsRefused) {
+  const CliResult r = run_dgmax("run -q " + config(kCavity) + " --output ''");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("the output directory is empty"), std::string::npos) << r.err;
+}
+
+// --set takes one key=value: the config after it is not swallowed.
+TEST_F(RunReliability, SetBeforeTheConfigLeavesTheConfigAlone) {
+  const CliResult r = run_dgmax("run -q --backend cpu --set time.final=0.1 " + config(kCavity) + " --output '" + out_ + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_DOUBLE_EQ(summary()["final_time"].get<double>(), 0.1);
+  EXPECT_EQ(summary()["K"].get<long long>(), 48);
+}
+
+// ---- signals ------------------------------------------------------------------------------------
+
+void expect_interrupted(const std::string& out, int code, int expected_code) {
+  EXPECT_EQ(code, expected_code);
+  const json s = json::parse(read_all(out + "/summary.json"));
+  EXPECT_EQ(s["status"], "interrupted");
+  EXPECT_GT(s["steps_done"].get<long long>(), 0);
+  EXPECT_LT(s["steps_done"].get<long long>(), s["steps"].get<long long>());
+  EXPECT_EQ(json::parse(read_all(out + "/run.json"))["state"], "interrupted");
+  for (const auto& e : fs::directory_iterator(out))
+    EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+  EXPECT_FALSE(read_all(out + "/energy.csv").empty());
+}
+
+TEST_F(RunReliability, SigintAndSigtermStopCleanly) {
+  const std::string path = config(bigger_cavity(), "slow.yaml");
+  for (const auto& [sig, code] : {std::pair<std::string, int>{"INT", 130}, {"TERM", 143}}) {
+    const std::string cmd = "timeout --preserve-status -s " + sig + " 3 " + std::string(DGMAX_BINARY) +
+                            " run -q --backend ref " + path + " --set time.final=100 --set output.vtk_every=0.05 --output '" +
+                            out_ + "' >/dev/null 2>" + dir_ + "/err";
+    const int status = std::system(cmd.c_str());
+    const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    SCOPED_TRACE(sig);
+    expect_interrupted(out_, exit_code, code);
+  }
+}
+
+}  // namespace
