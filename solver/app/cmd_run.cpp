@@ -33,6 +33,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--output,-o", opt->run.output_override, "output directory (overrides output.dir)");
   cmd->add_flag("--overwrite", opt->run.overwrite,
                 "delete an earlier run's files in the output directory (default: move them to previous/)");
+  cmd->add_option("--restart", opt->run.restart_dir,
+                  "continue the run in DIR from its newest checkpoint (output.checkpoint_every), bit for bit");
   cmd->add_flag("--quiet,-q", opt->run.quiet, "no progress line and no report");
   cmd->callback([opt]() {
     YamlDoc doc = opt->config.empty() ? YamlDoc::load_string(default_config_text(), "(built-in default)")

@@ -19,6 +19,8 @@
 #include "solver/app/run_directory.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/async_snapshot_writer.hpp"
+#include "solver/io/checkpoint.hpp"
+#include "codegen/jit/content_hash.hpp"
 #include "solver/physics/energy_guard.hpp"
 #include "solver/time/timestep.hpp"
 #include "solver/util/clock.hpp"
@@ -78,6 +80,30 @@ RunSuspects suspects_of(const RunConfig& cfg, const Problem& p, const std::strin
   return s;
 }
 
+// The mesh a checkpoint belongs to: vertices, elements and their tags, bitwise.
+std::string mesh_fingerprint(const Mesh& m) {
+  codegen::Sha256 h;
+  h.update(m.vertices.data(), m.vertices.size() * sizeof(m.vertices[0]));
+  h.update(m.elements.data(), m.elements.size() * sizeof(m.elements[0]));
+  h.update(m.element_tag.data(), m.element_tag.size() * sizeof(int));
+  return h.hex_digest();
+}
+
+// When checkpoints are due: every N steps or every T of simulated time (output.checkpoint_every).
+struct CheckpointSchedule {
+  long long every_steps = 0;
+  double every_time = 0;
+  long long next_index = 1;  // the next checkpoint by time is due at next_index * every_time
+  bool enabled() const { return every_steps > 0 || every_time > 0; }
+  bool due(long long step, double t) const {
+    if (every_steps > 0) return step % every_steps == 0;
+    return every_time > 0 && t >= static_cast<double>(next_index) * every_time * (1 - 1e-12);
+  }
+  void advance(double t) {
+    if (every_time > 0) next_index = static_cast<long long>(std::floor(t / every_time * (1 + 1e-12))) + 1;
+  }
+};
+
 // A plan error gets the config as its location.
 StepPlan checked_plan(const RunConfig& cfg, const Problem& p) {
   try {
@@ -132,23 +158,19 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   summary["cfl"] = cfg.cfl;
   summary["mesh"] = md->mesh.source;
 
-  // The state lives in the backend; the host sees it only when a snapshot is due.
-  backend->init_state();
+  // The state lives in the backend; the host sees it only when a snapshot or checkpoint is due.
   const bool exact = static_cast<bool>(p.exact);
   // snapshots are written on a background thread while the stepping goes on (two buffers)
   snapshots = std::make_unique<AsyncSnapshotWriter>(out_dir, "fields", SnapshotContext{&md->mesh, p.ref, &p.xyz},
                                                     parse_snapshot_format(cfg.out_format));
+  std::vector<double> snapshot_times;
   auto snapshot = [&](double time) {
     Fields buf = snapshots->acquire_buffer();
     backend->get_state(buf);
     snapshots->write(std::move(buf), time);
+    snapshot_times.push_back(time);
   };
-  snapshot(0.0);
-  const double setup_s = seconds_since(t_start);
-
-  csv = exact ? "step,t,energy,L2_E,L2_H\n" : "step,t,energy\n";
   EnergyGuard guard(p, cfg.precision == Precision::Single, suspects_of(cfg, p, out_dir));
-  NormSample first;
   long long samples = 0;
   // energy (and errors) reduced by the backend: a few scalars per sample; every sample is checked
   // against what the physics allows (energy_guard.hpp) before anything is written with it
@@ -166,20 +188,93 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     csv += "\n";
     return s;
   };
-  first = sample(0, 0.0);
-  NormSample last_sample = first;
-  summary["energy"] = {{"initial", first.energy}};
+
+  // Checkpoints: the backend's state and residual plus what the outputs need to go on (energy.csv
+  // so far, the snapshot series, the guard), written atomically; the newest two are kept.
+  CheckpointIdentity identity;
+  identity.config_hash = opt.config_hash;
+  identity.mesh_fingerprint = mesh_fingerprint(md->mesh);
+  identity.backend = backend->name();
+  identity.precision = cfg.precision == Precision::Double ? "double" : "single";
+  identity.K = K;
+  identity.N = cfg.order;
+  identity.Np = static_cast<int>(Np);
+  identity.dt = plan.dt;
+  identity.t_final = cfg.t_final;
+  CheckpointSchedule checkpoints{cfg.checkpoint_every_steps, cfg.checkpoint_every_time};
+  long long next_snapshot = 1;  // snapshot j (1, 2, ...) is due at j * vtk_every: an index, so
+                                // that no interval is too small to advance it
+  std::string last_checkpoint;
+  auto write_checkpoint_now = [&](long long step, double time) {
+    Checkpoint c;
+    c.id = identity;
+    c.step = step;
+    c.time = time;
+    c.q = Fields(static_cast<int>(K), static_cast<int>(Np));
+    c.res = Fields(static_cast<int>(K), static_cast<int>(Np));
+    backend->get_state(c.q);
+    backend->get_residual(c.res);
+    const auto g = guard.state();
+    const nlohmann::json progress = {{"csv", csv},
+                                     {"snapshot_times", snapshot_times},
+                                     {"next_snapshot", next_snapshot},
+                                     {"next_checkpoint", checkpoints.next_index},
+                                     {"samples", samples},
+                                     {"guard", {g.W0, g.t_last, g.current_budget, g.incident_budget}}};
+    c.progress = progress.dump();
+    last_checkpoint = write_checkpoint(out_dir, c);
+  };
+
+  long long first_step = 1;
+  NormSample last_sample;
+  if (!opt.restart_dir.empty()) {
+    std::string path;
+    const Checkpoint c = read_latest_checkpoint(out_dir, std::cerr, &path);
+    const auto diff = describe_mismatch(c, identity);
+    if (!diff.empty()) {
+      std::string what;
+      for (const auto& d : diff) what += "\n    " + d;
+      throw UserError("checkpoint " + path + " belongs to another run:" + what, {cfg.path},
+                      "restart with the config, mesh, backend and precision of the run that wrote it");
+    }
+    backend->set_state(c.q);
+    backend->set_residual(c.res);  // after set_state, which clears it
+    nlohmann::json progress;
+    try {
+      progress = nlohmann::json::parse(c.progress);
+      csv = progress.at("csv").get<std::string>();
+      snapshot_times = progress.at("snapshot_times").get<std::vector<double>>();
+      next_snapshot = progress.at("next_snapshot").get<long long>();
+      checkpoints.next_index = progress.at("next_checkpoint").get<long long>();
+      samples = progress.at("samples").get<long long>();
+      const auto g = progress.at("guard").get<std::vector<double>>();
+      guard.restore({g.at(0), g.at(1), g.at(2), g.at(3)});
+    } catch (const std::exception& e) {
+      throw UserError("checkpoint " + path + " has an unreadable progress record: " + e.what());
+    }
+    snapshots->resume(snapshot_times);
+    t = c.time;
+    step_reached = c.step;
+    first_step = c.step + 1;
+    last_sample.energy = guard.state().W0;
+    summary["restarted_from"] = {{"checkpoint", path}, {"step", c.step}, {"time", c.time}};
+    if (!opt.quiet) std::cerr << fmt::format("dgmax: continuing from {} (step {}, t = {})\n", path, c.step, fmt_g(c.time));
+  } else {
+    backend->init_state();
+    csv = exact ? "step,t,energy,L2_E,L2_H\n" : "step,t,energy\n";
+    snapshot(0.0);
+    last_sample = sample(0, 0.0);
+  }
+  const double setup_s = seconds_since(t_start);
+  const double initial_energy = guard.state().W0;
+  summary["energy"] = {{"initial", initial_energy}};
 
   Progress progress(!opt.quiet);
   const double kernel_s0 = backend->kernel_seconds();
   const auto t_loop = Clock::now();
-  t = 0;
-  // snapshot j (1, 2, ...) is due at j * vtk_every: an index, so that no interval is too small
-  // to advance it
-  long long next_snapshot = 1;
   const double snap_every = cfg.vtk_every;
   int stop_signal = 0;
-  for (long long s = 1; s <= plan.steps; ++s) {
+  for (long long s = first_step; s <= plan.steps; ++s) {
     const bool last = s == plan.steps;
     const double dt = last ? plan.dt_last : plan.dt;
     backend->step(t, dt);
@@ -187,12 +282,17 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     step_reached = s;
     stop_signal = InterruptGuard::pending();
     const bool snap = snap_every > 0 && !last && t >= static_cast<double>(next_snapshot) * snap_every * (1 - 1e-12);
-    // a snapshot is sampled too: its energy is in energy.csv, and a blown-up state is refused
-    // before it is written
-    if (last || snap || s % energy_every == 0 || stop_signal) last_sample = sample(s, t);
+    const bool ckpt = !last && checkpoints.enabled() && (checkpoints.due(s, t) || stop_signal);
+    // a snapshot or checkpoint is sampled too: its energy is in energy.csv, and a blown-up state
+    // is refused before it is written
+    if (last || snap || ckpt || s % energy_every == 0 || stop_signal) last_sample = sample(s, t);
     if (snap) {
       snapshot(t);
       next_snapshot = static_cast<long long>(std::floor(t / snap_every * (1 + 1e-12))) + 1;
+    }
+    if (ckpt) {
+      checkpoints.advance(t);
+      write_checkpoint_now(s, t);
     }
     progress.update(s, plan.steps, t, dt, seconds_since(t_loop), static_cast<double>(dofs));
     if (stop_signal) break;
@@ -203,6 +303,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   if (exact)
     summary["errors"] = {{"L2", {{"E", last_sample.errors.L2_E}, {"H", last_sample.errors.L2_H}}},
                          {"Linf", {{"E", last_sample.errors.Linf_E}, {"H", last_sample.errors.Linf_H}}}};
+  if (!last_checkpoint.empty()) summary["checkpoint"] = last_checkpoint;
   if (stop_signal) return interrupted_exit_code(stop_signal);
   snapshot(t);
   const double snapshot_wait_s = snapshots->stats().wait_seconds;
@@ -221,7 +322,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   summary["mesh_s"] = mesh_s;
   summary["loop_s"] = loop_s;
   // throughput per RK stage: 5 stages per step
-  const double stage_dofs = static_cast<double>(dofs) * 5 * plan.steps;
+  const double stage_dofs = static_cast<double>(dofs) * 5 * static_cast<double>(step_reached - first_step + 1);
   summary["dof_per_s"] = loop_s > 0 ? stage_dofs / loop_s : 0.0;
   summary["gdof_per_s"] = loop_s > 0 ? stage_dofs / loop_s / 1e9 : 0.0;
   summary["kernel_s"] = kernel_s;
@@ -243,9 +344,9 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
                              summary["dof_per_s"].get<double>() / 1e6);
     if (exact)
       std::cout << fmt::format("       L2 error E {:.4e}  H {:.4e}   energy {:.6g} -> {:.6g}\n",
-                               last_sample.errors.L2_E, last_sample.errors.L2_H, first.energy, last_sample.energy);
+                               last_sample.errors.L2_E, last_sample.errors.L2_H, initial_energy, last_sample.energy);
     else
-      std::cout << fmt::format("       energy {:.6g} -> {:.6g}\n", first.energy, last_sample.energy);
+      std::cout << fmt::format("       energy {:.6g} -> {:.6g}\n", initial_energy, last_sample.energy);
     std::cout << fmt::format("       set-up {:.2f} s (mesh and problem {:.2f} s, kernels {:.2f} s), loop {:.2f} s: "
                              "{:.3g} GDOF/s per stage, {:.0f}% of the loop in kernels\n",
                              setup_s, mesh_s, compile_s, loop_s, summary["gdof_per_s"].get<double>(),
@@ -265,11 +366,17 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
 int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   const auto t_start = Clock::now();
   InterruptGuard interrupts;
-  const std::string out_dir = opt.output_override ? *opt.output_override : cfg.out_dir;
+  const bool restart = !opt.restart_dir.empty();
+  if (restart && opt.output_override && *opt.output_override != opt.restart_dir)
+    throw UserError("--restart " + opt.restart_dir + " and --output " + *opt.output_override + " name different directories",
+                    {}, "a restarted run continues in the directory it restarts from: drop --output");
+  if (restart && opt.overwrite) throw UserError("--restart and --overwrite contradict each other", {}, "drop --overwrite");
+  const std::string out_dir = restart ? opt.restart_dir : opt.output_override ? *opt.output_override : cfg.out_dir;
   if (out_dir.empty())
     throw UserError("the output directory is empty", {cfg.path}, "give a directory: output.dir or --output DIR");
   // the manifest comes first: whatever happens next, the directory says which run it belongs to
-  RunDirectory dir(out_dir, "fields", opt.overwrite ? ClaimMode::Overwrite : ClaimMode::MoveAside,
+  RunDirectory dir(out_dir, "fields",
+                   restart ? ClaimMode::Continue : opt.overwrite ? ClaimMode::Overwrite : ClaimMode::MoveAside,
                    {{"dgmax", DGMAX_VERSION}, {"config", cfg.path}, {"config_sha256", opt.config_hash}});
   if (dir.cleared_files() > 0 && !opt.quiet)
     std::cerr << (dir.cleared_to().empty()
@@ -306,10 +413,13 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     const int code = run_loop(cfg, opt, out_dir, t_start, summary, csv, step_reached, t, snapshots);
     if (code != 0) {
       record_stop("interrupted", "");
-      if (!opt.quiet)
+      if (!opt.quiet) {
         std::cerr << fmt::format("\ndgmax: interrupted at step {} (t = {}); what was done is in {}/ "
                                  "(summary.json: \"status\": \"interrupted\")\n",
                                  step_reached, fmt_g(t), out_dir);
+        if (summary.contains("checkpoint"))
+          std::cerr << fmt::format("       continue with: dgmax run {} --restart {}\n", cfg.path, out_dir);
+      }
       return code;
     }
     summary["status"] = "finished";

@@ -151,6 +151,14 @@ std::vector<std::string> AsyncSnapshotWriter::files() const {
   return files_;
 }
 
+void AsyncSnapshotWriter::resume(const std::vector<double>& times) {
+  std::lock_guard<std::mutex> lock(m_);
+  DGMAX_ASSERT(count_ == 0 && !queued_ && !busy_, "AsyncSnapshotWriter::resume after a write");
+  writer_->resume(times);  // the background thread is idle: it touches the writer only for a job
+  files_ = writer_->files();
+  count_ = written_ = static_cast<int>(times.size());
+}
+
 int AsyncSnapshotWriter::count() const {
   std::lock_guard<std::mutex> lock(m_);
   return count_;

@@ -78,6 +78,9 @@ class AsyncSnapshotWriter {
   // Copies `q` (into an acquired buffer) for a caller that keeps using its state.
   void write(const Fields& q, double time);
 
+  // SnapshotWriter::resume, before the first write (a restarted run continues the series).
+  void resume(const std::vector<double>& times);
+
   // Waits until every queued snapshot is on disk (with its .pvd entry); rethrows a background
   // error. The writer stays usable: write() after finish() continues the series.
   void finish();

@@ -215,6 +215,30 @@ void write_fields(const H5File& w, hid_t f, const std::string& name, const Field
   w.string_attr(ds.get(), "long_name", long_name);
 }
 
+// /progress: the caller's text as bytes (a dataset: attributes are limited to 64 KiB).
+void write_bytes(const H5File& w, hid_t f, const std::string& name, const std::string& text) {
+  const hsize_t n = text.size();
+  H5Id sp(w.check(H5Screate_simple(1, &n, nullptr), "H5Screate_simple", name), H5Sclose);
+  H5Id ds(w.check(H5Dcreate2(f, name.c_str(), H5T_STD_U8LE, sp.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                  "H5Dcreate2", name),
+          H5Dclose);
+  if (n > 0) w.check(H5Dwrite(ds.get(), H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), "H5Dwrite", name);
+}
+
+std::string read_bytes(const H5File& r, hid_t f, const std::string& name) {
+  if (r.check(H5Lexists(f, name.c_str(), H5P_DEFAULT), "H5Lexists", name) <= 0) r.fail("dataset '" + name + "' is missing");
+  H5Id ds(r.check(H5Dopen2(f, name.c_str(), H5P_DEFAULT), "H5Dopen2", name), H5Dclose);
+  H5Id sp(r.check(H5Dget_space(ds.get()), "H5Dget_space", name), H5Sclose);
+  if (r.check(H5Sget_simple_extent_ndims(sp.get()), "H5Sget_simple_extent_ndims", name) != 1)
+    r.fail("dataset '" + name + "' is not one-dimensional");
+  hsize_t n = 0;
+  r.check(H5Sget_simple_extent_dims(sp.get(), &n, nullptr), "H5Sget_simple_extent_dims", name);
+  if (n > (hsize_t(1) << 31)) r.fail("dataset '" + name + "' is implausibly large");
+  std::string text(n, '\0');
+  if (n > 0) r.check(H5Dread(ds.get(), H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), "H5Dread", name);
+  return text;
+}
+
 // Reads /q or /res after checking its shape against K and Np (from the attributes, which are
 // checked against each other before) and its type; the values are read in the stored precision
 // and widened exactly.
@@ -349,6 +373,7 @@ std::string write_checkpoint(const std::string& dir, const Checkpoint& c) {
     w.double_attr(f, "time", c.time);
     write_fields(w, f, "q", c.q, as_float, "state [K][6][Np] (Ex Ey Ez Hx Hy Hz)");
     write_fields(w, f, "res", c.res, as_float, "LSERK4 residual [K][6][Np]");
+    write_bytes(w, f, "progress", c.progress);
     w.check(H5Fclose(file.release()), "H5Fclose", tmp);
   } catch (...) {
     std::remove(tmp.c_str());
@@ -408,6 +433,7 @@ Checkpoint read_checkpoint(const std::string& path) {
   c.time = r.read_double_attr(f, "time");
   c.q = read_fields(r, f, "q", static_cast<int>(K), id.Np);
   c.res = read_fields(r, f, "res", static_cast<int>(K), id.Np);
+  c.progress = read_bytes(r, f, "progress");
   r.check(H5Fclose(file.release()), "H5Fclose");
   return c;
 }

@@ -11,6 +11,7 @@
 //                                  Ex Ey Ez Hx Hy Hz (float32 when precision is "single" and every
 //                                  value is exactly a float; bitwise the backend's own values)
 //                                  chunked, Fletcher-32 checksummed (corruption fails the read)
+//   /progress  uint8 [n]       the caller's `progress` text (outputs written so far)
 // Root attributes: format = "dgmax-checkpoint", format_version = 1, dgmax_version, config_hash,
 // mesh_fingerprint, backend, precision (strings); K, N, Np, step (int64); time, dt, t_final
 // (float64, bitwise).
@@ -44,6 +45,7 @@ struct Checkpoint {
   long long step = 0;  // steps taken
   double time = 0;     // simulated time after `step` steps
   Fields q, res;       // state and LSERK4 residual, [K][6][Np] (Backend::get_state / get_residual)
+  std::string progress;  // the run's outputs so far (the caller's text, e.g. JSON); opaque here
 };
 
 // "<dir>/checkpoint_<step zero-padded to 12 digits>.h5".

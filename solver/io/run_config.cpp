@@ -89,6 +89,25 @@ SpaceTimeField FieldExpr::to_field(const std::map<std::string, double>& constant
   return make_space_time_field(comps, sources, names, constants);
 }
 
+// output.checkpoint_every: N (steps) or {time: T} / {steps: N}.
+static void parse_checkpoint_every(const YamlDoc& doc, const YAML::Node& c, RunConfig& cfg) {
+  const std::string hint = "write checkpoint_every: 500 (steps) or checkpoint_every: {time: 0.5}";
+  if (c.IsMap()) {
+    doc.check_keys(c, {"steps", "time"}, "output.checkpoint_every");
+    if (c.size() != 1) throw doc.error(c, "'output.checkpoint_every' takes one of steps or time", hint);
+    if (c["steps"]) {
+      cfg.checkpoint_every_steps = doc.as_int(c["steps"], "output.checkpoint_every.steps");
+      if (cfg.checkpoint_every_steps <= 0) throw doc.error(c["steps"], "'output.checkpoint_every.steps' must be > 0", hint);
+    } else {
+      cfg.checkpoint_every_time = doc.as_double(c["time"], "output.checkpoint_every.time");
+      if (!(cfg.checkpoint_every_time > 0)) throw doc.error(c["time"], "'output.checkpoint_every.time' must be > 0", hint);
+    }
+    return;
+  }
+  cfg.checkpoint_every_steps = doc.as_int(c, "output.checkpoint_every");
+  if (cfg.checkpoint_every_steps <= 0) throw doc.error(c, "'output.checkpoint_every' must be > 0 (steps)", hint);
+}
+
 RunConfig parse_run_config(const YamlDoc& doc) {
   check_top_level_keys(doc);
   const YAML::Node root = doc.root();
@@ -234,7 +253,7 @@ RunConfig parse_run_config(const YamlDoc& doc) {
   }
 
   if (const YAML::Node o = root["output"]; o.IsDefined()) {
-    doc.check_keys(o, {"dir", "vtk_every", "format", "energy_every"}, "output");
+    doc.check_keys(o, {"dir", "vtk_every", "format", "energy_every", "checkpoint_every"}, "output");
     if (o["dir"]) cfg.out_dir = doc.as_string(o["dir"], "output.dir");
     if (o["vtk_every"]) {
       cfg.vtk_every = doc.as_double(o["vtk_every"], "output.vtk_every");
@@ -255,6 +274,7 @@ RunConfig parse_run_config(const YamlDoc& doc) {
       cfg.energy_every = doc.as_int(o["energy_every"], "output.energy_every");
       if (cfg.energy_every < 0) throw doc.error(o["energy_every"], "'output.energy_every' must be ≥ 0");
     }
+    if (const YAML::Node c = o["checkpoint_every"]) parse_checkpoint_every(doc, c, cfg);
   }
 
   if (const YAML::Node b = root["backend"]; b.IsDefined()) {

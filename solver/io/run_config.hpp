@@ -74,6 +74,9 @@ struct RunConfig {
   std::string out_format = "auto";
   long long energy_every = 0;  // steps between energy (and error) samples (also at every
                                // snapshot and the last step); 0: every max(10, steps/200) steps
+  // checkpoints (output.checkpoint_every): every N steps or every T of simulated time; 0: none
+  long long checkpoint_every_steps = 0;
+  double checkpoint_every_time = 0;
   std::string backend = "auto";
   std::vector<TagReference> tag_refs;
 };

@@ -92,6 +92,20 @@ void SnapshotWriter::write(const Fields& q, double time) {
   ++count_;
 }
 
+void SnapshotWriter::resume(const std::vector<double>& times) {
+  DGMAX_ASSERT(count_ == 0, "SnapshotWriter::resume after a write");
+  for (const double time : times) {
+    const int index = count_++;
+    if (format_ == Format::Vtu || format_ == Format::Both) {
+      const std::string name = snapshot_name(index, ".vtu");
+      files_.push_back((std::filesystem::path(dir_) / name).string());
+      pvd_->add(time, name);
+    }
+    if (format_ == Format::Hdf5 || format_ == Format::Both)
+      files_.push_back((std::filesystem::path(dir_) / snapshot_name(index, ".h5")).string());
+  }
+}
+
 void SnapshotWriter::write(const FieldsT<float>& q, double time) {
   Fields d(q.K, q.Np);
   for (size_t i = 0; i < q.q.size(); ++i) d.q[i] = q.q[i];

@@ -64,6 +64,11 @@ class SnapshotWriter {
   // Single-precision state: converted to double, then written.
   void write(const FieldsT<float>& q, double time);
 
+  // A restarted run: takes snapshots 0 .. times.size()-1 as already written (by the run being
+  // continued, with these times), so the series and the .pvd go on from there. Only before the
+  // first write(); the files themselves are not read. InternalError otherwise.
+  void resume(const std::vector<double>& times);
+
   // Paths of all snapshot files written so far, in order (both files per snapshot for Both).
   const std::vector<std::string>& files() const { return files_; }
   // Path of the .pvd collection ("" for Hdf5).

@@ -95,6 +95,15 @@ SourcePower SourcePowerMeter::at(double t) const {
 EnergyGuard::EnergyGuard(const Problem& p, bool single_precision, RunSuspects suspects)
     : meter_(p), suspects_(std::move(suspects)), tol_(single_precision ? 1e-3 : 1e-8) {}
 
+void EnergyGuard::restore(const State& s) {
+  started_ = true;
+  W0_ = s.W0;
+  t_last_ = s.t_last;
+  current_budget_ = s.current_budget;
+  incident_budget_ = s.incident_budget;
+  if (meter_.any()) p_last_ = meter_.at(t_last_);
+}
+
 double EnergyGuard::bound() const {
   const double s = std::sqrt(W0_) + current_budget_;
   const double b = s * s + incident_budget_;

@@ -62,6 +62,13 @@ class EnergyGuard {
   // bound; the message names the step, the time, the energies and the likely cause.
   void check(long long step, double t, double W, double dt);
 
+  // What a restarted run needs to go on checking as if it had never stopped.
+  struct State {
+    double W0 = 0, t_last = 0, current_budget = 0, incident_budget = 0;
+  };
+  State state() const { return {W0_, t_last_, current_budget_, incident_budget_}; }
+  void restore(const State& s);
+
   double bound() const;        // the energy allowed at the last checked time
   double tolerance() const { return tol_; }
 

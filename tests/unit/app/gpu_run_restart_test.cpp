@@ -1,0 +1,50 @@
+// Checkpoint and restart on the cuda backend (gpu label): a restart from a checkpoint continues
+// bit for bit, in double and single precision (tests/common/restart_check.hpp).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "restart_check.hpp"
+#include "solver/backends/cuda/cuda_driver.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kCase =
+    "mesh: {box: {cells: [3, 3, 3]}}\n"
+    "discretization: {order: 4}\n"
+    "initial:\n"
+    "  E: ['0', '0', 'sin(pi*x)*sin(pi*y)']\n"
+    "  H: ['0', '0', '0']\n"
+    "sources: {J: ['0', '0.1*sin(2*t)*x', '0']}\n"
+    "time: {final: 1}\n"
+    "output: {vtk_every: 0.2, format: hdf5, checkpoint_every: 20}\n";
+
+class GpuRunRestart : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!dgmax::cuda::driver_available(&why)) GTEST_SKIP() << "no usable GPU: " << why;
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = (fs::path(::testing::TempDir()) / ("dgmax_gpu_restart_" + std::to_string(::getpid()) + "_" + info->name())).string();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    config_ = dir_ + "/case.yaml";
+    std::ofstream(config_) << kCase;
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  std::string dir_, config_;
+};
+
+TEST_F(GpuRunRestart, DoubleIsBitwise) { dgmax::test::expect_bitwise_restart(dir_, config_, "--backend cuda"); }
+
+TEST_F(GpuRunRestart, SingleIsBitwise) {
+  dgmax::test::expect_bitwise_restart(dir_, config_, "--backend cuda --set discretization.precision=single");
+}
+
+}  // namespace

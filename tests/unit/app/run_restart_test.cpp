@@ -1,0 +1,112 @@
+// Checkpoint and restart (issue 9): `output.checkpoint_every` writes the full state, `dgmax run
+// CONFIG --restart DIR` continues bit for bit (cpu, both precisions, and ref), a checkpoint of
+// another run is refused with what differs, an interrupted run leaves a checkpoint to go on from.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "restart_check.hpp"
+#include "run_cli.hpp"
+
+using dgmax::test::CliResult;
+using dgmax::test::read_all;
+using dgmax::test::run_dgmax;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kCase =
+    "mesh: {box: {cells: [2, 2, 2]}}\n"
+    "discretization: {order: 3}\n"
+    "initial:\n"
+    "  E: ['0', '0', 'sin(pi*x)*sin(pi*y)']\n"
+    "  H: ['0', '0', '0']\n"
+    "sources: {J: ['0', '0.1*sin(2*t)*x', '0']}\n"
+    "time: {final: 1}\n"
+    "output: {vtk_every: 0.2, format: hdf5, checkpoint_every: 20}\n";
+
+class RunRestart : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = (fs::path(::testing::TempDir()) / ("dgmax_restart_" + std::to_string(::getpid()) + "_" + info->name())).string();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    config_ = dir_ + "/case.yaml";
+    std::ofstream(config_) << kCase;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string dir_, config_;
+};
+
+TEST_F(RunRestart, CpuDoubleIsBitwise) { dgmax::test::expect_bitwise_restart(dir_, config_, "--backend cpu"); }
+
+TEST_F(RunRestart, CpuSingleIsBitwise) {
+  dgmax::test::expect_bitwise_restart(dir_, config_, "--backend cpu --set discretization.precision=single");
+}
+
+TEST_F(RunRestart, RefIsBitwise) { dgmax::test::expect_bitwise_restart(dir_, config_, "--backend ref"); }
+
+TEST_F(RunRestart, CheckpointsByTimeKeepTheNewestTwo) {
+  const std::string out = dir_ + "/t";
+  const CliResult r = run_dgmax("run -q --backend cpu " + config_ + " --set 'output.checkpoint_every={time: 0.1}' --output " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(out)) n += e.path().filename().string().rfind("checkpoint_", 0) == 0;
+  EXPECT_EQ(n, 2);
+  EXPECT_TRUE(nlohmann::json::parse(read_all(out + "/summary.json")).contains("checkpoint"));
+}
+
+TEST_F(RunRestart, AnotherRunsCheckpointIsRefusedWithWhatDiffers) {
+  const std::string out = dir_ + "/x";
+  ASSERT_EQ(run_dgmax("run -q --backend cpu " + config_ + " --output " + out).code, 0);
+  CliResult r = run_dgmax("run -q --backend cpu " + config_ + " --set discretization.order=2 --restart " + out);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("belongs to another run"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("order N: checkpoint 3, config 2"), std::string::npos) << r.err;
+  r = run_dgmax("run -q --backend ref " + config_ + " --restart " + out);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("backend"), std::string::npos) << r.err;
+  // a directory without checkpoints
+  r = run_dgmax("run -q --backend cpu " + config_ + " --restart " + dir_ + "/nothing");
+  EXPECT_EQ(r.code, 1) << r.err;
+}
+
+// Ctrl-C writes a checkpoint at the step reached; the restart finishes the run like an
+// uninterrupted one.
+TEST_F(RunRestart, AnInterruptedRunContinues) {
+  std::ofstream(config_) << std::string(kCase) + "mesh: {box: {cells: [4, 4, 4]}}\n";
+  {
+    std::string text = kCase;
+    text.replace(0, text.find('\n'), "mesh: {box: {cells: [4, 4, 4]}}");
+    text.replace(text.find("final: 1"), 8, "final: 40");
+    std::ofstream(config_) << text;
+  }
+  const std::string out = dir_ + "/i";
+  const std::string cmd = "timeout --preserve-status -s INT 3 " + std::string(DGMAX_BINARY) + " run -q --backend cpu " +
+                          config_ + " --output " + out + " >/dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 130);
+  const auto s = nlohmann::json::parse(read_all(out + "/summary.json"));
+  ASSERT_EQ(s["status"], "interrupted");
+  ASSERT_TRUE(s.contains("checkpoint")) << s.dump(2);
+  const long long reached = s["steps_done"].get<long long>();
+  // continue, but only a little further: a shorter final time would change the config, so stop it again
+  const std::string again = "timeout --preserve-status -s INT 4 " + std::string(DGMAX_BINARY) + " run -q --backend cpu " +
+                            config_ + " --restart " + out + " >/dev/null 2>&1";
+  const int status2 = std::system(again.c_str());
+  ASSERT_TRUE(WIFEXITED(status2));
+  EXPECT_EQ(WEXITSTATUS(status2), 130);
+  const auto s2 = nlohmann::json::parse(read_all(out + "/summary.json"));
+  EXPECT_EQ(s2["restarted_from"]["step"].get<long long>(), reached);
+  EXPECT_GT(s2["steps_done"].get<long long>(), reached);
+  EXPECT_EQ(nlohmann::json::parse(read_all(out + "/run.json"))["restarts"], 1);
+}
+
+}  // namespace
