@@ -1,12 +1,18 @@
 #include "solver/io/mesh_spec.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "solver/mesh/mesh_file.hpp"
 #include "solver/util/strings.hpp"
 
 namespace dgmax {
+namespace {
+
+constexpr double kMaxBoxElements = 2e9;  // as make_box_mesh
+
+}  // namespace
 
 MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull())
@@ -101,6 +107,16 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
     spec.refine = doc.as_int(node["refine"], "mesh.refine");
     if (spec.refine < 0 || spec.refine > 6)
       throw doc.error(node["refine"], "'mesh.refine' must be between 0 and 6");
+  }
+  if (spec.box) {
+    // The mesh generator refuses this too, but only here is the key's location known.
+    const auto& c = spec.box->cells;
+    const double elements = 6.0 * c[0] * c[1] * c[2] * std::pow(8.0, spec.refine);
+    if (elements > kMaxBoxElements)
+      throw doc.error(node["box"]["cells"].IsDefined() ? node["box"]["cells"] : node["box"],
+                      "'mesh.box.cells' (with mesh.refine = " + std::to_string(spec.refine) + ") give " +
+                          fmt_g(elements) + " elements; the limit is " + fmt_g(kMaxBoxElements),
+                      "use fewer cells");
   }
   return spec;
 }

@@ -279,6 +279,15 @@ TEST(ConfigLimits, RegionThatTagsNoElement) {
   EXPECT_EQ(load_mesh(ok.mesh).mesh.num_elements(), 48);
 }
 
+TEST(ConfigLimits, BoxWithTooManyElements) {
+  UserError e = expect_user_error([] { parse("mesh: {box: {cells: [100000, 100000, 100000]}}\n"); },
+                                  {"'mesh.box.cells' (with mesh.refine = 0) give 6e+15 elements; the limit is 2e+09"});
+  expect_at(e, 1, 21);
+  e = expect_user_error([] { parse("mesh:\n  box: {cells: [100, 100, 100]}\n  refine: 4\n"); },
+                        {"(with mesh.refine = 4) give 2.4576e+10 elements"});
+  expect_at(e, 2, 16);
+}
+
 TEST(ConfigLimits, SnapshotIntervalImplyingTooManySnapshots) {
   const UserError e = expect_user_error(
       [] { parse(std::string(kMesh) + "time: {final: 2}\noutput: {vtk_every: 1e-20}\n"); },
