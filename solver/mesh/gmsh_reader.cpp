@@ -26,8 +26,10 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <new>
 #include <regex>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -38,6 +40,7 @@
 #endif
 
 #include "solver/mesh/mesh_file.hpp"
+#include "solver/mesh/msh_check.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -123,7 +126,7 @@ void require_msh_content(const std::string& path) {
   char c = 0;
   std::size_t read = 0;
   while (in.get(c) && read < 4096 && std::isspace(static_cast<unsigned char>(c))) ++read;
-  if (!in) throw UserError("mesh file '" + path + "' is empty");
+  if (!in) throw UserError("mesh file '" + path + "' is empty", {path});
   if (c == '$') return;
   std::string start(1, c);
   while (start.size() < 24 && in.get(c) && c != '\n' && c != '\r') start += c;
@@ -131,7 +134,7 @@ void require_msh_content(const std::string& path) {
     if (!std::isprint(static_cast<unsigned char>(ch))) ch = '?';
   throw UserError("mesh file '" + path + "' is not a Gmsh .msh file: it starts with \"" + start +
                       "\" instead of $MeshFormat",
-                  {}, "dgmax reads meshes written by Gmsh (MSH format 2 or 4, ASCII or binary)");
+                  {path}, "dgmax reads meshes written by Gmsh (MSH format 2 or 4, ASCII or binary)");
 }
 
 // Gmsh's name for an element type, e.g. "hexahedra (8-node)" / "hexahedron (8-node)".
@@ -244,13 +247,13 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
                     : "dgmax needs a 3D mesh: mesh the volumes with `gmsh -3 file.geo` (or Mesh > "
                       "3D in the Gmsh GUI) and save all elements";
     if (node_tags.empty() && all_types.empty())
-      throw UserError(what + " is empty: it has no nodes and no elements", {}, hint);
+      throw UserError(what + " is empty: it has no nodes and no elements", {path}, hint);
     if (all_types.empty())
       throw UserError(
-          what + " contains no elements (only " + std::to_string(node_tags.size()) + " nodes)", {},
+          what + " contains no elements (only " + std::to_string(node_tags.size()) + " nodes)", {path},
           hint);
     throw UserError(what + " contains no volume elements (found only " + join(found, " and ") + ")",
-                    {}, hint);
+                    {path}, hint);
   }
   {
     std::vector<std::string> unsupported;
@@ -282,7 +285,7 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
             "Mesh.Recombine3DAll, no `Recombine` in Extrude layers, "
             "Mesh.SubdivisionAlgorithm = 0, a tetrahedral Mesh.Algorithm3D (1 = "
             "Delaunay, 10 = HXT)");
-      throw UserError(message, {}, join(hints, "; and "));
+      throw UserError(message, {path}, join(hints, "; and "));
     }
   }
 
@@ -324,7 +327,7 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
           what + ": volume entity " + std::to_string(entity) + " (" +
               describe_elements(kTet4, element_tags.size()) + ") is in several physical volumes (" +
               join(names, " and ") + "), but every tetrahedron gets exactly one volume tag",
-          {},
+          {path},
           "put each volume in one Physical Volume only; in MSH2 files Gmsh groups elements by "
           "their elementary tag (the second tag), so elements of different physical volumes need "
           "different elementary tags");
@@ -333,7 +336,7 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
     mesh.element_tag.insert(mesh.element_tag.end(), element_tags.size(), index);
   }
   if (tet_nodes.empty())  // tets exist (types_3d) but on no volume entity: should not happen
-    throw UserError(what + " has tetrahedra that belong to no volume entity", {},
+    throw UserError(what + " has tetrahedra that belong to no volume entity", {path},
                     "re-save the mesh with Gmsh (`gmsh file.msh -save -o fixed.msh`)");
 
   // ---- vertices: the nodes of the tets, compacted in increasing Gmsh tag ----------------------
@@ -361,7 +364,8 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
     const long p = node_position.find(used[i]);
     if (p < 0)
       throw UserError(what + ": a tetrahedron uses node " + std::to_string(used[i]) +
-                      ", which the file does not define");
+                          ", which the file does not define",
+                      {path});
     mesh.vertices[i] = {node_coords[3 * p], node_coords[3 * p + 1], node_coords[3 * p + 2]};
   }
   const TagIndex vertex_id(used);
@@ -397,7 +401,7 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
                 what + ": physical surface '" + name + "' has a triangle (element " +
                     std::to_string(element_tags[t]) + ") whose node " +
                     std::to_string(nodes[3 * t + j]) + " belongs to no tetrahedron",
-                {},
+                {path},
                 "tagged surfaces must be made of faces of the tetrahedra: is this surface part "
                 "of a meshed volume (or embedded in one)?");
           face.v[j] = static_cast<int>(v);
@@ -413,7 +417,7 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
       throw UserError(
           what + ": physical surface '" + name + "' contains " + join(found, " and ") +
               "; dgmax needs first-order triangles (3-node) on tagged surfaces",
-          {}, "re-mesh with first-order tetrahedra only (no Recombine, Mesh.ElementOrder 1)");
+          {path}, "re-mesh with first-order tetrahedra only (no Recombine, Mesh.ElementOrder 1)");
     }
   }
   return mesh;
@@ -464,7 +468,7 @@ UserError gmsh_failure(const std::string& path, const std::string& doing, bool i
   if (errors.size() > kShown)
     message += " (and " + std::to_string(errors.size() - kShown) + " more errors)";
 
-  SourceLocation where;
+  SourceLocation where{path};
   static const std::regex kLine("'([^']+)', line ([0-9]+)");
   std::smatch m;
   for (const std::string& e : errors) {
@@ -486,14 +490,28 @@ UserError gmsh_failure(const std::string& path, const std::string& doing, bool i
   return UserError(message, where, hint);
 }
 
+// Gmsh sizes its arrays by the counts in the file: a corrupt count that check_msh_structure
+// cannot see (a section it does not walk) ends up here rather than as an internal error.
+UserError out_of_memory(const std::string& path, const std::string& doing, bool is_msh) {
+  return UserError("Gmsh ran out of memory trying to " + doing + " '" + path + "'" +
+                       (is_msh ? ": a count in the file is probably corrupt" : ""),
+                   {path},
+                   is_msh ? "check the file with `gmsh " + path + "`, or write it again from Gmsh"
+                          : "free memory, or ask for a coarser mesh (a larger size)");
+}
+
 }  // namespace
 
 Mesh read_gmsh(const std::string& path, double size) {
   if (!std::isfinite(size) || size < 0)
-    throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)");
+    throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)",
+                    {path});
   require_readable_file(path);
   const bool is_msh = has_msh_extension(path);
-  if (is_msh) require_msh_content(path);
+  if (is_msh) {
+    require_msh_content(path);
+    check_msh_structure(path);  // before Gmsh trusts the file's counts with its allocations
+  }
   const std::string what = (is_msh ? "mesh '" : "the mesh of '") + path + "'";
 
   std::lock_guard<std::mutex> lock(g_gmsh_mutex);
@@ -533,6 +551,10 @@ Mesh read_gmsh(const std::string& path, double size) {
     throw gmsh_failure(path, doing, is_msh, e, session.logged_errors());
   } catch (const char* e) {
     throw gmsh_failure(path, doing, is_msh, e ? e : "", session.logged_errors());
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory(path, doing, is_msh);
+  } catch (const std::length_error&) {  // "cannot create std::vector larger than max_size()"
+    throw out_of_memory(path, doing, is_msh);
   }
 }
 

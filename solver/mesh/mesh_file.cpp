@@ -45,14 +45,15 @@ void require_readable_file(const std::string& path, const std::string& what) {
     else
       hint = "relative paths are taken from the current directory ('" +
              fs::current_path(ec).string() + "')";
-    throw UserError(what + " '" + path + "' does not exist", {}, hint);
+    throw UserError(what + " '" + path + "' does not exist", {path}, hint);
   }
-  if (fs::is_directory(st)) throw UserError(what + " '" + path + "' is a directory, not a file");
+  if (fs::is_directory(st)) throw UserError(what + " '" + path + "' is a directory, not a file", {path});
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int err = errno;
     throw UserError(what + " '" + path + "' cannot be read" +
-                    (err != 0 ? std::string(": ") + std::strerror(err) : std::string()));
+                        (err != 0 ? std::string(": ") + std::strerror(err) : std::string()),
+                    {path});
   }
 }
 
@@ -64,17 +65,18 @@ Mesh load_mesh_file(const std::string& path, double size) {
         (ext.empty() ? "mesh file '" + path + "' has no extension"
                      : "mesh file '" + path + "' has an unsupported extension '" + ext + "'") +
             "; " + kSupported,
-        {}, "other formats can be converted with Gmsh, e.g. `gmsh in.vtk -save -o out.msh`");
+        {path}, "other formats can be converted with Gmsh, e.g. `gmsh in.vtk -save -o out.msh`");
   }
   if (!std::isfinite(size) || size < 0)
-    throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)");
+    throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)",
+                    {path});
   require_readable_file(path);
 #if DGMAX_HAS_GMSH
   Mesh mesh = read_gmsh(path, size);
   mesh.source = path;
   return mesh;
 #else
-  throw UserError("cannot read '" + path + "': this build of dgmax has no Gmsh support", {},
+  throw UserError("cannot read '" + path + "': this build of dgmax has no Gmsh support", {path},
                   "use a generated `box:` mesh instead, or rebuild dgmax with -DDGMAX_USE_GMSH=ON "
                   "(needs the Gmsh SDK, e.g. Debian/Ubuntu package libgmsh-dev)");
 #endif

@@ -390,9 +390,10 @@ TEST(GmshReader, RejectsGarbage) {
                     {"garbage.msh", "not a Gmsh .msh file", "$MeshFormat"});
 }
 
-TEST(GmshReader, RejectsTruncatedQuotingGmsh) {
-  expect_user_error([] { read_gmsh(data("truncated.msh")); },
-                    {"Gmsh could not read", "truncated.msh"});
+TEST(GmshReader, RejectsTruncated) {  // more in msh_check_test.cpp
+  const UserError e = expect_user_error([] { read_gmsh(data("truncated.msh")); },
+                                        {"truncated.msh", "is truncated", "$EndNodes"});
+  EXPECT_EQ(e.where().file, data("truncated.msh"));
 }
 
 TEST(GmshReader, GeoSyntaxErrorPointsAtTheLine) {

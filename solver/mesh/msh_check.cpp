@@ -1,0 +1,550 @@
+// Section walk over a mapped .msh file. Every count is checked against the bytes left in its
+// section before anything is skipped, so a corrupted count costs a comparison, not an allocation.
+// In ASCII a token needs at least two bytes (a character and a separator: every section body
+// ends with a newline before its $End marker), which bounds what a count can honestly promise.
+#include "solver/mesh/msh_check.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+namespace {
+
+// Nodes per element of MSH element types 1..140 (Gmsh 4.8, getElementProperties); 0 = unknown
+// to Gmsh or variable (polygons), whose binary data cannot be skipped.
+constexpr short kNodesPerType[] = {
+    0,   2,  3,  4,  4,   8,   6,   5,   3,   6,   9,   10,  27, 18, 14, 1,  8,  20, 15, 13, 9,
+    10,  12, 15, 15, 21,  4,   5,   6,   20,  35,  56,  22,  28, 0,  0,  16, 25, 36, 12, 16, 20,
+    28,  36, 45, 55, 66,  49,  64,  81,  100, 121, 18,  21,  24, 27, 30, 24, 28, 32, 36, 40, 7,
+    8,   9,  10, 11, 0,   0,   0,   0,   84,  120, 165, 220, 286, 0,  0,  0,  34, 40, 46, 52, 58,
+    1,   1,  1,  1,  1,   1,   0,   0,   64,  125, 216, 343, 512, 729, 1000, 32, 44, 56, 68, 80,
+    92,  104, 0, 0,  0,   0,   0,   0,   0,   0,   0,   0,   0,   30,  55,  91, 140, 204, 285, 385,
+    21,  29, 37, 45, 53,  61,  69,  1,   0,   0,   0,   0,   16,  0,   0,   0};
+
+int nodes_per_type(long long type) {
+  constexpr long long n = sizeof(kNodesPerType) / sizeof(kNodesPerType[0]);
+  return type > 0 && type < n ? kNodesPerType[type] : 0;
+}
+
+// The file's bytes, mapped read-only.
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      throw UserError("mesh file '" + path + "' cannot be read: " + std::strerror(errno), {path});
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+      void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) {
+        data_ = static_cast<const char*>(p);
+        size_ = static_cast<size_t>(st.st_size);
+      }
+    }
+    ::close(fd);
+  }
+  ~MappedFile() {
+    if (data_) ::munmap(const_cast<char*>(data_), size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  std::string_view bytes() const { return {data_, size_}; }
+
+ private:
+  const char* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+bool ieq(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+enum class Width { Int = 4, Size = 8 };  // binary widths: int and size_t (MSH 4 counts)
+
+struct Section {
+  std::string name;     // "$Nodes"
+  size_t header = 0;    // offset of the '$' of the name
+  size_t begin = 0;     // first byte after the header line
+  size_t end = 0;       // offset of the '$' of the end marker
+};
+
+class Walker {
+ public:
+  Walker(const std::string& path, std::string_view d) : path_(path), d_(d) {}
+
+  void run() {
+    bool has_nodes = false, has_elements = false;
+    std::string last;
+    size_t pos = 0;
+    while (true) {
+      while (pos < d_.size() && is_space(d_[pos])) ++pos;
+      if (pos >= d_.size()) break;
+      size_t eol = line_end(pos);
+      if (d_[pos] != '$') {  // Gmsh skips stray lines between sections
+        pos = eol;
+        continue;
+      }
+      Section s;
+      s.header = pos;
+      size_t name_end = pos;
+      while (name_end < d_.size() && !is_space(d_[name_end])) ++name_end;
+      s.name = std::string(d_.substr(pos, name_end - pos));
+      s.begin = eol;
+      if (s.name.size() >= 4 && ieq(std::string_view(s.name).substr(1, 3), "End")) {
+        pos = eol;  // a stray end marker: Gmsh ignores it too
+        continue;
+      }
+      s.end = find_end_marker(s);
+      if (s.end == std::string_view::npos)
+        fail_at(s.header, true,
+                "mesh file '" + path_ + "' is truncated: section " + s.name + " (line " +
+                    std::to_string(line_of(s.header)) + ") has no $End" + s.name.substr(1) +
+                    (last.empty() ? std::string() : " (the last complete section is " + last + ")"),
+                kTruncatedHint);
+      check_section(s);
+      has_nodes |= s.name == "$Nodes" || s.name == "$NOD";
+      has_elements |= s.name == "$Elements" || s.name == "$ELM";
+      last = s.name;
+      pos = line_end(s.end);
+    }
+    if (!has_elements && !last.empty())
+      fail_at(d_.size(), false,
+              "mesh file '" + path_ + "' has no $Elements section (it ends after " + last +
+                  (has_nodes ? "" : ", without $Nodes either") + "): is the file truncated?",
+              kTruncatedHint);
+  }
+
+ private:
+  static constexpr const char* kTruncatedHint =
+      "the file is incomplete (an interrupted copy or export, a full disk?): write it again, "
+      "e.g. `gmsh -3 model.geo -o model.msh`";
+  static constexpr const char* kCorruptHint =
+      "the file is damaged or was not written by Gmsh: write it again from Gmsh (`gmsh -3 "
+      "model.geo -o model.msh`), or open it with `gmsh file.msh` to see what Gmsh makes of it";
+
+  // ---- positions and errors ---------------------------------------------------------------
+  size_t line_end(size_t pos) const {
+    const size_t nl = d_.find('\n', pos);
+    return nl == std::string_view::npos ? d_.size() : nl + 1;
+  }
+  int line_of(size_t offset) const {
+    offset = std::min(offset, d_.size());
+    return 1 + static_cast<int>(std::count(d_.begin(), d_.begin() + offset, '\n'));
+  }
+  // Throws for the item at `offset`; `text` tells whether that spot is text (then the location
+  // has its line and the line as snippet) or binary data (the section header's line).
+  [[noreturn]] void fail_at(size_t offset, bool text, const std::string& message,
+                            const char* hint) const {
+    SourceLocation where{path_};
+    const size_t at = text ? offset : section_.header;
+    where.line = line_of(at);
+    if (text && at < d_.size()) {
+      size_t b = at;
+      while (b > 0 && d_[b - 1] != '\n') --b;
+      std::string line(d_.substr(b, line_end(b) - b));
+      while (!line.empty() && is_space(line.back())) line.pop_back();
+      const bool printable = line.size() <= 200 && std::all_of(line.begin(), line.end(), [](char c) {
+                               return std::isprint(static_cast<unsigned char>(c)) || c == '\t';
+                             });
+      if (printable) {
+        where.snippet = line;
+        where.column = static_cast<int>(at - b) + 1;
+      }
+    }
+    throw UserError(message, where, hint);
+  }
+  [[noreturn]] void corrupt(size_t offset, const std::string& what, bool text_spot = false) const {
+    const bool text = text_spot || !binary_data_;
+    fail_at(offset, text,
+            "mesh file '" + path_ + "' is corrupt: section " + section_.name + " (line " +
+                std::to_string(line_of(section_.header)) + ") " + what +
+                (text ? std::string() : " (at byte " + std::to_string(offset) + ")"),
+            kCorruptHint);
+  }
+
+  // The '$' of "$End<name>" at the start of a line after the section's header, or npos.
+  size_t find_end_marker(const Section& s) const {
+    const std::string marker = "$End" + s.name.substr(1);
+    size_t pos = s.begin;
+    while (true) {
+      pos = d_.find('$', pos);
+      if (pos == std::string_view::npos) return pos;
+      const bool line_start = pos == s.begin || d_[pos - 1] == '\n';
+      const size_t after = pos + marker.size();
+      if (line_start && after <= d_.size() && ieq(d_.substr(pos, marker.size()), marker) &&
+          (after == d_.size() || is_space(d_[after])))
+        return pos;
+      ++pos;
+    }
+  }
+
+  // ---- reading inside the current section ---------------------------------------------------
+  size_t room() const { return section_.end > pos_ ? section_.end - pos_ : 0; }
+
+  void skip_space() {
+    while (pos_ < section_.end && is_space(d_[pos_])) ++pos_;
+  }
+  // An ASCII integer token.
+  long long ascii_int(const char* what) {
+    skip_space();
+    const size_t start = pos_;
+    if (pos_ < section_.end && (d_[pos_] == '-' || d_[pos_] == '+')) ++pos_;
+    const size_t digits = pos_;
+    while (pos_ < section_.end && std::isdigit(static_cast<unsigned char>(d_[pos_]))) ++pos_;
+    if (pos_ == digits || (pos_ < section_.end && !is_space(d_[pos_])))
+      corrupt(start, start >= section_.end ? std::string("ends where ") + what + " should follow"
+                                           : std::string("has no integer where ") + what + " should be",
+              /*text=*/true);
+    const std::string token(d_.substr(start, pos_ - start));
+    errno = 0;
+    const long long v = std::strtoll(token.c_str(), nullptr, 10);
+    if (errno == ERANGE) corrupt(start, "has the out-of-range number " + token + " for " + what, true);
+    return v;
+  }
+  long long binary_int(Width w, const char* what) {
+    const size_t n = static_cast<size_t>(w);
+    if (room() < n) corrupt(pos_, std::string("ends where ") + what + " should follow");
+    uint64_t v = 0;
+    unsigned char b[8];
+    std::memcpy(b, d_.data() + pos_, n);
+    if (swap_) std::reverse(b, b + n);
+    if (w == Width::Int) {
+      int32_t i;
+      std::memcpy(&i, b, 4);
+      v = static_cast<uint64_t>(static_cast<int64_t>(i));
+    } else {
+      std::memcpy(&v, b, 8);
+    }
+    pos_ += n;
+    // size_t values above 2^63 are no honest count: keep them positive and huge
+    return w == Width::Size && v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX
+                                                                     : static_cast<long long>(v);
+  }
+  long long integer(Width w, const char* what) {
+    return binary_data_ ? binary_int(w, what) : ascii_int(what);
+  }
+  // A count of items that take at least `bytes_each` bytes in binary, `tokens_each` tokens in
+  // ASCII: refused when the rest of the section cannot hold that many.
+  long long count_of(long long value, size_t at, const std::string& items, size_t bytes_each,
+                     size_t tokens_each) const {
+    if (value < 0)
+      corrupt(at, "declares a negative number of " + items + " (" + std::to_string(value) + ")");
+    const size_t each = binary_data_ ? bytes_each : 2 * tokens_each;
+    const size_t most = room() / std::max<size_t>(each, 1);
+    if (static_cast<unsigned long long>(value) > most)
+      corrupt(at, "declares " + std::to_string(value) + " " + items + ", but the " +
+                      std::to_string(room()) + " bytes left in it have room for at most " +
+                      std::to_string(most));
+    return value;
+  }
+  long long count(Width w, const std::string& items, size_t bytes_each, size_t tokens_each) {
+    skip_if_ascii();
+    const size_t at = pos_;
+    return count_of(integer(w, items.c_str()), at, items, bytes_each, tokens_each);
+  }
+  void skip_if_ascii() {
+    if (!binary_data_) skip_space();
+  }
+  // Skips `n` values (binary: of `bytes` each; ASCII: tokens).
+  void skip(long long n, size_t bytes, const char* what) {
+    if (n <= 0) return;
+    if (binary_data_) {
+      if (static_cast<unsigned long long>(n) > room() / bytes)
+        corrupt(pos_, std::string("ends inside ") + what);
+      pos_ += static_cast<size_t>(n) * bytes;
+      return;
+    }
+    for (long long i = 0; i < n; ++i) {
+      skip_space();
+      if (pos_ >= section_.end) corrupt(pos_, std::string("ends inside ") + what);
+      while (pos_ < section_.end && !is_space(d_[pos_])) ++pos_;
+    }
+  }
+  void skip_line() { pos_ = std::min(line_end(pos_), section_.end); }
+
+  // ---- sections -----------------------------------------------------------------------------
+  void check_section(const Section& s) {
+    section_ = s;
+    pos_ = s.begin;
+    binary_data_ = false;
+    const bool v2 = version_ >= 2 && version_ < 3, v41 = version_ >= 4.1 && version_ < 5;
+    if (s.name == "$MeshFormat") return mesh_format();
+    if (s.name == "$PhysicalNames") {
+      const long long n = count(Width::Int, "physical names", 0, 3);
+      for (long long i = 0; i < n; ++i) skip_line_checked("a physical name");
+      return;
+    }
+    if (!v2 && !v41 && !(version_ == 0 && (s.name == "$NOD" || s.name == "$ELM")))
+      return;  // other versions: the end marker is all we check
+    if (s.name == "$NOD") return msh1_lines("nodes", 4);
+    if (s.name == "$ELM") return msh1_lines("elements", 5);
+    if (v2 && s.name == "$Nodes") return v2_nodes();
+    if (v2 && s.name == "$Elements") return v2_elements();
+    if (v41 && s.name == "$Entities") return v41_entities();
+    if (v41 && s.name == "$Nodes") return v41_nodes();
+    if (v41 && s.name == "$Elements") return v41_elements();
+    if (v41 && s.name == "$Periodic") return v41_periodic();
+  }
+  void skip_line_checked(const char* what) {
+    skip_space();
+    if (pos_ >= section_.end) corrupt(pos_, std::string("ends inside ") + what);
+    skip_line();
+  }
+  // Binary data must end where its counts say (a newline, then the end marker).
+  void expect_binary_end() {
+    skip_space();
+    if (pos_ != section_.end)
+      corrupt(pos_, "holds more data than its counts say (it goes on to byte " +
+                        std::to_string(section_.end) + ")");
+  }
+
+  void mesh_format() {
+    skip_space();
+    const size_t start = pos_;
+    while (pos_ < section_.end && !is_space(d_[pos_])) ++pos_;
+    version_ = std::atof(std::string(d_.substr(start, pos_ - start)).c_str());
+    binary_ = ascii_int("the file type") == 1;
+    const long long data_size = ascii_int("the data size");
+    if (binary_ && data_size != 8) version_ = -1;  // Gmsh decides; we cannot walk it
+    if (!binary_) return;
+    pos_ = line_end(pos_);
+    binary_data_ = true;
+    const long long one = binary_int(Width::Int, "the endianness marker");
+    if (one == 0x01000000) swap_ = true;
+    else if (one != 1) corrupt(pos_ - 4, "has an endianness marker " + std::to_string(one) + " instead of 1");
+  }
+
+  void msh1_lines(const char* items, size_t tokens_each) {
+    const long long n = count(Width::Int, items, 0, tokens_each);
+    skip_line();
+    for (long long i = 0; i < n; ++i) skip_line_checked(items);
+  }
+
+  // ---- values Gmsh trusts as well: it asserts or crashes on these instead of reporting them ----
+  // A node tag; remembers the range of tags defined so far.
+  void node_tag(Width w) {
+    skip_if_ascii();
+    const size_t at = pos_;
+    const long long tag = integer(w, "a node tag");
+    if (tag < 1) corrupt(at, "has the node tag " + std::to_string(tag) + " (tags start at 1)");
+    min_node_ = std::min(min_node_, tag);
+    max_node_ = std::max(max_node_, tag);
+  }
+  void coordinates(long long n) {
+    if (!binary_data_) return skip(n, 0, "node coordinates");
+    if (static_cast<unsigned long long>(n) > room() / 8) corrupt(pos_, "ends inside node coordinates");
+    for (long long i = 0; i < n; ++i, pos_ += 8) {
+      unsigned char b[8];
+      std::memcpy(b, d_.data() + pos_, 8);
+      if (swap_) std::reverse(b, b + 8);
+      double x;
+      std::memcpy(&x, b, 8);
+      if (!std::isfinite(x)) corrupt(pos_, "has a coordinate that is not a finite number");
+    }
+  }
+  // The node list of an element: every tag within the range $Nodes defined.
+  void node_refs(long long n, Width w) {
+    for (long long i = 0; i < n; ++i) {
+      skip_if_ascii();
+      const size_t at = pos_;
+      const long long tag = integer(w, "an element's nodes");
+      if (tag < min_node_ || tag > max_node_)
+        corrupt(at, "has an element on node " + std::to_string(tag) + ", which is not in $Nodes" +
+                        (max_node_ > 0 ? " (tags " + std::to_string(min_node_) + " to " +
+                                             std::to_string(max_node_) + ")"
+                                       : std::string()));
+    }
+  }
+  int element_type(long long type, size_t at) const {
+    const int nodes = nodes_per_type(type);
+    if (nodes == 0)
+      corrupt(at, "has an element of type " + std::to_string(type) +
+                      ", which is no MSH element type of fixed size");
+    return nodes;
+  }
+
+  // MSH 2: "<n>" line, then n × (tag x y z); binary: int + 3 doubles.
+  void v2_nodes() {
+    const size_t at = (skip_space(), pos_);
+    const long long v = ascii_int("the number of nodes");
+    if (binary_) pos_ = line_end(pos_), binary_data_ = true;
+    const long long n = count_of(v, at, "nodes", 4 + 24, 4);
+    for (long long i = 0; i < n; ++i) {
+      node_tag(Width::Int);
+      coordinates(3);
+    }
+    if (binary_data_) expect_binary_end();
+  }
+
+  // MSH 2 element tags: physical, elementary, then optionally the number of partitions and the
+  // partitions. More tags would name a parent element, which Gmsh asserts to exist.
+  void v2_tags(long long tags, size_t at) {
+    long long partitions = -1;
+    for (long long t = 0; t < tags; ++t) {
+      const long long v = integer(Width::Int, "an element's tags");
+      if (t == 2) partitions = v;
+    }
+    if (tags > 2 && partitions != tags - 3)
+      corrupt(at, "has an element with " + std::to_string(tags) + " tags and " +
+                      std::to_string(partitions) + " partitions (a parent element, or a corrupt "
+                      "tag count)");
+  }
+
+  // MSH 2: "<n>" line; ASCII: n × (tag type ntags tags... nodes...); binary: blocks of
+  // (type, count, ntags) then count × (tag, tags..., nodes...) ints.
+  void v2_elements() {
+    const size_t at = (skip_space(), pos_);
+    const long long v = ascii_int("the number of elements");
+    if (binary_) pos_ = line_end(pos_), binary_data_ = true;
+    const long long n = count_of(v, at, "elements", 8, 4);
+    if (!binary_data_) {
+      for (long long i = 0; i < n; ++i) {
+        ascii_int("an element tag");
+        skip_space();
+        const size_t at_type = pos_;
+        const int nodes = element_type(ascii_int("an element type"), at_type);
+        skip_space();
+        const size_t at_tags = pos_;
+        v2_tags(count(Width::Int, "tags of the element on this line", 0, 1), at_tags);
+        node_refs(nodes, Width::Int);
+      }
+      return;
+    }
+    long long left = n;
+    while (left > 0) {
+      const size_t at_type = pos_;
+      const int nodes = element_type(binary_int(Width::Int, "an element block header"), at_type);
+      const size_t at_count = pos_;
+      const long long k = binary_int(Width::Int, "an element block header");
+      const size_t at_tags = pos_;
+      const long long tags = count(Width::Int, "tags per element", 4, 1);
+      count_of(k, at_count, "elements in a block", 4 * (1 + tags + nodes), 1);
+      if (k > left)
+        corrupt(at_count, "has a block of " + std::to_string(k) + " elements, more than the " +
+                              std::to_string(left) + " of the declared total left");
+      for (long long e = 0; e < k; ++e) {
+        binary_int(Width::Int, "an element tag");
+        v2_tags(tags, at_tags);
+        node_refs(nodes, Width::Int);
+      }
+      left -= k;
+    }
+    expect_binary_end();
+  }
+
+  // MSH 4.1: numPoints numCurves numSurfaces numVolumes (size_t), then per entity: tag (int),
+  // 3 (points) or 6 (bounding box) doubles, numPhysicalTags (size_t) + ints, and for curves and
+  // up numBounding (size_t) + ints.
+  void v41_entities() {
+    binary_data_ = binary_;
+    long long n[4];
+    for (int dim = 0; dim < 4; ++dim) {
+      static const char* names[4] = {"points", "curves", "surfaces", "volumes"};
+      n[dim] = count(Width::Size, names[dim], dim == 0 ? 36 : 68, dim == 0 ? 5 : 9);
+    }
+    for (int dim = 0; dim < 4; ++dim)
+      for (long long i = 0; i < n[dim]; ++i) {
+        integer(Width::Int, "an entity tag");
+        skip(dim == 0 ? 3 : 6, 8, "an entity's coordinates");
+        skip(count(Width::Size, "physical tags of an entity", 4, 1), 4, "physical tags");
+        if (dim > 0) skip(count(Width::Size, "bounding entities of an entity", 4, 1), 4, "bounding entities");
+      }
+    if (binary_data_) expect_binary_end();
+  }
+
+  // MSH 4.1: numEntityBlocks numNodes minTag maxTag (size_t); per block: dim tag parametric
+  // (int) count (size_t), count tags (size_t), count × (3 [+ dim]) doubles.
+  void v41_nodes() {
+    binary_data_ = binary_;
+    const long long blocks = count(Width::Size, "entity blocks", 20, 4);
+    count(Width::Size, "nodes", 32, 4);
+    integer(Width::Size, "the smallest node tag");
+    integer(Width::Size, "the largest node tag");
+    for (long long b = 0; b < blocks; ++b) {
+      skip_if_ascii();
+      const size_t at = pos_;
+      const long long dim = integer(Width::Int, "a node block header");
+      integer(Width::Int, "a node block header");
+      const long long parametric = integer(Width::Int, "a node block header");
+      if (dim < 0 || dim > 3) corrupt(at, "has a node block of entity dimension " + std::to_string(dim));
+      const long long per_node = 3 + (parametric ? dim : 0);
+      const long long k = count(Width::Size, "nodes in a block", 8 + 8 * per_node, 1 + per_node);
+      for (long long i = 0; i < k; ++i) node_tag(Width::Size);
+      coordinates(k * per_node);
+    }
+    if (binary_data_) expect_binary_end();
+  }
+
+  // MSH 4.1: numEntityBlocks numElements minTag maxTag (size_t); per block: dim tag type (int)
+  // count (size_t), count × (tag + nodes) size_t.
+  void v41_elements() {
+    binary_data_ = binary_;
+    const long long blocks = count(Width::Size, "entity blocks", 20, 4);
+    count(Width::Size, "elements", 16, 2);
+    integer(Width::Size, "the smallest element tag");
+    integer(Width::Size, "the largest element tag");
+    for (long long b = 0; b < blocks; ++b) {
+      integer(Width::Int, "an element block header");
+      integer(Width::Int, "an element block header");
+      skip_if_ascii();
+      const size_t at_type = pos_;
+      const int nodes = element_type(integer(Width::Int, "an element block header"), at_type);
+      const long long k = count(Width::Size, "elements in a block", 8 * (1 + nodes), 1 + nodes);
+      for (long long e = 0; e < k; ++e) {
+        integer(Width::Size, "an element tag");
+        node_refs(nodes, Width::Size);
+      }
+    }
+    if (binary_data_) expect_binary_end();
+  }
+
+  // MSH 4.1: numLinks (size_t); per link: dim tag masterTag (int), numAffine (size_t) doubles,
+  // numNodePairs (size_t) pairs of size_t.
+  void v41_periodic() {
+    binary_data_ = binary_;
+    const long long links = count(Width::Size, "periodic links", 28, 5);
+    for (long long i = 0; i < links; ++i) {
+      for (int j = 0; j < 3; ++j) integer(Width::Int, "a periodic link header");
+      skip(count(Width::Size, "affine transformation values", 8, 1), 8, "an affine transformation");
+      skip(2 * count(Width::Size, "periodic node pairs", 16, 2), 8, "periodic node pairs");
+    }
+    if (binary_data_) expect_binary_end();
+  }
+
+  std::string path_;
+  std::string_view d_;
+  double version_ = 0;  // 0 until $MeshFormat (MSH 1 has none)
+  bool binary_ = false, swap_ = false;
+  Section section_;
+  size_t pos_ = 0;
+  bool binary_data_ = false;  // whether the current spot is binary data
+  long long min_node_ = INT64_MAX, max_node_ = 0;  // node tags defined in $Nodes
+};
+
+}  // namespace
+
+void check_msh_structure(const std::string& path) {
+  const MappedFile file(path);
+  Walker(path, file.bytes()).run();
+}
+
+}  // namespace dgmax

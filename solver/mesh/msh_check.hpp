@@ -1,0 +1,23 @@
+// A structural check of a Gmsh .msh file, run before Gmsh reads it. Gmsh trusts the counts in a
+// file: a corrupted count makes it allocate without bound (std::bad_alloc, "vector larger than
+// max_size()", or memory exhaustion), and a truncated file reads as a smaller, valid-looking mesh.
+// This check needs no Gmsh and allocates nothing per item.
+#pragma once
+
+#include <string>
+
+namespace dgmax {
+
+// Walks the sections of the .msh file `path` and throws UserError (location: the file, and the
+// line of the section or item when known; byte offsets in the message for binary data) when
+//   - a section has no end marker ("$Nodes" without "$EndNodes"): the file is truncated;
+//   - a count in $PhysicalNames, $Entities, $Nodes, $Elements or $Periodic (MSH 2.x and 4.1,
+//     ASCII or binary) promises more items than the rest of the section can hold, e.g.
+//     "section $Elements declares 4294967295 elements, ... room for at most 212";
+//   - binary data does not end where its counts say, or a count is negative or not a number;
+//   - the file has no $Elements section (cut off between sections).
+// Other sections (and MSH 1, 3, 4.0) are checked for their end marker only. Files are mapped,
+// not copied, so the check is cheap next to Gmsh's own reading.
+void check_msh_structure(const std::string& path);
+
+}  // namespace dgmax
