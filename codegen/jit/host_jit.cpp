@@ -245,6 +245,29 @@ std::vector<std::string> elf_exported_names(const std::string& b) {
   return names;
 }
 
+// Every library exports its cache key, appended to its source, and is used only after dlopen
+// finds the right one there: an artifact that passed the sidecar check but is another entry's
+// (copied over this one with a sidecar made for it) would otherwise be called with the wrong
+// signatures.
+constexpr const char* kKeySymbol = "dgmax_cache_key";
+
+std::string with_key_symbol(const std::string& source, const std::string& key) {
+  return source + "\n// the cache entry's identity, checked after loading\nextern \"C\" const char " +
+         kKeySymbol + "[] = \"" + key + "\";\n";
+}
+
+// Loads `so` when it is the library of `key`; else nullptr, and *problem says why.
+std::shared_ptr<LoadedLibrary> open_entry(const std::string& so, const std::string& key,
+                                          const std::string& name_hint, std::string* problem) {
+  auto lib = LoadedLibrary::open(so, name_hint, problem);
+  if (!lib) return nullptr;
+  const auto* id = static_cast<const char*>(dlsym(lib->handle(), kKeySymbol));
+  if (id && std::strncmp(id, key.c_str(), key.size() + 1) == 0) return lib;
+  *problem = id ? "it identifies itself as the entry " + std::string(id, strnlen(id, 64))
+                : std::string("it does not export ") + kKeySymbol;
+  return nullptr;
+}
+
 void count_hit(double seconds) {
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -313,7 +336,9 @@ void* LoadedLibrary::symbol(const std::string& name) const {
 
 std::vector<std::string> LoadedLibrary::exported_names() const {
   const auto bytes = read_file(path_);
-  return bytes ? elf_exported_names(*bytes) : std::vector<std::string>{};
+  std::vector<std::string> names = bytes ? elf_exported_names(*bytes) : std::vector<std::string>{};
+  names.erase(std::remove(names.begin(), names.end(), kKeySymbol), names.end());  // ours, not the kernel's
+  return names;
 }
 
 // ---- jit_compile --------------------------------------------------------------------------------
@@ -349,31 +374,33 @@ std::shared_ptr<LoadedLibrary> jit_compile(const std::string& source, const std:
 
   const std::string so = dir.file(key, ".so");
   // Disk, without a lock: a valid entry is complete and never rewritten in place.
-  if (artifact_is_valid(so)) {
-    if (auto lib = LoadedLibrary::open(so, name_hint, nullptr)) {
-      remember(lib);
-      count_hit(seconds_since(t0));
-      return lib;
-    }
+  std::string problem;
+  auto load_valid = [&]() -> std::shared_ptr<LoadedLibrary> {
+    if (!read_valid_artifact(so, &problem)) return nullptr;
+    return open_entry(so, key, name_hint, &problem);
+  };
+  if (auto lib = load_valid()) {
+    remember(lib);
+    count_hit(seconds_since(t0));
+    return lib;
   }
 
   dir.create();
   const KeyLock lock(dir, key);
   std::error_code ec;
   const bool existed = fs::exists(so, ec);
-  if (lock.locked()) {
-    if (existed && artifact_is_valid(so)) {  // another process built it while we waited
-      if (auto lib = LoadedLibrary::open(so, name_hint, nullptr)) {
-        remember(lib);
-        count_hit(seconds_since(t0));
-        return lib;
-      }
+  if (lock.locked() && existed) {
+    if (auto lib = load_valid()) {  // another process built it while we waited
+      remember(lib);
+      count_hit(seconds_since(t0));
+      return lib;
     }
-    dir.remove_temps(key);
   }
+  if (lock.locked()) dir.remove_temps(key);
+  if (!problem.empty()) cache_note("rebuilding the kernel cache entry '" + so + "': " + problem);
 
   const std::string cpp = dir.file(key, ".cpp");
-  write_file_atomic(dir, cpp, source);
+  write_file_atomic(dir, cpp, with_key_symbol(source, key));
   const std::string tmp = JitCacheDir::temp_name(so);
   const std::vector<std::string> argv = compile_command(opt, tmp, cpp);
   const ProcessResult r = run_process(argv);
@@ -385,7 +412,7 @@ std::shared_ptr<LoadedLibrary> jit_compile(const std::string& source, const std:
   fs::remove(dir.file(key, ".log"), ec);
 
   std::string error;
-  auto lib = LoadedLibrary::open(so, name_hint, &error);
+  auto lib = open_entry(so, key, name_hint, &error);
   struct statvfs fs_info;
   if (!lib && statvfs(dir.path().c_str(), &fs_info) == 0 && (fs_info.f_flag & ST_NOEXEC))
     throw UserError("cannot load compiled kernels from the kernel cache directory '" + dir.path() +

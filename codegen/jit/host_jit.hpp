@@ -10,8 +10,10 @@
 //   process and compiler) | each flag | the host CPU (model and feature flags from /proc/cpuinfo,
 //   only when a flag says -march/-mtune/-mcpu=native, so a cache shared by different machines
 //   over NFS does not hand out code with instructions the CPU lacks) | extra_key | the source.
-// Files: <cache_dir>/cpu/<key>.cpp (the source, kept), <key>.so (+ <key>.so.sum), <key>.log (only
-// after a failed compile), <key>.lock.
+// Files: <cache_dir>/cpu/<key>.cpp (the source, kept, plus an exported `dgmax_cache_key` holding
+// the key: a library is used only when it names its own entry), <key>.so (+ <key>.so.sum, which
+// names the key too), <key>.log (only after a failed compile), <key>.lock (waits for it are
+// bounded: see KeyLock in jit_cache.hpp). A refused entry is rebuilt with a note on stderr.
 //
 // Errors:
 // - compiler not found / not runnable, cache directory not creatable, not writable or on a noexec
@@ -86,9 +88,10 @@ class LoadedLibrary {
   // exported names when there is none.
   void* symbol(const std::string& name) const;
   // Exported functions and objects, read from the file's ELF dynamic symbol table (empty when the
-  // file cannot be read).
+  // file cannot be read), less the cache's own dgmax_cache_key.
   std::vector<std::string> exported_names() const;
 
+  void* handle() const { return handle_; }                      // for dlsym
   const std::string& path() const { return path_; }            // the .so in the cache
   const std::string& name_hint() const { return name_hint_; }  // as given to jit_compile
 

@@ -5,8 +5,13 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <signal.h>
+
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +21,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "codegen/jit/content_hash.hpp"
 #include "solver/util/error.hpp"
@@ -32,8 +38,24 @@ std::string env(const char* name) {
   return v ? std::string(v) : std::string();
 }
 
-std::string sidecar_text(std::string_view bytes) {
-  return "dgmax-artifact-sum 1\n" + std::to_string(bytes.size()) + " " + sha256_hex(bytes) + "\n";
+// The entry's key is the artifact's file name up to the first dot ("<key>.so" -> "<key>"). The
+// sidecar records it, so that a valid artifact of another entry copied over this one (with its
+// sidecar) is refused: the sidecar vouches for identity, not only integrity.
+std::string key_of(const std::string& path) {
+  const std::string name = fs::path(path).filename().string();
+  return name.substr(0, name.find('.'));
+}
+
+std::string sidecar_text(const std::string& key, std::string_view bytes) {
+  return "dgmax-artifact-sum 2\nkey " + key + "\n" + std::to_string(bytes.size()) + " " +
+         sha256_hex(bytes) + "\n";
+}
+
+// The key a sidecar names, or "" when it names none.
+std::string sidecar_key(const std::string& sum) {
+  const std::string tag = "dgmax-artifact-sum 2\nkey ";
+  if (sum.compare(0, tag.size(), tag) != 0) return {};
+  return sum.substr(tag.size(), sum.find('\n', tag.size()) - tag.size());
 }
 
 // Writes all of `bytes` to a new file `path`; errno on failure, else 0.
@@ -129,14 +151,107 @@ void JitCacheDir::remove_temps(const std::string& key) const {
   }
 }
 
-KeyLock::KeyLock(const JitCacheDir& dir, const std::string& key) {
+double LockWait::from_env() {
+  const std::string v = env("DGMAX_CACHE_LOCK_TIMEOUT");
+  if (v.empty()) return 120;
+  char* end = nullptr;
+  const double s = std::strtod(v.c_str(), &end);
+  if (end == v.c_str() || *end != '\0' || !(s >= 0))
+    throw UserError("DGMAX_CACHE_LOCK_TIMEOUT='" + v + "' is not a number of seconds >= 0", {},
+                    "it bounds how long dgmax waits for another process compiling the same kernel "
+                    "(default 120)");
+  return s;
+}
+
+namespace {
+
+// "<pid> <host>" of the holder recorded in the lock file; pid 0 when unknown.
+struct Holder {
+  long pid = 0;
+  std::string host;
+};
+
+std::string this_host() {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  return name;
+}
+
+Holder read_holder(int fd) {
+  char buf[300] = {};
+  const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+  Holder h;
+  if (n <= 0) return h;
+  std::istringstream in(std::string(buf, static_cast<size_t>(n)));
+  in >> h.pid >> h.host;
+  if (!in) h = {};
+  return h;
+}
+
+bool is_dead_here(const Holder& h) {
+  return h.pid > 0 && h.host == this_host() && ::kill(static_cast<pid_t>(h.pid), 0) != 0 &&
+         errno == ESRCH;
+}
+
+std::string describe(const Holder& h) {
+  if (h.pid <= 0) return "another process";
+  return "process " + std::to_string(h.pid) + (h.host == this_host() ? "" : " on " + h.host);
+}
+
+}  // namespace
+
+KeyLock::KeyLock(const JitCacheDir& dir, const std::string& key, const LockWait& wait) {
   const std::string path = dir.file(key, ".lock");
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd_ < 0) dir.throw_unwritable(path, errno);
-  int rc;
-  while ((rc = ::flock(fd_, LOCK_EX)) != 0 && errno == EINTR) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto waited = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
+  bool noted = false;
+  double dead_since = -1;  // when the recorded holder was first seen dead
+  auto delay = std::chrono::milliseconds(5);
+  while (true) {
+    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) {
+      locked_ = true;
+      const std::string me = std::to_string(::getpid()) + " " + this_host() + "\n";
+      if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, me.data(), me.size(), 0) < 0) {
+        // the record only serves messages
+      }
+      if (noted) cache_note("got the kernel cache lock '" + path + "' after " +
+                            std::to_string(static_cast<int>(waited())) + " s");
+      return;
+    }
+    if (errno != EWOULDBLOCK && errno != EINTR) return;  // ENOLCK / EOPNOTSUPP: go on unlocked
+    const Holder holder = read_holder(fd_);
+    const double t = waited();
+    if (is_dead_here(holder)) {
+      if (dead_since < 0) dead_since = t;
+    } else {
+      dead_since = -1;
+    }
+    // a holder that records its pid right after locking is never seen dead for long
+    if (dead_since >= 0 && t - dead_since >= 1.0) {
+      cache_note("the kernel cache lock '" + path + "' is held by " + describe(holder) +
+                 ", which no longer exists; building without it");
+      gave_up_ = true;
+      return;
+    }
+    if (t >= wait.give_up_after_s) {
+      cache_note("gave up waiting for the kernel cache lock '" + path + "' held by " +
+                 describe(holder) + " after " + std::to_string(static_cast<int>(t)) +
+                 " s; building without it (DGMAX_CACHE_LOCK_TIMEOUT sets the wait)");
+      gave_up_ = true;
+      return;
+    }
+    if (!noted && t >= wait.notice_after_s) {
+      cache_note("waiting for the kernel cache lock '" + path + "', held by " + describe(holder) +
+                 " (another dgmax compiling the same kernel; a stopped process keeps it) -- " +
+                 "giving up after " + std::to_string(static_cast<int>(wait.give_up_after_s)) + " s");
+      noted = true;
+    }
+    std::this_thread::sleep_for(delay);
+    delay = std::min(delay * 2, std::chrono::milliseconds(200));
   }
-  locked_ = rc == 0;  // ENOLCK / EOPNOTSUPP on some network file systems: go on unlocked
 }
 
 KeyLock::~KeyLock() {
@@ -162,15 +277,32 @@ std::optional<std::string> read_file(const std::string& path) {
   return std::move(ss).str();
 }
 
-std::optional<std::string> read_valid_artifact(const std::string& path) {
+std::optional<std::string> read_valid_artifact(const std::string& path, std::string* problem) {
+  if (problem) problem->clear();
   const auto sum = read_file(path + ".sum");
   if (!sum) return std::nullopt;
   auto bytes = read_file(path);
-  if (!bytes || bytes->empty() || sidecar_text(*bytes) != *sum) return std::nullopt;
+  if (!bytes) return std::nullopt;
+  const std::string key = key_of(path), named = sidecar_key(*sum);
+  if (!named.empty() && named != key) {
+    if (problem) *problem = "it belongs to the cache key " + named + ", not " + key;
+    return std::nullopt;
+  }
+  if (bytes->empty() || sidecar_text(key, *bytes) != *sum) {
+    if (problem)
+      *problem = named.empty() ? "its checksum sidecar is missing or of an older format"
+                               : "its size or checksum does not match its sidecar";
+    return std::nullopt;
+  }
   return bytes;
 }
 
 bool artifact_is_valid(const std::string& path) { return read_valid_artifact(path).has_value(); }
+
+void cache_note(const std::string& text) {
+  const std::string line = "dgmax: note: " + text + "\n";
+  std::fputs(line.c_str(), stderr);  // one call: lines of concurrent threads do not interleave
+}
 
 void publish_artifact(const JitCacheDir& dir, const std::string& temp_path, const std::string& path) {
   const auto bytes = read_file(temp_path);
@@ -180,12 +312,12 @@ void publish_artifact(const JitCacheDir& dir, const std::string& temp_path, cons
     ::unlink(temp_path.c_str());
     dir.throw_unwritable(path, err);
   }
-  write_file_atomic(dir, path + ".sum", sidecar_text(*bytes));
+  write_file_atomic(dir, path + ".sum", sidecar_text(key_of(path), *bytes));
 }
 
 void publish_artifact_bytes(const JitCacheDir& dir, const std::string& path, std::string_view bytes) {
   write_file_atomic(dir, path, bytes);
-  write_file_atomic(dir, path + ".sum", sidecar_text(bytes));
+  write_file_atomic(dir, path + ".sum", sidecar_text(key_of(path), bytes));
 }
 
 std::mutex& entry_build_mutex(const std::string& entry) {

@@ -4,16 +4,18 @@
 // Layout: <root>/<backend>/ holds, per content key (codegen/jit/content_hash.hpp),
 //   <key>.<src-ext>   the generated source, kept for reading (e.g. .cpp, .cu)
 //   <key>.<art-ext>   the built artifact (e.g. .so, .cubin)
-//   <key>.<art-ext>.sum   its size and SHA-256; an artifact without a matching .sum is ignored
-//                         and rebuilt (truncated, zero-length, garbage, half-copied...)
+//   <key>.<art-ext>.sum   the key, the artifact's size and SHA-256; an artifact without a matching
+//                         .sum is ignored and rebuilt (truncated, zero-length, garbage,
+//                         half-copied, or a valid artifact of another key copied over it)
 //   <key>.log         the compiler log, only after a failed build
-//   <key>.lock        the build lock (empty; kept, since deleting a lock file races)
+//   <key>.lock        the build lock, holding "<pid> <host>" of the last holder (kept, since
+//                     deleting a lock file races)
 // Every file is written under a temporary name in the same folder and rename()d into place, so a
 // reader sees the old file or the new one, never a partial one.
 //
 // Locking: a build holds an exclusive flock() on <key>.lock, so two processes (or threads) that
-// need the same missing entry build it once; the second waits, then finds it. Readers of a valid
-// entry take no lock. On file systems without flock the lock does nothing; then concurrent builds
+// need the same missing entry build it once; the second waits, then finds it (a bounded wait that
+// says what it waits for: see KeyLock). Readers of a valid entry take no lock. On file systems without flock the lock does nothing; then concurrent builds
 // of one key both run and the last rename wins (both results are valid).
 #pragma once
 
@@ -52,19 +54,35 @@ class JitCacheDir {
   std::string path_;
 };
 
+// How long KeyLock waits. Default: a note after 2 s, giving up after $DGMAX_CACHE_LOCK_TIMEOUT
+// seconds (default 120; UserError when it is not a number >= 0).
+struct LockWait {
+  double notice_after_s = 2;
+  double give_up_after_s = from_env();
+  static double from_env();
+};
+
 // Exclusive lock of one key across threads and processes (flock on <dir>/<key>.lock), held for the
-// object's lifetime; blocks until acquired. UserError when the lock file cannot be created.
+// object's lifetime. The holder writes "<pid> <host>" into the lock file, so that a waiter can say
+// who holds it. Waiting prints a note (lock file, holder) after wait.notice_after_s, and ends
+// without the lock (locked() false, gave_up() true, with a note) after wait.give_up_after_s, or as
+// soon as the holder named in the file is a process of this host that no longer exists (its lock
+// lives on in an inherited descriptor). Builds without the lock stay safe: every file is published
+// by an atomic rename, so concurrent builders of one key only duplicate work.
+// UserError when the lock file cannot be created.
 class KeyLock {
  public:
-  KeyLock(const JitCacheDir& dir, const std::string& key);
+  KeyLock(const JitCacheDir& dir, const std::string& key, const LockWait& wait = {});
   ~KeyLock();
   KeyLock(const KeyLock&) = delete;
   KeyLock& operator=(const KeyLock&) = delete;
-  bool locked() const { return locked_; }  // false where the file system has no flock
+  bool locked() const { return locked_; }    // false where the file system has no flock
+  bool gave_up() const { return gave_up_; }  // stopped waiting for another holder
 
  private:
   int fd_ = -1;
   bool locked_ = false;
+  bool gave_up_ = false;
 };
 
 // Replaces `path` (in `dir`) by `bytes` atomically. UserError when the folder is not writable.
@@ -73,10 +91,14 @@ void write_file_atomic(const JitCacheDir& dir, const std::string& path, std::str
 // Whole file, or nullopt when it cannot be read.
 std::optional<std::string> read_file(const std::string& path);
 
-// True when `path` exists and its sidecar "<path>.sum" matches its size and SHA-256.
+// True when `path` ("<dir>/<key>.<ext>") exists and its sidecar "<path>.sum" names the same key
+// and matches its size and SHA-256.
 bool artifact_is_valid(const std::string& path);
-// The artifact's bytes when valid (as above), else nullopt.
-std::optional<std::string> read_valid_artifact(const std::string& path);
+// The artifact's bytes when valid (as above), else nullopt; then *problem (when given) says why
+// an artifact that exists was refused ("it belongs to the cache key ..."), or is empty.
+std::optional<std::string> read_valid_artifact(const std::string& path, std::string* problem = nullptr);
+// Prints "dgmax: note: <text>" on stderr (cache entries refused and rebuilt, lock waits).
+void cache_note(const std::string& text);
 // Publishes a complete artifact written at `temp_path` (a temp_name of `path`) as `path`: renames
 // it into place, then writes the sidecar. Call while holding the key's KeyLock.
 void publish_artifact(const JitCacheDir& dir, const std::string& temp_path, const std::string& path);

@@ -193,8 +193,10 @@ std::vector<char> nvrtc_compile(const std::string& source, const std::string& na
   std::lock_guard<std::mutex> build_lock(entry_build_mutex(entry));  // one build per entry in this process
 
   const std::string cubin_path = dir.file(key, ".cubin");
+  std::string problem;  // why an existing cubin was refused (its sidecar names another key...)
   auto valid_cubin = [&]() -> std::optional<std::vector<char>> {
-    const auto bytes = read_valid_artifact(cubin_path);
+    const auto bytes = read_valid_artifact(cubin_path, &problem);
+    if (bytes && !is_elf(bytes->data(), bytes->size())) problem = "it is not an ELF image";
     if (!bytes || !is_elf(bytes->data(), bytes->size())) return std::nullopt;
     return std::vector<char>(bytes->begin(), bytes->end());
   };
@@ -217,6 +219,7 @@ std::vector<char> nvrtc_compile(const std::string& source, const std::string& na
     }
     dir.remove_temps(key);
   }
+  if (!problem.empty()) cache_note("rebuilding the kernel cache entry '" + cubin_path + "': " + problem);
 
   const std::string cu = dir.file(key, ".cu");
   const std::string log_path = dir.file(key, ".log");

@@ -1,7 +1,10 @@
 // The host-compiler JIT: compiling and calling, the memory and disk caches (same process, new
 // processes, concurrent threads and processes), corrupt cache entries, and every error a user or
 // a bug can cause. Each test uses its own cache directory.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -54,7 +57,9 @@ TEST(HostJit, CompilesLoadsAndKeepsTheSource) {
   ASSERT_EQ(key.size(), 32u);
   EXPECT_EQ(key.find_first_not_of("0123456789abcdef"), std::string::npos);
   const std::string dir = cache / "cpu";
-  EXPECT_EQ(read_text(dir + "/" + key + ".cpp"), kTwiceSource);
+  const std::string kept = read_text(dir + "/" + key + ".cpp");
+  EXPECT_EQ(kept.rfind(kTwiceSource, 0), 0u) << kept;  // then the key symbol
+  EXPECT_NE(kept.find("dgmax_cache_key[] = \"" + key + "\""), std::string::npos) << kept;
   EXPECT_EQ(lib->path(), dir + "/" + key + ".so");
   EXPECT_TRUE(artifact_is_valid(lib->path()));
   EXPECT_TRUE(fs::exists(dir + "/" + key + ".so.sum"));
@@ -212,6 +217,14 @@ void replace_file(const std::string& path, const std::string& bytes) {  // new i
   fs::rename(path + ".new", path);
 }
 
+// Builds "f(x) = 3 x" in the cache that holds `so`; returns its library's path.
+std::string compile_other_entry(const std::string& so) {
+  HostJitOptions opt;
+  opt.compiler = "g++";
+  opt.cache_dir = fs::path(so).parent_path().parent_path().string();
+  return jit_compile("extern \"C\" double f(double x) { return 3 * x; }\n", "thrice", opt)->path();
+}
+
 const Corruption kCorruptions[] = {
     {"truncated to half", [](const std::string& so) {
        const std::string b = read_text(so);
@@ -237,6 +250,19 @@ const Corruption kCorruptions[] = {
        publish_artifact_bytes(dir, so, garbage);
      }},
     {"shared object deleted", [](const std::string& so) { fs::remove(so); }},
+    // A valid library of another entry copied over this one, with its sidecar: loading it would
+    // call f with the other entry's meaning (or signature).
+    {"another entry's library and sidecar", [](const std::string& so) {
+       const std::string other = compile_other_entry(so);
+       replace_file(so, read_text(other));
+       replace_file(so + ".sum", read_text(other + ".sum"));
+     }},
+    // The same with a sidecar made for this entry: the library's own key symbol gives it away.
+    {"another entry's library, sidecar remade", [](const std::string& so) {
+       const std::string other = compile_other_entry(so);
+       JitCacheDir dir(fs::path(so).parent_path().parent_path().string(), "cpu");
+       publish_artifact_bytes(dir, so, read_text(other));
+     }},
 };
 
 TEST(HostJit, CorruptCacheEntriesAreRebuilt) {
@@ -256,6 +282,43 @@ TEST(HostJit, CorruptCacheEntriesAreRebuilt) {
     EXPECT_TRUE(artifact_is_valid(so));
     EXPECT_FALSE(fs::exists(stale));
   }
+}
+
+TEST(HostJit, AnotherEntrysLibraryIsRebuiltWithANote) {
+  TempDir cache;
+  const HostJitOptions opt = options_for(cache);
+  const std::string so = jit_compile(kTwiceSource, "twice", opt)->path();
+  const std::string other = compile_other_entry(so);
+  replace_file(so, read_text(other));
+  replace_file(so + ".sum", read_text(other + ".sum"));
+  ::testing::internal::CaptureStderr();
+  auto lib = jit_compile(kTwiceSource, "twice", opt);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(call_twice(*lib, 5.0), 10.0);
+  EXPECT_NE(err.find("rebuilding the kernel cache entry '" + so + "'"), std::string::npos) << err;
+  EXPECT_NE(err.find("belongs to the cache key " + fs::path(other).stem().string()), std::string::npos) << err;
+}
+
+// A lock held by a process that never lets go (e.g. a stopped run) delays a build by
+// DGMAX_CACHE_LOCK_TIMEOUT, then it goes on without the lock.
+TEST(HostJit, AHeldLockDoesNotBlockForever) {
+  TempDir cache;
+  const HostJitOptions opt = options_for(cache);
+  const JitCacheDir dir(cache.path(), "cpu");
+  dir.create();
+  const std::string lock_path = dir.file(host_jit_key(kTwiceSource, opt), ".lock");
+  const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT, 0666);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);  // another open file description: KeyLock must wait
+  ::setenv("DGMAX_CACHE_LOCK_TIMEOUT", "0.3", 1);
+  ::testing::internal::CaptureStderr();
+  auto lib = jit_compile(kTwiceSource, "twice", opt);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ::unsetenv("DGMAX_CACHE_LOCK_TIMEOUT");
+  ::close(fd);
+  EXPECT_EQ(call_twice(*lib, 4.0), 8.0);
+  EXPECT_NE(err.find("gave up waiting for the kernel cache lock '" + lock_path + "'"), std::string::npos) << err;
+  EXPECT_TRUE(artifact_is_valid(lib->path()));
 }
 
 // ---- errors -----------------------------------------------------------------------------------
@@ -289,7 +352,7 @@ TEST(HostJit, CompileErrorShowsTheLogAndNumberedLinesAroundIt) {
   EXPECT_EQ(what.find("| // filler line 19\n"), std::string::npos) << what;  // only ±5 lines
   EXPECT_EQ(what.find("| // filler line 31\n"), std::string::npos) << what;
   // Left in the cache for reading: the source and the log; no library.
-  EXPECT_EQ(read_text(cpp), src);
+  EXPECT_EQ(read_text(cpp).rfind(src, 0), 0u);  // then the key symbol
   EXPECT_NE(read_text(cache / ("cpu/" + key + ".log")).find("undefined_thing"), std::string::npos);
   EXPECT_FALSE(fs::exists(cache / ("cpu/" + key + ".so")));
   for (const auto& e : fs::directory_iterator(cache / "cpu"))

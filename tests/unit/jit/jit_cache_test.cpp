@@ -1,6 +1,10 @@
 // The cache's file protocol: where the cache is, atomic writes, artifacts with checksums, the
 // per-key build lock and leftovers of killed builds.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -80,6 +84,94 @@ TEST(JitCache, ArtifactsAreCheckedAgainstTheirSidecar) {
   publish_artifact(d, tmp_so, so);
   EXPECT_FALSE(fs::exists(tmp_so));
   EXPECT_EQ(*read_valid_artifact(so), "built");
+}
+
+TEST(JitCache, AnArtifactOfAnotherKeyIsRefused) {
+  TempDir tmp;
+  const JitCacheDir d(tmp.path(), "cuda");
+  d.create();
+  const std::string mine = d.file("k1", ".cubin"), theirs = d.file("k2", ".cubin");
+  publish_artifact_bytes(d, theirs, "their valid cubin");
+  fs::copy_file(theirs, mine);  // copied over with its sidecar: intact, but not k1's
+  fs::copy_file(theirs + ".sum", mine + ".sum");
+  std::string problem;
+  EXPECT_FALSE(read_valid_artifact(mine, &problem));
+  EXPECT_NE(problem.find("belongs to the cache key k2, not k1"), std::string::npos) << problem;
+  EXPECT_TRUE(artifact_is_valid(theirs));
+}
+
+// Holds the lock of `key` through a second open file description (flock excludes it from
+// KeyLock even in this process) and records `pid` as the holder.
+struct ForeignHolder {
+  ForeignHolder(const JitCacheDir& d, const std::string& key, long pid) {
+    fd = ::open(d.file(key, ".lock").c_str(), O_RDWR | O_CREAT, 0666);
+    EXPECT_EQ(::flock(fd, LOCK_EX), 0);
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    write_text(d.file(key, ".lock"), std::to_string(pid) + " " + host + "\n");
+  }
+  ~ForeignHolder() { ::close(fd); }
+  int fd = -1;
+};
+
+TEST(JitCache, WaitingForALockSaysWhoHoldsItAndEnds) {
+  TempDir tmp;
+  const JitCacheDir d(tmp.path(), "cpu");
+  d.create();
+  const ForeignHolder holder(d, "key", ::getpid());
+  ::testing::internal::CaptureStderr();
+  const auto t0 = std::chrono::steady_clock::now();
+  const KeyLock lock(d, "key", LockWait{0.1, 0.6});
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(lock.locked());
+  EXPECT_TRUE(lock.gave_up());
+  EXPECT_GE(waited, 0.6);
+  EXPECT_LT(waited, 5.0);
+  const std::string who = "process " + std::to_string(::getpid());
+  EXPECT_NE(err.find("waiting for the kernel cache lock '" + d.file("key", ".lock") + "', held by " + who),
+            std::string::npos) << err;
+  EXPECT_NE(err.find("gave up waiting"), std::string::npos) << err;
+}
+
+TEST(JitCache, ALockOfADeadProcessIsTakenOver) {
+  TempDir tmp;
+  const JitCacheDir d(tmp.path(), "cpu");
+  d.create();
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);  // now a pid of no process
+  // Its lock lives on (as in a descriptor inherited by a grandchild): held, holder dead.
+  const ForeignHolder holder(d, "key", child);
+  ::testing::internal::CaptureStderr();
+  const auto t0 = std::chrono::steady_clock::now();
+  const KeyLock lock(d, "key", LockWait{30, 60});
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(lock.gave_up());
+  EXPECT_LT(waited, 10.0);
+  EXPECT_NE(err.find("process " + std::to_string(child) + ", which no longer exists"), std::string::npos) << err;
+}
+
+TEST(JitCache, TheHolderRecordsItself) {
+  TempDir tmp;
+  const JitCacheDir d(tmp.path(), "cpu");
+  d.create();
+  const KeyLock lock(d, "key");
+  ASSERT_TRUE(lock.locked());
+  EXPECT_EQ(read_text(d.file("key", ".lock")).rfind(std::to_string(::getpid()) + " ", 0), 0u);
+}
+
+TEST(JitCache, LockTimeoutFromTheEnvironment) {
+  ::setenv("DGMAX_CACHE_LOCK_TIMEOUT", "7.5", 1);
+  EXPECT_EQ(LockWait::from_env(), 7.5);
+  ::setenv("DGMAX_CACHE_LOCK_TIMEOUT", "soon", 1);
+  EXPECT_THROW(LockWait::from_env(), UserError);
+  ::setenv("DGMAX_CACHE_LOCK_TIMEOUT", "-1", 1);
+  EXPECT_THROW(LockWait::from_env(), UserError);
+  ::unsetenv("DGMAX_CACHE_LOCK_TIMEOUT");
+  EXPECT_EQ(LockWait::from_env(), 120);
 }
 
 TEST(JitCache, RemoveTempsTouchesOnlyThatKeysTemporaries) {
