@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/mesh/memory_estimate.hpp"
 #include "solver/mesh/parallel_fill.hpp"
 #include "solver/util/error.hpp"
 
@@ -25,17 +26,25 @@ Mesh make_box_mesh(const BoxSpec& spec) {
   for (int d = 0; d < 3; ++d) {
     if (spec.cells[d] < 1)
       throw UserError("box mesh needs at least 1 cell per direction, got cells[" +
-                      std::to_string(d) + "] = " + std::to_string(spec.cells[d]));
+                          std::to_string(d) + "] = " + std::to_string(spec.cells[d]),
+                      spec.where);
     if (!(spec.upper[d] > spec.lower[d]))
       throw UserError("box mesh needs upper > lower in every direction (direction " +
                       std::to_string(d) + ": lower " + std::to_string(spec.lower[d]) +
-                      ", upper " + std::to_string(spec.upper[d]) + ")");
+                          ", upper " + std::to_string(spec.upper[d]) + ")",
+                      spec.where);
   }
   const auto [nx, ny, nz] = spec.cells;
   const long long cells_total = static_cast<long long>(nx) * ny * nz;
+  const std::string what = "box mesh " + std::to_string(nx) + " x " + std::to_string(ny) + " x " +
+                           std::to_string(nz);
   if (cells_total * 6 > 2'000'000'000LL)
-    throw UserError("box mesh with " + std::to_string(cells_total * 6) +
-                    " elements is too large (limit 2e9)");
+    throw UserError(what + " with " + std::to_string(cells_total * 6) +
+                        " elements is too large (limit 2e9: element indices are 32-bit)",
+                    spec.where);
+  // The mesh is built to be run: refuse what no run could fit, before building it.
+  require_host_memory(static_cast<double>(cells_total) * 6, kMinRunBytesPerElement, what,
+                      spec.where, "use fewer cells, or a machine with more memory");
 
   Mesh mesh;
   std::ostringstream src;

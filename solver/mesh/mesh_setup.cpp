@@ -1,7 +1,9 @@
 #include "solver/mesh/mesh_setup.hpp"
 
+#include <cmath>
 #include <string>
 
+#include "solver/mesh/memory_estimate.hpp"
 #include "solver/mesh/refine.hpp"
 #include "solver/mesh/setup_timer.hpp"
 #include "solver/mesh/validate.hpp"
@@ -12,6 +14,13 @@ MeshData setup_mesh(Mesh mesh, int refine) {
   if (refine < 0 || refine > 6)
     throw UserError("mesh.refine must be between 0 and 6 (each level multiplies the element count "
                     "by 8), got " + std::to_string(refine));
+  if (refine > 0)  // refuse before refining what no run could hold
+    require_host_memory(static_cast<double>(mesh.num_elements()) * std::pow(8.0, refine),
+                        kMinRunBytesPerElement,
+                        "the mesh refined " + std::to_string(refine) + " times (" +
+                            std::to_string(mesh.num_elements()) + " elements × 8^" +
+                            std::to_string(refine) + ")",
+                        {mesh.source}, "ask for fewer refinements (mesh.refine)");
   SetupTimer timer("mesh");
   check_basic(mesh);
   timer.phase("check_basic");
