@@ -11,7 +11,8 @@
 //   a format tag | "nvrtc <major>.<minor>" (nvrtcVersion) | the arch | each option, in order
 //   (NvrtcOptions::options(), which holds the arch too) | each header's name and text | extra_key |
 //   the source.
-// Files: <cache_dir>/cuda/<key>.cu (the source, kept), <key>.cubin (+ <key>.cubin.sum), <key>.log
+// Files: <cache_dir>/cuda/<key>.cu (the source, kept), <key>.cubin (+ <key>.cubin.sum, naming the
+// key: a cubin of another entry copied over this one is rebuilt with a note), <key>.log
 // (only after a failed compile), <key>.lock. The program is named "<key>.cu" for NVRTC, so its log
 // says "<key>.cu(LINE): error: ...".
 //

@@ -34,7 +34,10 @@ namespace dgmax {
 //     vertices must be tet vertices. Physical points/curves are ignored.
 //   - source = path.
 //
-// Throws UserError when the file is missing/unreadable, is not a mesh, Gmsh fails (the message
+// Throws UserError (location: the file, and the line where known) when the file is
+// missing/unreadable, is not a mesh, is truncated or has corrupt counts or values (checked before
+// Gmsh reads it: msh_check.hpp), a .geo at `size` would not fit in memory (memory_estimate.hpp),
+// Gmsh runs out of memory, Gmsh fails (the message
 // quotes Gmsh's own, with the line when Gmsh gives one), the mesh is empty or has no volume
 // elements, holds 3D elements other than 4-node tetrahedra (the message lists them with
 // counts), a physical surface holds elements other than 3-node triangles, or one volume entity
