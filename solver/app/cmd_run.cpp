@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "codegen/jit/content_hash.hpp"
+#include "solver/app/interrupt.hpp"
 #include "solver/app/simulation.hpp"
 
 namespace dgmax {
@@ -37,6 +38,7 @@ void add_run_command(CLI::App& app) {
                   "continue the run in DIR from its newest checkpoint (output.checkpoint_every), bit for bit");
   cmd->add_flag("--quiet,-q", opt->run.quiet, "no progress line and no report");
   cmd->callback([opt]() {
+    InterruptGuard interrupts;  // from the start: a Ctrl-C during set-up is a clean stop too
     YamlDoc doc = opt->config.empty() ? YamlDoc::load_string(default_config_text(), "(built-in default)")
                                       : YamlDoc::load_file(opt->config);
     for (const auto& s : opt->sets) doc.apply_override(s);

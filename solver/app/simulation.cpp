@@ -34,7 +34,15 @@ std::unique_ptr<Backend> make_backend(const std::string& name, const RunConfig& 
   // auto: cuda when a GPU is usable, else the generated cpu backend
   if (name == "auto") return cuda::driver_available() ? make_cuda_backend(p, single) : make_cpu_backend(p, single);
   if (name == "cpu") return make_cpu_backend(p, single);
-  if (name == "cuda") return make_cuda_backend(p, single);
+  if (name == "cuda") {
+    try {
+      return make_cuda_backend(p, single);
+    } catch (const UserError& e) {
+      // no GPU, no driver, out of device memory: said about the config that asked for cuda
+      if (!e.where().file.empty()) throw;
+      throw UserError(e.message(), {cfg.path}, e.hint());
+    }
+  }
   if (name == "ref") {
     if (cfg.precision == Precision::Single)
       throw UserError("the ref backend computes in double precision only", {cfg.path},
@@ -114,16 +122,13 @@ StepPlan checked_plan(const RunConfig& cfg, const Problem& p) {
 }
 
 
-// The run after the directory is claimed: set-up, time loop, report. Returns 0, or the exit code
+// The run after the mesh is built and the directory claimed: backend, time loop, report. Returns 0, or the exit code
 // of an interrupted run (the caller records it). Fills `summary`, `csv`, `step_reached` and `t` as
 // it goes, so that a failure can still be reported with them.
 int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out_dir, Clock::time_point t_start,
-             nlohmann::json& summary, std::string& csv, long long& step_reached, double& t,
+             Problem& p, double mesh_s, nlohmann::json& summary, std::string& csv, long long& step_reached, double& t,
              std::unique_ptr<AsyncSnapshotWriter>& snapshots) {
-  auto md = std::make_shared<const MeshData>(load_mesh(cfg.mesh));
-  Problem p = make_problem(md, cfg.order);
-  apply_physics(cfg, p);
-  const double mesh_s = seconds_since(t_start);
+  const auto& md = p.md;
   if (cfg.alpha < 1)
     for (const auto& [tag, kind] : cfg.boundaries)
       if (kind == BcKind::Absorbing && !opt.quiet) {
@@ -365,7 +370,6 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
 
 int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   const auto t_start = Clock::now();
-  InterruptGuard interrupts;
   const bool restart = !opt.restart_dir.empty();
   if (restart && opt.output_override && *opt.output_override != opt.restart_dir)
     throw UserError("--restart " + opt.restart_dir + " and --output " + *opt.output_override + " name different directories",
@@ -374,7 +378,12 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   const std::string out_dir = restart ? opt.restart_dir : opt.output_override ? *opt.output_override : cfg.out_dir;
   if (out_dir.empty())
     throw UserError("the output directory is empty", {cfg.path}, "give a directory: output.dir or --output DIR");
-  // the manifest comes first: whatever happens next, the directory says which run it belongs to
+  // mesh and physics first: an error in them (a config error in effect) leaves the directory alone
+  auto md = std::make_shared<const MeshData>(load_mesh(cfg.mesh));
+  Problem p = make_problem(md, cfg.order);
+  apply_physics(cfg, p);
+  const double mesh_s = seconds_since(t_start);
+  // then the manifest: whatever happens next, the directory says which run it belongs to
   RunDirectory dir(out_dir, "fields",
                    restart ? ClaimMode::Continue : opt.overwrite ? ClaimMode::Overwrite : ClaimMode::MoveAside,
                    {{"dgmax", DGMAX_VERSION}, {"config", cfg.path}, {"config_sha256", opt.config_hash}});
@@ -410,7 +419,7 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     dir.set_state(status, extra);
   };
   try {
-    const int code = run_loop(cfg, opt, out_dir, t_start, summary, csv, step_reached, t, snapshots);
+    const int code = run_loop(cfg, opt, out_dir, t_start, p, mesh_s, summary, csv, step_reached, t, snapshots);
     if (code != 0) {
       record_stop("interrupted", "");
       if (!opt.quiet) {
@@ -428,6 +437,13 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     dir.set_state("finished", {{"step", step_reached}, {"time", t}});
     return 0;
   } catch (const std::exception& e) {
+    // Ctrl-C reaches the whole process group: a kernel compiler killed by it fails the set-up,
+    // but the run was interrupted, not broken
+    if (const int sig = InterruptGuard::pending()) {
+      record_stop("interrupted", "");
+      if (!opt.quiet) std::cerr << fmt::format("\ndgmax: interrupted during set-up; nothing was computed\n");
+      return interrupted_exit_code(sig);
+    }
     const auto* user = dynamic_cast<const UserError*>(&e);
     try {
       record_stop("failed", user ? user->message() : std::string(e.what()));

@@ -18,7 +18,8 @@ struct RunOptions {
   std::string config_hash;                     // sha256 of the config after overrides
 };
 
-// Runs the configured simulation and writes into the output directory (run_directory.hpp):
+// Runs the configured simulation (the caller holds an InterruptGuard, interrupt.hpp, to make
+// SIGINT/SIGTERM stop it cleanly) and writes into the output directory (run_directory.hpp):
 // run.json, summary.json, energy.csv and snapshots. Returns 0, or 128 + the signal when SIGINT or
 // SIGTERM stopped it (summary.json then says "interrupted" and the step reached). Throws
 // UserError for bad input and for a blow-up, after recording "failed" and the message in

@@ -644,7 +644,7 @@ TEST_F(RunErrors, CudaBackendWithoutAGpu) {
   std::string why;
   if (dgmax::cuda::driver_available(&why)) GTEST_SKIP() << "this machine has a GPU";
   auto r = run_config("backend.yaml", std::string(kTiny) + "backend: cuda\n");
-  expect_user_error(r, {"error: ", "cuda", "hint: use backend: cpu"});
+  expect_user_error(r, {path_ + ": error: ", "cuda", "hint: use backend: cpu"});  // located at the config
   r = run_config("plain.yaml", kTiny, "--backend cuda");
   expect_user_error(r, {"error: ", "cuda"});
 }

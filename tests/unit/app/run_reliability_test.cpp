@@ -166,6 +166,25 @@ TEST_F(RunReliability, AnEarlierRunIsMovedAsideNotMixed) {
   EXPECT_EQ(manifest()["state"], "finished");
 }
 
+// An HDF5 run into a directory of an earlier VTU run: no fields.pvd is left pointing at old data.
+TEST_F(RunReliability, AnHdf5RunLeavesNoStaleCollection) {
+  if (run(kCavity, "--set output.format=vtu").code != 0) GTEST_SKIP() << "no VTU output in this build";
+  ASSERT_TRUE(fs::exists(out_ + "/fields.pvd"));
+  ASSERT_EQ(run(kCavity, "--set output.format=hdf5").code, 0);
+  EXPECT_FALSE(fs::exists(out_ + "/fields.pvd"));
+  EXPECT_FALSE(fs::exists(out_ + "/fields_00000.vtu"));
+  EXPECT_TRUE(fs::exists(out_ + "/previous/fields.pvd"));
+}
+
+// A mesh that cannot be loaded is a config error in effect: the earlier run stays where it is.
+TEST_F(RunReliability, AMeshErrorLeavesTheDirectoryAlone) {
+  ASSERT_EQ(run(kCavity).code, 0);
+  const CliResult r = run("mesh: {file: no_such_mesh.msh}\ndiscretization: {order: 1}\n");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(summary()["status"], "finished");
+  EXPECT_FALSE(fs::exists(out_ + "/previous"));
+}
+
 TEST_F(RunReliability, AUserFileInTheDirectoryIsLeftAlone) {
   fs::create_directories(out_);
   std::ofstream(out_ + "/notes.txt") << "mine";
@@ -180,7 +199,7 @@ TEST_F(RunReliability, ASecondConcurrentRunIsRefused) {
   const std::string bg = std::string(DGMAX_BINARY) + " run -q --backend ref " + path + " --set time.final=50 --output '" +
                          out_ + "' >/dev/null 2>&1 & echo $! > " + dir_ + "/pid";
   ASSERT_EQ(std::system(bg.c_str()), 0);
-  for (int i = 0; i < 100 && !fs::exists(out_ + "/run.json"); ++i) usleep(50000);
+  for (int i = 0; i < 600 && !fs::exists(out_ + "/run.json"); ++i) usleep(50000);  // up to 30 s on a busy machine
   const CliResult r = run(kCavity);
   std::system(("kill -TERM $(cat " + dir_ + "/pid); sleep 1").c_str());
   EXPECT_EQ(r.code, 1) << r.err;
@@ -218,7 +237,7 @@ void expect_interrupted(const std::string& out, int code, int expected_code) {
 TEST_F(RunReliability, SigintAndSigtermStopCleanly) {
   const std::string path = config(bigger_cavity(), "slow.yaml");
   for (const auto& [sig, code] : {std::pair<std::string, int>{"INT", 130}, {"TERM", 143}}) {
-    const std::string cmd = "timeout --preserve-status -s " + sig + " 3 " + std::string(DGMAX_BINARY) +
+    const std::string cmd = "timeout --preserve-status -s " + sig + " 6 " + std::string(DGMAX_BINARY) +
                             " run -q --backend ref " + path + " --set time.final=100 --set output.vtk_every=0.05 --output '" +
                             out_ + "' >/dev/null 2>" + dir_ + "/err";
     const int status = std::system(cmd.c_str());

@@ -84,11 +84,11 @@ TEST_F(RunRestart, AnInterruptedRunContinues) {
   {
     std::string text = kCase;
     text.replace(0, text.find('\n'), "mesh: {box: {cells: [4, 4, 4]}}");
-    text.replace(text.find("final: 1"), 8, "final: 40");
+    text.replace(text.find("final: 1"), 8, "final: 400");
     std::ofstream(config_) << text;
   }
   const std::string out = dir_ + "/i";
-  const std::string cmd = "timeout --preserve-status -s INT 3 " + std::string(DGMAX_BINARY) + " run -q --backend cpu " +
+  const std::string cmd = "timeout --preserve-status -s INT 6 " + std::string(DGMAX_BINARY) + " run -q --backend cpu " +
                           config_ + " --output " + out + " >/dev/null 2>&1";
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
@@ -98,7 +98,7 @@ TEST_F(RunRestart, AnInterruptedRunContinues) {
   ASSERT_TRUE(s.contains("checkpoint")) << s.dump(2);
   const long long reached = s["steps_done"].get<long long>();
   // continue, but only a little further: a shorter final time would change the config, so stop it again
-  const std::string again = "timeout --preserve-status -s INT 4 " + std::string(DGMAX_BINARY) + " run -q --backend cpu " +
+  const std::string again = "timeout --preserve-status -s INT 8 " + std::string(DGMAX_BINARY) + " run -q --backend cpu " +
                             config_ + " --restart " + out + " >/dev/null 2>&1";
   const int status2 = std::system(again.c_str());
   ASSERT_TRUE(WIFEXITED(status2));
