@@ -290,7 +290,7 @@ class Walker {
     if (s.name == "$MeshFormat") return mesh_format();
     if (s.name == "$PhysicalNames") {
       const long long n = count(Width::Int, "physical names", 0, 3);
-      for (long long i = 0; i < n; ++i) skip_line_checked("a physical name");
+      for (long long i = 0; i < n; ++i) physical_name();
       return;
     }
     if (!v2 && !v41 && !(version_ == 0 && (s.name == "$NOD" || s.name == "$ELM")))
@@ -308,6 +308,17 @@ class Walker {
     skip_space();
     if (pos_ >= section_.end) corrupt(pos_, std::string("ends inside ") + what);
     skip_line();
+  }
+  // "dim tag "name"" on one line (Gmsh indexes by dim and reads on across lines otherwise).
+  void physical_name() {
+    skip_space();
+    const size_t at = pos_;
+    const long long dim = ascii_int("a physical group's dimension");
+    ascii_int("a physical group's tag");
+    const size_t end = std::min(line_end(pos_), section_.end);
+    if (dim < 0 || dim > 3 || d_.substr(pos_, end - pos_).find('"') == std::string_view::npos)
+      corrupt(at, "has a line that is not a physical name (dimension 0-3, tag, \"name\")");
+    pos_ = end;
   }
   // Binary data must end where its counts say (a newline, then the end marker).
   void expect_binary_end() {

@@ -123,6 +123,12 @@ TEST_F(MshCheck, HugeCountInAsciiPointsAtTheLine) {
   EXPECT_EQ(e.where().snippet, "4294967295");
 }
 
+TEST_F(MshCheck, MalformedPhysicalName) {  // Gmsh read on into the next line and crashed
+  const std::string good = slurp(data("two_tets_v4.msh"));
+  const std::string path = write("names.msh", with_line(good, after(good, "$PhysicalNames\n2\n"), "29999999999"));
+  expect_rejected(path, {"is corrupt", "$PhysicalNames", "not a physical name"});
+}
+
 TEST_F(MshCheck, TruncatedFilesSayTruncated) {
   expect_rejected(data("truncated.msh"), {"truncated.msh", "is truncated", "$Nodes", "$EndNodes"});
   const std::string good = slurp(data("two_tets_v2.msh"));
