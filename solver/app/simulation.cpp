@@ -21,6 +21,7 @@
 #include "solver/io/async_snapshot_writer.hpp"
 #include "solver/io/checkpoint.hpp"
 #include "codegen/jit/content_hash.hpp"
+#include "solver/mesh/memory_estimate.hpp"
 #include "solver/physics/energy_guard.hpp"
 #include "solver/time/timestep.hpp"
 #include "solver/util/clock.hpp"
@@ -380,6 +381,15 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     throw UserError("the output directory is empty", {cfg.path}, "give a directory: output.dir or --output DIR");
   // mesh and physics first: an error in them (a config error in effect) leaves the directory alone
   auto md = std::make_shared<const MeshData>(load_mesh(cfg.mesh));
+  {
+    // the fields of host backends grow with Np; a GPU run keeps them on the device
+    const std::string name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
+    const bool device = name == "cuda" || (name == "auto" && cuda::driver_available());
+    require_host_memory(md->mesh.num_elements(),
+                        device ? kMinRunBytesPerElement : run_host_bytes_per_element(cfg.order),
+                        "a run of order " + std::to_string(cfg.order) + " on " + md->mesh.source, {cfg.path},
+                        "coarsen the mesh or lower the order" + std::string(device ? "" : ", or run on a GPU"));
+  }
   Problem p = make_problem(md, cfg.order);
   apply_physics(cfg, p);
   const double mesh_s = seconds_since(t_start);

@@ -78,6 +78,10 @@ void commit_temp_file(const std::string& tmp, const std::string& path) {
     deferral->pending_.push_back({tmp, path});
     return;
   }
+  commit_temp_file_now(tmp, path);
+}
+
+void commit_temp_file_now(const std::string& tmp, const std::string& path) {
   if (const int err = sync_path(tmp, false); err != 0) {
     std::remove(tmp.c_str());
     throw UserError("cannot write '" + path + "': flushing '" + tmp + "' failed: " + os_reason(err));

@@ -20,6 +20,10 @@ std::string temp_path_for(const std::string& path);
 // removes `tmp` and throws UserError naming `path` and the OS reason.
 void commit_temp_file(const std::string& tmp, const std::string& path);
 
+// commit_temp_file, always at once, also under a CommitDeferral (for files whose commit others
+// depend on right away, like a checkpoint before the older ones are deleted).
+void commit_temp_file_now(const std::string& tmp, const std::string& path);
+
 // A file written to its temporary name whose fsync and rename were deferred (CommitDeferral).
 struct PendingCommit {
   std::string tmp, path;

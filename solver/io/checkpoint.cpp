@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "solver/io/atomic_write.hpp"
+#include "solver/io/hdf5_util.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -27,65 +28,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kFormat = "dgmax-checkpoint";
 constexpr long long kFormatVersion = 1;
-
-// HDF5 prints its error stack to stderr by default; while we work, we collect it instead.
-class QuietHdf5Errors {
- public:
-  QuietHdf5Errors() {
-    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~QuietHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
-  QuietHdf5Errors(const QuietHdf5Errors&) = delete;
-  QuietHdf5Errors& operator=(const QuietHdf5Errors&) = delete;
-
- private:
-  H5E_auto2_t func_ = nullptr;
-  void* data_ = nullptr;
-};
-
-// The innermost (most specific) message of HDF5's current error stack, then clears it.
-std::string hdf5_error_message() {
-  std::string msg;
-  auto walk = [](unsigned, const H5E_error2_t* e, void* client) -> herr_t {
-    auto* out = static_cast<std::string*>(client);
-    if (out->empty() && e && e->desc && e->desc[0]) {
-      *out = e->desc;
-      if (const auto p = out->find(", flags = "); p != std::string::npos) out->erase(p);
-    }
-    return 0;
-  };
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk, &msg);
-  H5Eclear2(H5E_DEFAULT);
-  return msg;
-}
-
-// An HDF5 identifier closed on scope exit.
-class H5Id {
- public:
-  H5Id() = default;
-  H5Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  H5Id(H5Id&& o) noexcept : id_(std::exchange(o.id_, -1)), close_(o.close_) {}
-  H5Id& operator=(H5Id&& o) noexcept {
-    reset();
-    id_ = std::exchange(o.id_, -1);
-    close_ = o.close_;
-    return *this;
-  }
-  H5Id(const H5Id&) = delete;
-  H5Id& operator=(const H5Id&) = delete;
-  ~H5Id() { reset(); }
-  hid_t get() const { return id_; }
-  hid_t release() { return std::exchange(id_, -1); }
-  void reset() {
-    if (id_ >= 0 && close_) close_(id_);
-    id_ = -1;
-  }
-
- private:
-  hid_t id_ = -1;
-  herr_t (*close_)(hid_t) = nullptr;
-};
 
 // Every HDF5 call goes through check(): a negative result becomes a UserError naming the file, the
 // call and the object, with HDF5's message.
@@ -271,34 +213,6 @@ Fields read_fields(const H5File& r, hid_t f, const std::string& name, int K, int
   return q;
 }
 
-std::string os_reason(int err) { return std::strerror(err); }
-
-// fsync of a file or directory; 0 or an errno value.
-int sync_path(const std::string& path, bool directory) {
-  const int fd = ::open(path.c_str(), directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
-  if (fd < 0) return errno;
-  int err = 0;
-  if (::fsync(fd) != 0) err = errno;
-  ::close(fd);
-  if (directory && (err == EINVAL || err == EBADF)) err = 0;  // some file systems refuse it
-  return err;
-}
-
-// fsync + rename + fsync of the directory, always now. (Not commit_temp_file: a CommitDeferral on
-// the calling thread would postpone the rename, and older checkpoints are deleted right after.)
-void commit_now(const std::string& tmp, const std::string& path, const std::string& dir) {
-  if (const int err = sync_path(tmp, false); err != 0) {
-    std::remove(tmp.c_str());
-    throw UserError("cannot write checkpoint '" + path + "': flushing '" + tmp + "' failed: " + os_reason(err));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw UserError("cannot write checkpoint '" + path + "': renaming '" + tmp + "' failed: " + os_reason(err));
-  }
-  sync_path(dir.empty() ? std::string(".") : dir, true);  // best effort: makes the rename durable
-}
-
 // checkpoint_<digits>.h5 → step; -1 for any other name.
 long long step_of(const std::string& filename) {
   static const std::regex re("checkpoint_([0-9]{1,18})\\.h5");
@@ -379,7 +293,7 @@ std::string write_checkpoint(const std::string& dir, const Checkpoint& c) {
     std::remove(tmp.c_str());
     throw;
   }
-  commit_now(tmp, path, dir);
+  commit_temp_file_now(tmp, path);  // not deferred: older checkpoints are deleted next
 
   // Keep this one and the newest older one.
   const auto all = checkpoints_in(dir);

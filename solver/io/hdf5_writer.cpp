@@ -7,72 +7,12 @@
 #include <vector>
 
 #include "solver/io/atomic_write.hpp"
+#include "solver/io/hdf5_util.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
 
 namespace {
-
-// HDF5 prints its error stack to stderr by default; while we write, we collect it instead.
-class QuietHdf5Errors {
- public:
-  QuietHdf5Errors() {
-    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~QuietHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
-  QuietHdf5Errors(const QuietHdf5Errors&) = delete;
-  QuietHdf5Errors& operator=(const QuietHdf5Errors&) = delete;
-
- private:
-  H5E_auto2_t func_ = nullptr;
-  void* data_ = nullptr;
-};
-
-// The innermost (most specific) message of HDF5's current error stack, then clears it.
-std::string hdf5_error_message() {
-  std::string msg;
-  auto walk = [](unsigned, const H5E_error2_t* e, void* client) -> herr_t {
-    auto* out = static_cast<std::string*>(client);
-    if (out->empty() && e && e->desc && e->desc[0]) {
-      *out = e->desc;
-      // "..., error message = 'No space left on device', flags = 13, o_flags = 242": drop flags
-      if (const auto p = out->find(", flags = "); p != std::string::npos) out->erase(p);
-    }
-    return 0;
-  };
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk, &msg);
-  H5Eclear2(H5E_DEFAULT);
-  return msg;
-}
-
-// An HDF5 identifier closed on scope exit (errors on that path are ignored: the checked close is
-// the explicit one of the file).
-class H5Id {
- public:
-  H5Id() = default;
-  H5Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  H5Id(H5Id&& o) noexcept : id_(std::exchange(o.id_, -1)), close_(o.close_) {}
-  H5Id& operator=(H5Id&& o) noexcept {
-    reset();
-    id_ = std::exchange(o.id_, -1);
-    close_ = o.close_;
-    return *this;
-  }
-  H5Id(const H5Id&) = delete;
-  H5Id& operator=(const H5Id&) = delete;
-  ~H5Id() { reset(); }
-  hid_t get() const { return id_; }
-  hid_t release() { return std::exchange(id_, -1); }
-  void reset() {
-    if (id_ >= 0 && close_) close_(id_);
-    id_ = -1;
-  }
-
- private:
-  hid_t id_ = -1;
-  herr_t (*close_)(hid_t) = nullptr;
-};
 
 // Every HDF5 call goes through check(): a negative result becomes a UserError naming the file,
 // the call and the object, with HDF5's message.

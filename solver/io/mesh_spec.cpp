@@ -39,6 +39,7 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
     if (b["cells"]) {
       auto v = doc.as_ints(b["cells"], 3, "mesh.box.cells");
       box.cells = {v[0], v[1], v[2]};
+      box.where = doc.at(b["cells"]);  // a mesh too large for memory is refused here
     }
     for (int d = 0; d < 3; ++d) {
       if (box.cells[d] < 1) throw doc.error(b["cells"], "'mesh.box.cells' must be ≥ 1 in every direction");

@@ -146,6 +146,17 @@ TEST_F(RunReliability, TinySnapshotIntervalIsRefusedNotLoopedOn) {
   EXPECT_NE(r.err.find("vtk_every"), std::string::npos) << r.err;
 }
 
+// A run whose fields would not fit in host memory is refused before they are allocated, with the
+// numbers (the box mesher checks its own part before building).
+TEST_F(RunReliability, ARunTooLargeForHostMemoryIsRefused) {
+  const CliResult r = run_dgmax_env("DGMAX_MEMORY_AVAILABLE=1000000 ", "run -q --backend cpu " + config(kCavity) +
+                                                                           " --set discretization.order=6 --output '" + out_ + "'");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("a run of order 6 on box:2,2,2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("available"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out_ + "/run.json"));
+}
+
 // ---- the output directory: one run at a time -----------------------------------------------------
 
 TEST_F(RunReliability, AnEarlierRunIsMovedAsideNotMixed) {
