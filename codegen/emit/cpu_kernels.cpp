@@ -137,14 +137,15 @@ extern "C" void dgmax_field_at(int which, long n, const double* __restrict pts, 
 // NaN-propagating maximum (a NaN error must not hide behind a finite one).
 static inline double max_nan(double m, double a) {{ return (a > m || a != a) ? a : m; }}
 
-// out[5] = (energy, ||E - E_exact||^2, ||H - H_exact||^2, max|E - E_exact|, max|H - H_exact|), the
-// integrals with the mass matrix; accumulated in double. Without an exact solution: zeros.
+// out[6] = (energy, ||E - E_exact||^2, ||H - H_exact||^2, max|E - E_exact|, max|H - H_exact|,
+// ∫|J|²/eps), the integrals with the mass matrix; accumulated in double. Without an exact solution
+// (a current): zeros there.
 extern "C" void dgmax_norms(int K, const real_t* __restrict q, const real_t* __restrict mat,
                             const double* __restrict vert, double t, double* __restrict out) {{
   for (int n = 0; n < {nnorms}; ++n) out[n] = 0;
 #pragma omp parallel
   {{
-    double W = 0, e2 = 0, h2 = 0, einf = 0, hinf = 0;
+    double W = 0, e2 = 0, h2 = 0, einf = 0, hinf = 0, j2 = 0;
 #pragma omp for schedule(static, {chunk})
     for (int k = 0; k < K; ++k) {{
       const real_t* qk = q + (long)k * 6 * NP;
@@ -183,6 +184,24 @@ extern "C" void dgmax_norms(int K, const real_t* __restrict q, const real_t* __r
         (c < 3 ? e2 : h2) += vk[VERT_J] * s;
       }}
 #endif
+#if HAS_CURRENT
+      double jv[3][NP];
+      for (int i = 0; i < NP; ++i) {{
+        expr_t p[4], jn[3];
+        node_position(vk, i, p);
+        p[3] = t;
+        field_current(p, jn);
+        for (int c = 0; c < 3; ++c) jv[c][i] = jn[c];
+      }}
+      double js = 0;
+      for (int c = 0; c < 3; ++c)
+        for (int i = 0; i < NP; ++i) {{
+          double mv = 0;
+          for (int j = 0; j < NP; ++j) mv += Mass[i][j] * jv[c][j];
+          js += jv[c][i] * mv;
+        }}
+      j2 += vk[VERT_J] * js / (double)mk[{eps}];
+#endif
     }}
 #pragma omp critical
     {{
@@ -191,6 +210,7 @@ extern "C" void dgmax_norms(int K, const real_t* __restrict q, const real_t* __r
       out[{oH2}] += h2;
       out[{oEi}] = max_nan(out[{oEi}], einf);
       out[{oHi}] = max_nan(out[{oHi}], hinf);
+      out[{oJ2}] += j2;
     }}
   }}
 }}
@@ -199,7 +219,7 @@ extern "C" void dgmax_norms(int K, const real_t* __restrict q, const real_t* __r
                      fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps),
                      fmt::arg("nnorms", kNumNorms), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("oW", kNormEnergy), fmt::arg("oE2", kNormE2), fmt::arg("oH2", kNormH2),
-                     fmt::arg("oEi", kNormEinf), fmt::arg("oHi", kNormHinf));
+                     fmt::arg("oEi", kNormEinf), fmt::arg("oHi", kNormHinf), fmt::arg("oJ2", kNormJ2));
   return src.str();
 }
 

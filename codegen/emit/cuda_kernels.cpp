@@ -245,15 +245,15 @@ DGMAX_FN double mass_row(int i, const double* __restrict__ x) {{
 }}
 
 // Energy and error norms, in double: each block strides over element groups and writes its
-// partial results partial[block][5] = (energy, |E-E_ex|^2, |H-H_ex|^2, max|E-E_ex|, max|H-H_ex|);
+// partial results partial[block][6] = (energy, |E-E_ex|^2, |H-H_ex|^2, max|E-E_ex|, max|H-H_ex|, ∫|J|^2/eps);
 // the host adds the blocks in order (deterministic).
 extern "C" __global__ void __launch_bounds__(NP * EPB)
 dgmax_norms(int K, const real_t* __restrict__ q, const real_t* __restrict__ mat, const double* __restrict__ vert,
             double t, double* __restrict__ partial) {{
   __shared__ double sv[EPB][6][NP];
-  double* red = &sv[0][0][0];  // reused for the block's reduction: [5][EPB * NP]
+  double* red = &sv[0][0][0];  // reused for the block's reduction: [6][EPB * NP]
   const int i = threadIdx.x, e = threadIdx.y, tid = e * NP + i;
-  double acc[{nnorms}] = {{0, 0, 0, 0, 0}};
+  double acc[{nnorms}] = {{0, 0, 0, 0, 0, 0}};
   for (int k0 = blockIdx.x * EPB; k0 < K; k0 += gridDim.x * EPB) {{
     const int k = k0 + e;
     if (k < K)
@@ -284,15 +284,31 @@ dgmax_norms(int K, const real_t* __restrict__ q, const real_t* __restrict__ mat,
       for (int c = 0; c < 6; ++c) acc[c < 3 ? {oE2} : {oH2}] += J * mass_row(i, sv[e][c]);
     }}
 #endif
+#if HAS_CURRENT
+    __syncthreads();
+    if (k < K) {{
+      expr_t p[4], jn[3];
+      node_position(vert + (long)k * VERT, i, p);
+      p[3] = t;
+      field_current(p, jn);
+      for (int c = 0; c < 3; ++c) sv[e][c][i] = jn[c];
+    }}
+    __syncthreads();
+    if (k < K) {{
+      const double J = vert[(long)k * VERT + VERT_J];
+      const real_t* mk = mat + (long)k * MAT;
+      for (int c = 0; c < 3; ++c) acc[{oJ2}] += J * mass_row(i, sv[e][c]) / (double)mk[{eps}];
+    }}
+#endif
     __syncthreads();
   }}
   for (int n = 0; n < {nnorms}; ++n) red[n * EPB * NP + tid] = acc[n];
   __syncthreads();
-  if (tid < {nnorms}) {{
-    const double* r = red + tid * EPB * NP;
+  for (int n = tid; n < {nnorms}; n += EPB * NP) {{  // one thread per norm (a loop for tiny blocks)
+    const double* r = red + n * EPB * NP;
     double s = r[0];
-    for (int m = 1; m < EPB * NP; ++m) s = tid >= {oEi} ? max_nan(s, r[m]) : s + r[m];
-    partial[(long)blockIdx.x * {nnorms} + tid] = s;
+    for (int m = 1; m < EPB * NP; ++m) s = (n == {oEi} || n == {oHi}) ? max_nan(s, r[m]) : s + r[m];
+    partial[(long)blockIdx.x * {nnorms} + n] = s;
   }}
 }}
 )",
@@ -300,7 +316,7 @@ dgmax_norms(int K, const real_t* __restrict__ q, const real_t* __restrict__ mat,
                      fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps),
                      fmt::arg("nnorms", kNumNorms), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("oW", kNormEnergy), fmt::arg("oE2", kNormE2), fmt::arg("oH2", kNormH2),
-                     fmt::arg("oEi", kNormEinf), fmt::arg("oHi", kNormHinf));
+                     fmt::arg("oEi", kNormEinf), fmt::arg("oHi", kNormHinf), fmt::arg("oJ2", kNormJ2));
   return src.str();
 }
 

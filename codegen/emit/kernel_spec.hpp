@@ -50,8 +50,12 @@ inline constexpr int kGeoStride = 25;
 inline constexpr int kVertJ = 12;
 inline constexpr int kVertStride = 13;
 
-// Reductions dgmax_norms returns (sums and maxima over all nodes, in double).
-inline constexpr int kNormEnergy = 0, kNormE2 = 1, kNormH2 = 2, kNormEinf = 3, kNormHinf = 4, kNumNorms = 5;
+// Reductions dgmax_norms returns (sums and maxima over all nodes, in double); kNormJ2 is
+// ∫ |J|²/eps dV of the interpolated current (zero without one), for the energy guard.
+inline constexpr int kNormEnergy = 0, kNormE2 = 1, kNormH2 = 2, kNormEinf = 3, kNormHinf = 4, kNormJ2 = 5,
+                     kNumNorms = 6;
+// Whether reduction n is a maximum (else a sum).
+inline constexpr bool norm_is_max(int n) { return n == kNormEinf || n == kNormHinf; }
 
 // Per-element material record: mat[k*kMatStride + ...].
 inline constexpr int kMatEps = 0, kMatMu = 1, kMatZ = 2, kMatY = 3, kMatInvEps = 4, kMatInvMu = 5,

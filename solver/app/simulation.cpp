@@ -183,7 +183,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   auto sample = [&](long long step, double time) {
     const NormSample s = backend->norms(time);
     ++samples;
-    guard.check(step, time, s.energy, plan.dt);
+    guard.check(step, time, s.energy, s.current, plan.dt);
     if (exact && !(std::isfinite(s.errors.L2_E) && std::isfinite(s.errors.L2_H) && std::isfinite(s.errors.Linf_E) &&
                    std::isfinite(s.errors.Linf_H)))
       throw UserError("the error against `exact:` is not finite at step " + std::to_string(step) + ", t = " +

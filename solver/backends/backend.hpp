@@ -16,6 +16,7 @@ namespace dgmax {
 struct NormSample {
   double energy = 0;  // 1/2 ∫ eps|E|² + mu|H|² dV
   ErrorNorms errors;  // against Problem::exact; zeros without one
+  double current = 0;  // ||J/sqrt(eps)||_L2 at t (of J interpolated at the nodes); 0 without J
 };
 
 class Backend {

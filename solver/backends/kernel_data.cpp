@@ -51,6 +51,7 @@ NormSample norm_sample(const double* r) {
   NormSample s;
   s.energy = r[kNormEnergy];
   s.errors = {std::sqrt(r[kNormE2]), std::sqrt(r[kNormH2]), r[kNormEinf], r[kNormHinf]};
+  s.current = std::sqrt(r[kNormJ2]);
   return s;
 }
 

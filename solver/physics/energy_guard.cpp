@@ -39,10 +39,10 @@ double SourcePowerMeter::points() const {
          static_cast<double>(incident_faces_.size()) * p_.Nfp();
 }
 
-SourcePower SourcePowerMeter::at(double t) const {
+SourcePower SourcePowerMeter::at(double t, bool with_current) const {
   SourcePower out;
   const int Np = p_.Np(), Nfp = p_.Nfp();
-  if (has_current_) {
+  if (has_current_ && with_current) {
     // ∫ |J|²/eps dV <= Σ_k vol_k max_i |J(x_ki)|² / eps_k
     const size_t n = p_.xyz.x.size();
     std::vector<double> buf(3 * n);
@@ -101,7 +101,7 @@ void EnergyGuard::restore(const State& s) {
   t_last_ = s.t_last;
   current_budget_ = s.current_budget;
   incident_budget_ = s.incident_budget;
-  if (meter_.any()) p_last_ = meter_.at(t_last_);
+  if (meter_.any()) p_last_ = meter_.at(t_last_);  // the host's J estimate: at most larger
 }
 
 double EnergyGuard::bound() const {
@@ -110,41 +110,50 @@ double EnergyGuard::bound() const {
   return b + tol_ * b;
 }
 
-// Adds ∫_{t0}^{t1} of the source powers with `points` intervals, each taken at its larger end.
+void EnergyGuard::add_interval(double a, double b, const SourcePower& p0, const SourcePower& p1) {
+  current_budget_ += kCurrentSafety * (b - a) * max_nan(p0.current, p1.current) / std::sqrt(2.0);
+  incident_budget_ += kIncidentSafety * (b - a) * max_nan(p0.incident, p1.incident);
+}
+
+// Adds ∫_{t0}^{t1} of the host meter's source powers with `points` intervals, each taken at its
+// larger end.
 void EnergyGuard::integrate_sources(double t0, double t1, int points) {
-  SourcePower prev = t0 == t_last_ ? p_last_ : meter_.at(t0);
+  SourcePower prev = meter_.at(t0);
   for (int i = 1; i <= points; ++i) {
     const double a = t0 + (t1 - t0) * (i - 1) / points, b = i == points ? t1 : t0 + (t1 - t0) * i / points;
     const SourcePower next = meter_.at(b);
-    current_budget_ += kCurrentSafety * (b - a) * max_nan(prev.current, next.current) / std::sqrt(2.0);
-    incident_budget_ += kIncidentSafety * (b - a) * max_nan(prev.incident, next.incident);
+    add_interval(a, b, prev, next);
     prev = next;
   }
   p_last_ = prev;
 }
 
-void EnergyGuard::check(long long step, double t, double W, double dt) {
+void EnergyGuard::check(long long step, double t, double W, double current_norm, double dt) {
+  // the sample's source powers: J from the backend, incident fields from the (boundary) meter
+  SourcePower now;
+  if (meter_.any()) now = meter_.at(t, false);
+  now.current = current_norm;
   if (!started_) {
     started_ = true;
     W0_ = W;
     t_last_ = t;
-    if (meter_.any()) p_last_ = meter_.at(t);
+    p_last_ = now;
     if (!std::isfinite(W)) refuse(step, t, W, "the initial energy is not finite");
     return;
   }
-  if (meter_.any() && t > t_last_) integrate_sources(t_last_, t, 1);
+  if (meter_.any() && t > t_last_) add_interval(t_last_, t, p_last_, now);
+  p_last_ = now;
   t_last_ = t;
   if (!std::isfinite(W)) refuse(step, t, W, "the energy is not finite");
   if (W <= bound()) return;
   if (meter_.any()) {
     // a source pulse between two samples is not seen at the samples: redo the integrals at
-    // every step (at most kRefinePoints intervals) before refusing
+    // every step (at most kRefinePoints intervals, about 1e8 point evaluations) before refusing
     current_budget_ = incident_budget_ = 0;
-    const double affordable = std::max(50.0, 1e9 / std::max(1.0, meter_.points()));
+    const double affordable = std::max(50.0, 1e8 / std::max(1.0, meter_.points()));
     const int points = static_cast<int>(std::min({double(kRefinePoints), std::ceil(t / dt), affordable}));
-    t_last_ = -1;  // no cached value at 0
     integrate_sources(0, t, std::max(1, points));
-    t_last_ = t;
+    p_last_ = now;
     if (W <= bound()) return;
     refuse(step, t, W, "the energy exceeds what the sources can supply (at most " + word(bound()) + ")");
   }

@@ -10,7 +10,7 @@
 // The source powers are upper estimates (maxima over an element's nodes times its volume or face
 // area) integrated with the larger end value of each interval, with safety factors 2 (J) and 4
 // (incident); when the bound is exceeded the integrals are redone at every step (up to
-// kRefinePoints intervals and about 1e9 point evaluations) before the run is refused, so a pulse
+// kRefinePoints intervals and about 1e8 point evaluations) before the run is refused, so a pulse
 // between two samples does not count as a blow-up.
 #pragma once
 
@@ -30,7 +30,10 @@ class SourcePowerMeter {
  public:
   explicit SourcePowerMeter(const Problem& p);
   bool any() const { return has_current_ || !incident_faces_.empty(); }
-  SourcePower at(double t) const;
+  // `with_current`: also the J part (K·Np evaluations on the host; the backend's norms() gives it
+  // at the samples).
+  SourcePower at(double t, bool with_current = true) const;
+  bool has_current() const { return has_current_; }
   // Points evaluated per call (the cost of at()).
   double points() const;
 
@@ -58,9 +61,11 @@ class EnergyGuard {
   EnergyGuard(const Problem& p, bool single_precision, RunSuspects suspects);
 
   // The energy W at step `step`, time t (the first call is step 0, t = 0; `dt` is the run's step,
-  // used to refine the source integrals). Throws UserError when W is not finite or exceeds the
-  // bound; the message names the step, the time, the energies and the likely cause.
-  void check(long long step, double t, double W, double dt);
+  // used to refine the source integrals), with the backend's ||J/sqrt(eps)|| at t (computed where
+  // the state lives: the host meter's J part costs K·Np evaluations and is used only to refine).
+  // Throws UserError when W is not finite or exceeds the bound; the message names the step, the
+  // time, the energies and the likely cause.
+  void check(long long step, double t, double W, double current_norm, double dt);
 
   // What a restarted run needs to go on checking as if it had never stopped.
   struct State {
@@ -74,6 +79,7 @@ class EnergyGuard {
 
  private:
   void integrate_sources(double t0, double t1, int points);
+  void add_interval(double a, double b, const SourcePower& p0, const SourcePower& p1);
   [[noreturn]] void refuse(long long step, double t, double W, const std::string& what) const;
 
   SourcePowerMeter meter_;

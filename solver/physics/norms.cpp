@@ -35,6 +35,25 @@ void interpolate(const Problem& p, const FieldFn& f, double t, Fields& q) {
       for (int i = 0; i < Np; ++i) q(k, c, i) = out[c][static_cast<size_t>(k) * Np + i];
 }
 
+double current_norm(const Problem& p, const FieldFn& J, double t) {
+  const int K = p.K(), Np = p.Np();
+  const size_t n = static_cast<size_t>(K) * Np;
+  std::vector<double> buf(3 * n);
+  double* out[3] = {buf.data(), buf.data() + n, buf.data() + 2 * n};
+  J(n, p.xyz.x.data(), p.xyz.y.data(), p.xyz.z.data(), t, out);
+  const Eigen::MatrixXd& M = p.ref->M;
+  double s = 0;
+  for (int k = 0; k < K; ++k) {
+    double e = 0;
+    for (int c = 0; c < 3; ++c) {
+      const Eigen::Map<const Eigen::VectorXd> v(out[c] + static_cast<size_t>(k) * Np, Np);
+      e += v.dot(M * v);
+    }
+    s += p.md->geom.J[k] * e / p.material[k].eps;
+  }
+  return std::sqrt(s);
+}
+
 ErrorNorms error_norms(const Problem& p, const Fields& q, const FieldFn& exact, double t) {
   Fields ex;
   interpolate(p, exact, t, ex);

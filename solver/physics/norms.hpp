@@ -21,6 +21,9 @@ inline double max_nan(double m, double a) { return (a > m || a != a) ? a : m; }
 // `exact` has 6 components (E, H); it is interpolated at the nodes.
 ErrorNorms error_norms(const Problem& p, const Fields& q, const FieldFn& exact, double t);
 
+// ||J/sqrt(eps)||_L2 of the 3-component field J interpolated at the nodes (mass matrices).
+double current_norm(const Problem& p, const FieldFn& J, double t);
+
 // Interpolates a 6-component field at the nodes: q(k, c, i) = f_c(x_ki, t).
 void interpolate(const Problem& p, const FieldFn& f, double t, Fields& q);
 

@@ -122,7 +122,7 @@ class CudaBackend final : public Backend {
     for (unsigned b = 1; b < norm_blocks_; ++b)
       for (int n = 0; n < codegen::kNumNorms; ++n) {
         const double v = host[static_cast<size_t>(b) * codegen::kNumNorms + n];
-        r[n] = n < codegen::kNormEinf ? r[n] + v : max_nan(r[n], v);
+        r[n] = codegen::norm_is_max(n) ? max_nan(r[n], v) : r[n] + v;
       }
     return norm_sample(r);
   }

@@ -56,6 +56,7 @@ NormSample RefBackend::norms(double t) {
   NormSample s;
   s.energy = electromagnetic_energy(p_, q_);
   if (p_.exact) s.errors = error_norms(p_, q_, p_.exact.eval, t);
+  if (p_.current) s.current = current_norm(p_, p_.current.eval, t);
   return s;
 }
 
