@@ -37,6 +37,22 @@ inline CliResult run_dgmax_env(const std::string& env, const std::string& args) 
   return r;
 }
 
+// Starts dgmax with `args` (stdout/stderr discarded), waits until `ready_file` exists (the run is
+// past its set-up; at most 120 s), lets it run `seconds` more, sends `signal` ("INT", "TERM") and
+// returns its exit code (-1 when it did not exit normally). Timing-robust on a busy machine.
+inline int run_dgmax_and_signal(const std::string& args, const std::string& ready_file, const std::string& signal,
+                                double seconds = 1.0) {
+  const std::string base = ::testing::TempDir() + "dgmax_sig_" + std::to_string(::getpid());
+  const std::string script = std::string(DGMAX_BINARY) + " " + args + " >/dev/null 2>&1 & pid=$!; " +
+                             "for i in $(seq 600); do [ -e '" + ready_file + "' ] && break; sleep 0.2; done; " +
+                             "sleep " + std::to_string(seconds) + "; kill -" + signal + " $pid; wait $pid; echo $? > '" +
+                             base + ".rc'";
+  std::system(script.c_str());  // std::system runs it with sh
+  const std::string rc = read_all(base + ".rc");
+  std::remove((base + ".rc").c_str());
+  return rc.empty() ? -1 : std::stoi(rc);
+}
+
 // `args` is appended to the binary path verbatim (quote it yourself).
 inline CliResult run_dgmax(const std::string& args) { return run_dgmax_env("", args); }
 
