@@ -66,7 +66,11 @@ enum class PrintStyle {
 
 // Canonical text of an expression: numbers are re-printed from their values (shortest text that
 // reads back to the same double), never copied from the user's text. Parsing the result gives a
-// tree that evaluates identically (same operations in the same order).
+// tree that evaluates identically (same operations in the same order), provided the result is
+// within the parser's nesting limits: re-printing can nest deeper than the input ("---x" prints
+// as "-(-(-x))", a folded infinity as "(1/0)"), so an input close to kMaxNesting may print as text
+// the parser refuses as too deeply nested. The canonical text is for display (generated-code
+// headers); nothing parses it again.
 std::string to_string(const Expr& expr, PrintStyle style = PrintStyle::minimal);
 
 // Shortest decimal text that reads back to exactly `value` ("0.1", "1e+20", "3");
