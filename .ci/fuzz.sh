@@ -24,6 +24,9 @@ export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1"
 export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export OMP_NUM_THREADS=1
+for s in llvm-symbolizer-16 llvm-symbolizer; do  # symbolized stacks in reports (addr2line otherwise)
+  if command -v "$s" > /dev/null; then export ASAN_SYMBOLIZER_PATH=$(command -v "$s"); break; fi
+done
 rm -rf build-fuzz/findings build-fuzz/fuzz-work
 mkdir -p build-fuzz/findings
 status=0

@@ -20,6 +20,15 @@ if(DGMAX_SANITIZE)
     add_compile_options(-fno-sanitize-recover=undefined)
     add_link_options(-fno-sanitize-recover=undefined)
   endif()
+  if(_dgmax_san MATCHES "address")
+    # Eigen 3.4 switches to its own over-allocating aligned malloc when GCC defines
+    # __SANITIZE_ADDRESS__. libgmsh (uninstrumented) also instantiates Eigen templates, and the
+    # executable's copies (e.g. PartialPivLU<MatrixXd>) interpose its copies at run time, so a
+    # block allocated one way was freed the other ("attempting free on address which was not
+    # malloc()-ed" in compute_inverse, reading a .msh with hexahedra). glibc's and ASan's malloc
+    # both return 16-byte aligned blocks on x86-64, which is all Eigen needs without AVX.
+    add_compile_definitions(EIGEN_MALLOC_ALREADY_ALIGNED=1)
+  endif()
   message(STATUS "dgmax: sanitizers ${_dgmax_san}")
 endif()
 
