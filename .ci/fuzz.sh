@@ -4,6 +4,7 @@
 # regression inputs. Fails on any finding: a crash, sanitizer report, leak, timeout, out-of-memory
 # or an exception other than UserError; the input is left in build-fuzz/findings/.
 #   DGMAX_FUZZ_SECONDS   seconds per target (default 60)
+#   DGMAX_FUZZ_TARGETS   which targets, e.g. "expression flux" (default: all that were built)
 #   DGMAX_FUZZ_CC, DGMAX_FUZZ_CXX   the compiler (default clang-16: clang 14 cannot compile dgmax's
 #                        C++20, e.g. lambdas capturing structured bindings; Debian 12 packages it)
 # Extra arguments go to CMake. Long campaigns: tests/fuzz/README.md.
@@ -16,6 +17,10 @@ CC=${DGMAX_FUZZ_CC:-clang-16} CXX=${DGMAX_FUZZ_CXX:-clang++-16} cmake -S . -B bu
   -DDGMAX_SANITIZE=address,undefined -DDGMAX_FUZZ=ON -DDGMAX_BUILD_TESTS=OFF \
   -DDGMAX_USE_CUDA=OFF -DDGMAX_USE_VTK=OFF "$@" > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
 mapfile -t targets < <(cmake --build build-fuzz --target help | grep -o 'fuzz_[a-z]*' | grep -v '^fuzz_corpus$' | sort -u)
+if [ -n "${DGMAX_FUZZ_TARGETS:-}" ]; then
+  read -r -a wanted <<< "$DGMAX_FUZZ_TARGETS"
+  targets=("${wanted[@]/#/fuzz_}")
+fi
 cmake --build build-fuzz -j"$(nproc)" --target fuzz_corpus "${targets[@]}" >> build-fuzz.log 2>&1 ||
   { tail -60 build-fuzz.log; exit 1; }
 echo "fuzz: built ${targets[*]} in $(( $(date +%s) - start )) s"
