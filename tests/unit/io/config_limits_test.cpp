@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 
@@ -297,4 +298,17 @@ TEST(ConfigLimits, SnapshotIntervalImplyingTooManySnapshots) {
 }
 
 }  // namespace
+}  // namespace dgmax
+
+namespace dgmax {
+
+// A fuzzer's 40 bytes on which yaml-cpp 0.7 reports "one more document" forever: refused at once.
+TEST(ConfigLimits, EndlessDocumentsAreRefusedNotLoopedOn) {
+  std::ifstream in(std::string(DGMAX_SOURCE_DIR) + "/tests/fuzz/regressions/config/yaml-endless-documents.yaml",
+                   std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(text.empty());
+  EXPECT_LT(seconds_of([&] { EXPECT_THROW(load(text), UserError); }), 2.0);
+}
+
 }  // namespace dgmax
