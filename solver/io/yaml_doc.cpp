@@ -388,9 +388,10 @@ dsl::ExprSource YamlDoc::expr_source(const YAML::Node& node, const std::string& 
   // The plain caret mapping needs the text verbatim on the line; otherwise (escapes, doubled
   // quotes, folded lines) map each byte to its file position, or failing that (block scalars)
   // quote the expression itself in messages.
-  if (src.origin.line > 0 &&
-      (src.origin.column < 1 || snip.compare(src.origin.column - 1, src.text.size(), src.text) != 0) &&
-      !map_scalar_positions(node, src)) {
+  // (the snippet is empty for lines too long to echo: compare only within it)
+  const bool verbatim = src.origin.column >= 1 && static_cast<size_t>(src.origin.column - 1) <= snip.size() &&
+                        snip.compare(src.origin.column - 1, src.text.size(), src.text) == 0;
+  if (src.origin.line > 0 && !verbatim && !map_scalar_positions(node, src)) {
     src.origin.line = 0;
     src.origin.snippet.clear();
   }

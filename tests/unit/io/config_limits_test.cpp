@@ -312,3 +312,21 @@ TEST(ConfigLimits, EndlessDocumentsAreRefusedNotLoopedOn) {
 }
 
 }  // namespace dgmax
+
+namespace dgmax {
+
+// A fuzzer's config with an expression on a line too long to echo: the expression's location
+// lookup compared past the (empty) snippet and threw std::out_of_range (an internal error).
+TEST(ConfigLimits, ExpressionOnAVeryLongLineIsNoInternalError) {
+  std::ifstream in(std::string(DGMAX_SOURCE_DIR) + "/tests/fuzz/regressions/config/expression-on-long-line.yaml",
+                   std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(text.empty());
+  try {
+    parse(text);
+  } catch (const UserError&) {
+    // a located refusal is fine; anything else (std::out_of_range) fails the test
+  }
+}
+
+}  // namespace dgmax
