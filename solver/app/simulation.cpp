@@ -318,9 +318,6 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   const double finish_s = seconds_since(t_finish);
   const auto wstats = snapshots->stats();
 
-  summary["final_time"] = t;
-  summary["steps_done"] = step_reached;
-  summary["wall_s"] = seconds_since(t_start);
   const auto hs = codegen::jit_stats();
   const auto ns = codegen::nvrtc_stats();
   const double compile_s = hs.compile_seconds + ns.compile_seconds;
@@ -340,8 +337,6 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   summary["snapshot_finish_s"] = finish_s;               // waited after the loop for the last ones
   summary["kernels"] = {{"compiled", hs.compiled + ns.compiled}, {"cache_hits", hs.cache_hits + ns.cache_hits},
                         {"compile_s", compile_s}};
-  summary["config"] = cfg.path;
-  summary["outputs"] = {{"snapshots", snapshots->files()}, {"pvd", snapshots->pvd_path()}};
 
   if (!opt.quiet) {
     std::cout << fmt::format("dgmax: K = {}, N = {}, {} DOF, {} steps of dt = {:.4g} to t = {:.6g} "
@@ -408,7 +403,8 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   long long step_reached = 0;
   double t = 0;
   std::unique_ptr<AsyncSnapshotWriter> snapshots;
-  // summary.json and energy.csv of a run that stops early (failed or interrupted): what was done
+  // summary.json, energy.csv and run.json with how the run ended (finished, failed, interrupted)
+  // and what was done
   auto record_stop = [&](const std::string& status, const std::string& message) {
     try {
       if (snapshots) snapshots->finish();
@@ -441,17 +437,16 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
       }
       return code;
     }
-    summary["status"] = "finished";
-    write_text_atomically(out_dir + "/energy.csv", csv);
-    write_text_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
-    dir.set_state("finished", {{"step", step_reached}, {"time", t}});
+    record_stop("finished", "");
     return 0;
   } catch (const std::exception& e) {
     // Ctrl-C reaches the whole process group: a kernel compiler killed by it fails the set-up,
     // but the run was interrupted, not broken
     if (const int sig = InterruptGuard::pending()) {
       record_stop("interrupted", "");
-      if (!opt.quiet) std::cerr << fmt::format("\ndgmax: interrupted during set-up; nothing was computed\n");
+      if (!opt.quiet)
+        std::cerr << fmt::format("\ndgmax: interrupted at step {} ({}); what was done is in {}/\n", step_reached,
+                                 e.what(), out_dir);
       return interrupted_exit_code(sig);
     }
     const auto* user = dynamic_cast<const UserError*>(&e);
