@@ -16,6 +16,20 @@
 
 namespace dgmax::test {
 
+// A run with a source, HDF5 snapshots every 0.2 and a checkpoint every 20 steps: what the restart
+// tests run (on `cells`³ boxes at `order`).
+inline std::string restart_case(int cells, int order) {
+  const std::string c = std::to_string(cells);
+  return "mesh: {box: {cells: [" + c + ", " + c + ", " + c + "]}}\n"
+         "discretization: {order: " + std::to_string(order) + "}\n"
+         "initial:\n"
+         "  E: ['0', '0', 'sin(pi*x)*sin(pi*y)']\n"
+         "  H: ['0', '0', '0']\n"
+         "sources: {J: ['0', '0.1*sin(2*t)*x', '0']}\n"
+         "time: {final: 1}\n"
+         "output: {vtk_every: 0.2, format: hdf5, checkpoint_every: 20}\n";
+}
+
 // A dataset of an HDF5 snapshot as raw doubles (empty when missing).
 inline std::vector<double> read_h5_doubles(const std::string& path, const char* name) {
   std::vector<double> v;

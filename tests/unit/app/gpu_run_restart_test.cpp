@@ -13,15 +13,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kCase =
-    "mesh: {box: {cells: [3, 3, 3]}}\n"
-    "discretization: {order: 4}\n"
-    "initial:\n"
-    "  E: ['0', '0', 'sin(pi*x)*sin(pi*y)']\n"
-    "  H: ['0', '0', '0']\n"
-    "sources: {J: ['0', '0.1*sin(2*t)*x', '0']}\n"
-    "time: {final: 1}\n"
-    "output: {vtk_every: 0.2, format: hdf5, checkpoint_every: 20}\n";
+const std::string kCase = dgmax::test::restart_case(3, 4);
 
 class GpuRunRestart : public ::testing::Test {
  protected:

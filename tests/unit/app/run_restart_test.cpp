@@ -21,15 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kCase =
-    "mesh: {box: {cells: [2, 2, 2]}}\n"
-    "discretization: {order: 3}\n"
-    "initial:\n"
-    "  E: ['0', '0', 'sin(pi*x)*sin(pi*y)']\n"
-    "  H: ['0', '0', '0']\n"
-    "sources: {J: ['0', '0.1*sin(2*t)*x', '0']}\n"
-    "time: {final: 1}\n"
-    "output: {vtk_every: 0.2, format: hdf5, checkpoint_every: 20}\n";
+const std::string kCase = dgmax::test::restart_case(2, 3);
 
 class RunRestart : public ::testing::Test {
  protected:
@@ -81,10 +73,8 @@ TEST_F(RunRestart, AnotherRunsCheckpointIsRefusedWithWhatDiffers) {
 // Ctrl-C writes a checkpoint at the step reached; the restart finishes the run like an
 // uninterrupted one.
 TEST_F(RunRestart, AnInterruptedRunContinues) {
-  std::ofstream(config_) << std::string(kCase) + "mesh: {box: {cells: [4, 4, 4]}}\n";
   {
-    std::string text = kCase;
-    text.replace(0, text.find('\n'), "mesh: {box: {cells: [4, 4, 4]}}");
+    std::string text = dgmax::test::restart_case(4, 3);  // long enough to be stopped twice
     text.replace(text.find("final: 1"), 8, "final: 400");
     std::ofstream(config_) << text;
   }
