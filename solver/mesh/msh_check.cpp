@@ -181,6 +181,12 @@ class Walker {
             kCorruptHint);
   }
 
+  [[noreturn]] void corrupt_format(size_t offset, const std::string& what) const {
+    fail_at(offset, true, "mesh file '" + path_ + "' " + what, kFormatHint);
+  }
+  static constexpr const char* kFormatHint =
+      "convert it with Gmsh: `gmsh file.msh -save -format msh41 -o converted.msh`";
+
   // The '$' of "$End<name>" at the start of a line after the section's header, or npos.
   size_t find_end_marker(const Section& s) const {
     const std::string marker = "$End" + s.name.substr(1);
@@ -332,10 +338,20 @@ class Walker {
     skip_space();
     const size_t start = pos_;
     while (pos_ < section_.end && !is_space(d_[pos_])) ++pos_;
-    version_ = std::atof(std::string(d_.substr(start, pos_ - start)).c_str());
+    const std::string version(d_.substr(start, pos_ - start));
+    version_ = std::atof(version.c_str());
+    // Gmsh 4.8 also reads MSH 3 and 4.0, with readers that trust every count and tag (a
+    // mismatch corrupts its heap); only the versions walked here are passed on to it.
+    const bool v2 = version_ >= 2 && version_ < 3, v41 = version_ >= 4.1 && version_ < 5;
+    if (!v2 && !v41)
+      corrupt_format(start, "is in MSH format version '" + version +
+                                "', which dgmax does not read (it reads MSH 2.2 and 4.1)");
     binary_ = ascii_int("the file type") == 1;
+    const size_t at_size = (skip_space(), pos_);
     const long long data_size = ascii_int("the data size");
-    if (binary_ && data_size != 8) version_ = -1;  // Gmsh decides; we cannot walk it
+    if (data_size != 8)
+      corrupt_format(at_size, "declares a data size of " + std::to_string(data_size) +
+                                  " bytes per real (MSH files use 8)");
     if (!binary_) return;
     pos_ = line_end(pos_);
     binary_data_ = true;
@@ -351,14 +367,19 @@ class Walker {
   }
 
   // ---- values Gmsh trusts as well: it asserts or crashes on these instead of reporting them ----
+  struct Tag {
+    long long value;
+    size_t at;
+  };
   // A node tag; remembers the range of tags defined so far.
-  void node_tag(Width w) {
+  Tag node_tag(Width w) {
     skip_if_ascii();
     const size_t at = pos_;
     const long long tag = integer(w, "a node tag");
     if (tag < 1) corrupt(at, "has the node tag " + std::to_string(tag) + " (tags start at 1)");
     min_node_ = std::min(min_node_, tag);
     max_node_ = std::max(max_node_, tag);
+    return {tag, at};
   }
   void coordinates(long long n) {
     if (!binary_data_) return skip(n, 0, "node coordinates");
@@ -483,13 +504,14 @@ class Walker {
   }
 
   // MSH 4.1: numEntityBlocks numNodes minTag maxTag (size_t); per block: dim tag parametric
-  // (int) count (size_t), count tags (size_t), count × (3 [+ dim]) doubles.
+  // (int) count (size_t), count tags (size_t), count × (3 [+ dim]) doubles. Gmsh sizes its tag
+  // tables from the header and fills them from the blocks without checking one against the
+  // other (a mismatch corrupts its heap), so the blocks must add up to the header.
   void v41_nodes() {
     binary_data_ = binary_;
     const long long blocks = count(Width::Size, "entity blocks", 20, 4);
-    count(Width::Size, "nodes", 32, 4);
-    integer(Width::Size, "the smallest node tag");
-    integer(Width::Size, "the largest node tag");
+    const TagRange range = v41_totals("nodes", 32, 4);
+    long long seen = 0;
     for (long long b = 0; b < blocks; ++b) {
       skip_if_ascii();
       const size_t at = pos_;
@@ -498,34 +520,84 @@ class Walker {
       const long long parametric = integer(Width::Int, "a node block header");
       if (dim < 0 || dim > 3) corrupt(at, "has a node block of entity dimension " + std::to_string(dim));
       const long long per_node = 3 + (parametric ? dim : 0);
+      skip_if_ascii();
+      const size_t at_count = pos_;
       const long long k = count(Width::Size, "nodes in a block", 8 + 8 * per_node, 1 + per_node);
-      for (long long i = 0; i < k; ++i) node_tag(Width::Size);
+      seen = v41_block_total(seen, k, range, at_count, "nodes");
+      for (long long i = 0; i < k; ++i) v41_tag(node_tag(Width::Size), range, "node");
       coordinates(k * per_node);
     }
+    v41_check_total(seen, range, "nodes");
     if (binary_data_) expect_binary_end();
   }
 
   // MSH 4.1: numEntityBlocks numElements minTag maxTag (size_t); per block: dim tag type (int)
-  // count (size_t), count × (tag + nodes) size_t.
+  // count (size_t), count × (tag + nodes) size_t. Same consistency as for nodes.
   void v41_elements() {
     binary_data_ = binary_;
     const long long blocks = count(Width::Size, "entity blocks", 20, 4);
-    count(Width::Size, "elements", 16, 2);
-    integer(Width::Size, "the smallest element tag");
-    integer(Width::Size, "the largest element tag");
+    const TagRange range = v41_totals("elements", 16, 2);
+    long long seen = 0;
     for (long long b = 0; b < blocks; ++b) {
       integer(Width::Int, "an element block header");
       integer(Width::Int, "an element block header");
       skip_if_ascii();
       const size_t at_type = pos_;
       const int nodes = element_type(integer(Width::Int, "an element block header"), at_type);
+      skip_if_ascii();
+      const size_t at_count = pos_;
       const long long k = count(Width::Size, "elements in a block", 8 * (1 + nodes), 1 + nodes);
+      seen = v41_block_total(seen, k, range, at_count, "elements");
       for (long long e = 0; e < k; ++e) {
-        integer(Width::Size, "an element tag");
+        skip_if_ascii();
+        const size_t at = pos_;
+        const long long tag = integer(Width::Size, "an element tag");
+        if (tag < 1) corrupt(at, "has the element tag " + std::to_string(tag) + " (tags start at 1)");
+        v41_tag({tag, at}, range, "element");
         node_refs(nodes, Width::Size);
       }
     }
+    v41_check_total(seen, range, "elements");
     if (binary_data_) expect_binary_end();
+  }
+
+  // ---- MSH 4.1 header totals against the blocks ---------------------------------------------
+  struct TagRange {
+    long long total = 0, min = 0, max = 0;
+    size_t at = 0;  // where the header's total is
+  };
+  // numItems minTag maxTag of a $Nodes/$Elements header (after numEntityBlocks).
+  TagRange v41_totals(const char* items, size_t bytes_each, size_t tokens_each) {
+    TagRange r;
+    skip_if_ascii();
+    r.at = pos_;
+    r.total = count(Width::Size, items, bytes_each, tokens_each);
+    skip_if_ascii();
+    const size_t at_min = pos_;
+    r.min = integer(Width::Size, "the smallest tag");
+    r.max = integer(Width::Size, "the largest tag");
+    if (r.total > 0 && (r.min < 1 || r.min > r.max))
+      corrupt(at_min, std::string("declares ") + items + " tags from " + std::to_string(r.min) +
+                          " to " + std::to_string(r.max) + " (tags start at 1, the smallest first)");
+    return r;
+  }
+  long long v41_block_total(long long seen, long long k, const TagRange& r, size_t at,
+                            const char* items) const {
+    if (k > r.total - seen)
+      corrupt(at, "has more " + std::string(items) + " in its blocks than the " +
+                      std::to_string(r.total) + " its header declares");
+    return seen + k;
+  }
+  void v41_check_total(long long seen, const TagRange& r, const char* items) const {
+    if (seen != r.total)
+      corrupt(r.at, "declares " + std::to_string(r.total) + " " + items + ", but its blocks hold " +
+                        std::to_string(seen));
+  }
+  void v41_tag(Tag tag, const TagRange& r, const char* item) const {
+    if (tag.value < r.min || tag.value > r.max)
+      corrupt(tag.at, std::string("has the ") + item + " tag " + std::to_string(tag.value) +
+                          " outside the range " + std::to_string(r.min) + " to " +
+                          std::to_string(r.max) + " its header declares");
   }
 
   // MSH 4.1: numLinks (size_t); per link: dim tag masterTag (int), numAffine (size_t) doubles,

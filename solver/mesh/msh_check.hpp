@@ -15,9 +15,14 @@ namespace dgmax {
 //     ASCII or binary) promises more items than the rest of the section can hold, e.g.
 //     "section $Elements declares 4294967295 elements, ... room for at most 212";
 //   - binary data does not end where its counts say, or a count is negative or not a number;
-//   - the file has no $Elements section (cut off between sections).
-// Other sections (and MSH 1, 3, 4.0) are checked for their end marker only. Files are mapped,
-// not copied, so the check is cheap next to Gmsh's own reading.
+//   - MSH 4.1 blocks do not add up to their header's total, or a tag lies outside the header's
+//     [minTag, maxTag] (Gmsh sizes its tables from the header and fills them from the blocks);
+//   - the file has no $Elements section (cut off between sections);
+//   - the format is not MSH 2.x or 4.1 (or MSH 1, which has no $MeshFormat), or its data size
+//     is not 8: Gmsh's readers of MSH 3 and 4.0 trust every count, so such files are refused
+//     with how to convert them.
+// Other sections are checked for their end marker only. Files are mapped, not copied, so the
+// check is cheap next to Gmsh's own reading.
 void check_msh_structure(const std::string& path);
 
 }  // namespace dgmax

@@ -123,6 +123,60 @@ TEST_F(MshCheck, HugeCountInAsciiPointsAtTheLine) {
   EXPECT_EQ(e.where().snippet, "4294967295");
 }
 
+// Gmsh 4.8 sizes its node and element tables from a $Nodes/$Elements header and fills them from
+// the blocks unchecked: a header that disagrees with its blocks corrupted its heap (fuzz finding,
+// tests/fuzz/regressions/msh/gmsh-msh4-bad-free*.msh).
+TEST_F(MshCheck, V4HeadersMustAgreeWithTheirBlocks) {
+  const std::string good = slurp(data("two_tets_v4.msh"));
+  struct Case {
+    const char* section;
+    const char* header;
+    std::vector<std::string> words;
+  };
+  for (const Case& c : {
+           Case{"$Elements\n", "2 7 1 8", {"$Elements", "more elements in its blocks than the 7"}},
+           Case{"$Elements\n", "2 9 1 9", {"$Elements", "declares 9 elements, but its blocks hold 8"}},
+           Case{"$Elements\n", "2 8 1 7", {"$Elements", "element tag 8 outside the range 1 to 7"}},
+           Case{"$Elements\n", "2 8 3 8", {"$Elements", "element tag 1 outside the range 3 to 8"}},
+           Case{"$Elements\n", "2 8 8 1", {"$Elements", "tags from 8 to 1"}},
+           Case{"$Nodes\n", "1 4 1 5", {"$Nodes", "more nodes in its blocks than the 4"}},
+           Case{"$Nodes\n", "1 6 1 6", {"$Nodes", "declares 6 nodes, but its blocks hold 5"}},
+           Case{"$Nodes\n", "1 5 1 4", {"$Nodes", "node tag 5 outside the range 1 to 4"}},
+           Case{"$Nodes\n", "1 5 0 5", {"$Nodes", "tags from 0 to 5"}},
+       }) {
+    SCOPED_TRACE(c.header);
+    const std::string path = write("v4.msh", with_line(good, after(good, c.section), c.header));
+    std::vector<std::string> words = c.words;
+    words.push_back("is corrupt");
+    const UserError e = expect_user_error([&] { check_msh_structure(path); });
+    for (const std::string& w : words) EXPECT_NE(e.render().find(w), std::string::npos) << e.render();
+    EXPECT_GT(e.where().line, 1) << e.render();
+#if DGMAX_HAS_GMSH
+    expect_user_error([&] { read_gmsh(path); }, {"is corrupt"});
+#endif
+  }
+  // a block's element tag below 1
+  std::string zero = good;
+  zero.replace(zero.find("7 1 2 3 4"), 1, "0");
+  expect_rejected(write("v4.msh", zero), {"$Elements", "element tag 0"});
+}
+
+// Only MSH 2.x and 4.1 reach Gmsh (its MSH 3 and 4.0 readers trust every count), with 8-byte reals.
+TEST_F(MshCheck, OtherFormatVersionsAreRefusedWithHowToConvert) {
+  const std::string good = slurp(data("two_tets_v4.msh"));
+  for (const char* format : {"4 0 8", "4.0 0 8", "3.0 0 8", "1.0 0 8", "5.0 0 8", "x 0 8"}) {
+    SCOPED_TRACE(format);
+    const std::string path = write("version.msh", with_line(good, after(good, "$MeshFormat\n"), format));
+    const UserError e = expect_rejected(path, {"MSH format version", "dgmax does not read", "2.2 and 4.1"});
+    EXPECT_EQ(e.where().line, 2) << e.render();
+    EXPECT_NE(e.hint().find("-format msh41"), std::string::npos) << e.hint();
+  }
+  const std::string path = write("size.msh", with_line(good, after(good, "$MeshFormat\n"), "4.1 0 4"));
+  const UserError e = expect_rejected(path, {"data size of 4 bytes"});
+  EXPECT_EQ(e.where().line, 2) << e.render();
+  EXPECT_EQ(e.where().column, 7) << e.render();
+}
+
 TEST_F(MshCheck, MalformedPhysicalName) {  // Gmsh read on into the next line and crashed
   const std::string good = slurp(data("two_tets_v4.msh"));
   const std::string path = write("names.msh", with_line(good, after(good, "$PhysicalNames\n2\n"), "29999999999"));
