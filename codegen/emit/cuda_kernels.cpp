@@ -9,54 +9,136 @@
 
 namespace dgmax::codegen {
 
-int cuda_elements_per_block(const KernelSpec& s) {
-  return s.plan.elements_per_block > 0 ? s.plan.elements_per_block : std::max(1, 128 / s.Np);
+namespace {
+
+// Dr, Ds, Dt as one table [3][NP][NP] and LIFT, in the plan's layout, with accessors
+// D_AT(ops, m, i, j) (operator m, row i, column j) and LIFT_AT(i, f) (row i, face node f).
+std::string operator_tables(const KernelSpec& s) {
+  const int Np = s.Np, Nf = 4 * s.Nfp;
+  const bool T = s.plan.cuda.transposed;
+  std::vector<double> D(3 * static_cast<size_t>(Np) * Np), L(static_cast<size_t>(Np) * Nf);
+  const std::vector<double>* ops[3] = {&s.Dr, &s.Ds, &s.Dt};
+  for (int m = 0; m < 3; ++m)
+    for (int i = 0; i < Np; ++i)
+      for (int j = 0; j < Np; ++j)
+        D[(static_cast<size_t>(m) * Np + (T ? j : i)) * Np + (T ? i : j)] = (*ops[m])[static_cast<size_t>(i) * Np + j];
+  for (int i = 0; i < Np; ++i)
+    for (int f = 0; f < Nf; ++f)
+      L[T ? static_cast<size_t>(f) * Np + i : static_cast<size_t>(i) * Nf + f] = s.LIFT[static_cast<size_t>(i) * Nf + f];
+  std::ostringstream src;
+  src << (T ? "// Dr, Ds, Dt transposed: Dops[m*NP + j][i] = D_m[i][j] (a warp's threads, one node each, read\n"
+              "// consecutive words of column j).\n"
+            : "// Dr, Ds, Dt row-major: Dops[m*NP + i][j] = D_m[i][j].\n")
+      << matrix_literal("Dops", D, 3 * Np, Np)
+      << (T ? "// LIFT transposed: LIFTop[f][i] = LIFT[i][f].\n" : "// LIFT row-major: LIFTop[i][f].\n")
+      << (T ? matrix_literal("LIFTop", L, Nf, Np) : matrix_literal("LIFTop", L, Np, Nf))
+      << (T ? "#define D_AT(ops, m, i, j) (ops)[((m) * NP + (j)) * NP + (i)]\n#define LIFT_AT(i, f) LIFTop[f][i]\n\n"
+            : "#define D_AT(ops, m, i, j) (ops)[((m) * NP + (i)) * NP + (j)]\n#define LIFT_AT(i, f) LIFTop[i][f]\n\n");
+  return src.str();
 }
 
+}  // namespace
+
+int cuda_norm_elements_per_block(int Np) { return std::max(1, 128 / Np); }
+
 std::string generate_cuda_source(const KernelSpec& s) {
+  const CudaPlan& plan = s.plan.cuda;
   std::ostringstream src;
   src << kernel_header_comment(s, "cuda")
-      << fmt::format("// Volume and lift blocks: {} threads per element x {} elements.\n\n", s.Np,
-                     cuda_elements_per_block(s))
+      << fmt::format("// Plan {}: fusion level {}, {} elements per block, {} per thread ({} threads per block),\n"
+                     "// operators {}{}.\n\n",
+                     plan.name(), plan.fusion, plan.elements_per_block, plan.elements_per_thread,
+                     plan.threads_per_block(s.Np), plan.transposed ? "transposed" : "row-major",
+                     plan.shared_ops ? ", staged in shared memory" : ", read from global memory through L1")
       << "#define DGMAX_FN __device__ __forceinline__\n#define DGMAX_TABLE __device__ const\n\n"
-      << kernel_common_section(s, true);
-  src << fmt::format(R"(enum {{ EPB = {epb} }};
+      << kernel_common_section(s, true) << operator_tables(s);
+  src << fmt::format(R"(// Block shape of the volume, lift and stage kernels: (NP, TY) threads; thread (i, y) owns node i
+// of the block's elements y*EPT .. y*EPT + EPT-1. Norms and initial state: (NP, NEPB).
+enum {{ EPB = {epb}, EPT = {ept}, TY = EPB / EPT, NT = NP * TY, NEPB = {nepb} }};
+// Only the kernels of the plan's fusion level are compiled (their shared memory is the plan's).
+#define FUSION {fusion}
+#define SHARED_OPS {shared_ops}
+#if SHARED_OPS
+#define OPS sops
+#else
+#define OPS (&Dops[0][0])
+#endif
 
-// curl H and -curl E at node i from an element's state staged in shared memory (sq: [6][NP]).
-DGMAX_FN void volume_node(int i, const real_t (*__restrict__ sq)[NP], const real_t* __restrict__ g,
-                          real_t* __restrict__ curl) {{
-  real_t dr[6] = {{0, 0, 0, 0, 0, 0}}, ds[6] = {{0, 0, 0, 0, 0, 0}}, dt[6] = {{0, 0, 0, 0, 0, 0}};
-  for (int j = 0; j < NP; ++j) {{
-    const real_t a = Dr[i][j], b = Ds[i][j], c = Dt[i][j];
-#pragma unroll
-    for (int m = 0; m < 6; ++m) {{
-      const real_t v = sq[m][j];
-      dr[m] += a * v;
-      ds[m] += b * v;
-      dt[m] += c * v;
-    }}
-  }}
-  real_t d[3][6];  // d[axis][component]
-#pragma unroll
-  for (int m = 0; m < 6; ++m)
-#pragma unroll
-    for (int x = 0; x < 3; ++x) d[x][m] = g[x] * dr[m] + g[3 + x] * ds[m] + g[6 + x] * dt[m];
-  curl[0] = d[1][5] - d[2][4];
-  curl[1] = d[2][3] - d[0][5];
-  curl[2] = d[0][4] - d[1][3];
-  curl[3] = -(d[1][2] - d[2][1]);
-  curl[4] = -(d[2][0] - d[0][2]);
-  curl[5] = -(d[0][1] - d[1][0]);
+// The block's element states [EPB][6][NP] (contiguous in q) into shared memory, zeros past K.
+DGMAX_FN void stage_state(const real_t* __restrict__ q, int K, int kb, int tid, real_t (*__restrict__ sq)[6][NP]) {{
+  real_t* s = &sq[0][0][0];
+  const real_t* qb = q + (long)kb * 6 * NP;
+  const int valid = min(EPB, K - kb) * 6 * NP;
+  for (int n = tid; n < EPB * 6 * NP; n += NT) s[n] = n < valid ? qb[n] : real_t(0);
 }}
 
-// acc = row i of LIFT times the element's face fluxes (sf: [NFACE_NODES][6]).
-DGMAX_FN void lift_node(int i, const real_t* __restrict__ sf, real_t* __restrict__ acc) {{
+// Dr, Ds, Dt into shared memory (the plan's layout).
+DGMAX_FN void stage_ops(int tid, real_t* __restrict__ sops) {{
+  const real_t* d = &Dops[0][0];
+  for (int n = tid; n < 3 * NP * NP; n += NT) sops[n] = d[n];
+}}
+
+// The face fluxes (times Fscale) of the block's elements into shared memory (sf: [EPB][NFACE_NODES*6]).
+DGMAX_FN void block_fluxes(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ geo,
+                           const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
+                           const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
+                           real_t (*__restrict__ sf)[NFACE_NODES * 6]) {{
+  for (int n = tid; n < EPB * NFACE_NODES; n += NT) {{
+    const int e = n / NFACE_NODES, m = n - e * NFACE_NODES, k = kb + e;
+    if (k < K) face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, &sf[e][m * 6]);
+  }}
+}}
+
+// curl H and -curl E at node i of EPT consecutive elements (states sq: [EPT][6][NP] in shared
+// memory, first element k0): each operator entry loaded once serves all of them and all six fields.
+DGMAX_FN void volume_nodes(int i, const real_t (*__restrict__ sq)[6][NP], const real_t* __restrict__ ops,
+                           const real_t* __restrict__ geo, int K, int k0, real_t (*__restrict__ curl)[6]) {{
+  real_t dr[EPT][6], ds[EPT][6], dt[EPT][6];
 #pragma unroll
-  for (int c = 0; c < 6; ++c) acc[c] = 0;
+  for (int r = 0; r < EPT; ++r)
+#pragma unroll
+    for (int m = 0; m < 6; ++m) dr[r][m] = ds[r][m] = dt[r][m] = real_t(0);
+  for (int j = 0; j < NP; ++j) {{
+    const real_t a = D_AT(ops, 0, i, j), b = D_AT(ops, 1, i, j), c = D_AT(ops, 2, i, j);
+#pragma unroll
+    for (int r = 0; r < EPT; ++r)
+#pragma unroll
+      for (int m = 0; m < 6; ++m) {{
+        const real_t v = sq[r][m][j];
+        dr[r][m] += a * v;
+        ds[r][m] += b * v;
+        dt[r][m] += c * v;
+      }}
+  }}
+#pragma unroll
+  for (int r = 0; r < EPT; ++r) {{
+    const real_t* g = geo + (long)min(k0 + r, K - 1) * GEO;  // past K: any element (not written)
+    real_t d[3][6];  // d[axis][component]
+#pragma unroll
+    for (int m = 0; m < 6; ++m)
+#pragma unroll
+      for (int x = 0; x < 3; ++x) d[x][m] = g[x] * dr[r][m] + g[3 + x] * ds[r][m] + g[6 + x] * dt[r][m];
+    curl[r][0] = d[1][5] - d[2][4];
+    curl[r][1] = d[2][3] - d[0][5];
+    curl[r][2] = d[0][4] - d[1][3];
+    curl[r][3] = -(d[1][2] - d[2][1]);
+    curl[r][4] = -(d[2][0] - d[0][2]);
+    curl[r][5] = -(d[0][1] - d[1][0]);
+  }}
+}}
+
+// acc[r] = row i of LIFT times the face fluxes of element r of EPT (sf: [EPT][NFACE_NODES*6]).
+DGMAX_FN void lift_nodes(int i, const real_t (*__restrict__ sf)[NFACE_NODES * 6], real_t (*__restrict__ acc)[6]) {{
+#pragma unroll
+  for (int r = 0; r < EPT; ++r)
+#pragma unroll
+    for (int c = 0; c < 6; ++c) acc[r][c] = 0;
   for (int m = 0; m < NFACE_NODES; ++m) {{
-    const real_t l = LIFT[i][m];
+    const real_t l = LIFT_AT(i, m);
 #pragma unroll
-    for (int c = 0; c < 6; ++c) acc[c] += l * sf[m * 6 + c];
+    for (int r = 0; r < EPT; ++r)
+#pragma unroll
+      for (int c = 0; c < 6; ++c) acc[r][c] += l * sf[r][m * 6 + c];
   }}
 }}
 
@@ -87,12 +169,12 @@ DGMAX_FN real_t rhs_component(int c, real_t volume, real_t lifted, const real_t*
   return v;
 }}
 
-// Lift the fluxes in shared memory onto the volume terms already in rhs (rhs := full right-hand side).
-DGMAX_FN void lift_into_rhs(int k, int i, const real_t* __restrict__ sf, const real_t* __restrict__ mat,
-                            const real_t* __restrict__ q, const double* __restrict__ vert, double t,
-                            real_t* __restrict__ rhs) {{
-  real_t acc[6], src[3];
-  lift_node(i, sf, acc);
+// rhs := full right-hand side at node i of element k, from the volume terms already in rhs and the
+// lifted fluxes acc.
+DGMAX_FN void finish_rhs(int k, int i, const real_t* __restrict__ acc, const real_t* __restrict__ mat,
+                         const real_t* __restrict__ q, const double* __restrict__ vert, double t,
+                         real_t* __restrict__ rhs) {{
+  real_t src[3];
   node_current(vert, k, i, t, src);
   const real_t* mk = mat + (long)k * MAT;
   const real_t* qk = q + (long)k * 6 * NP;
@@ -101,23 +183,33 @@ DGMAX_FN void lift_into_rhs(int k, int i, const real_t* __restrict__ sf, const r
   for (int c = 0; c < 6; ++c) rk[c * NP + i] = rhs_component(c, rk[c * NP + i], acc[c], mk, qk[c * NP + i], src);
 }}
 
+#if FUSION <= 1
 // Volume terms: rhs_E = curl H, rhs_H = -curl E.
-extern "C" __global__ void __launch_bounds__(NP * EPB)
+extern "C" __global__ void __launch_bounds__(NT)
 dgmax_volume(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, real_t* __restrict__ rhs) {{
   __shared__ real_t sq[EPB][6][NP];
-  const int i = threadIdx.x, e = threadIdx.y;
-  const int k = blockIdx.x * EPB + e;
-  if (k < K)
-    for (int m = 0; m < 6; ++m) sq[e][m][i] = q[((long)k * 6 + m) * NP + i];
+#if SHARED_OPS
+  __shared__ real_t sops[3 * NP * NP];
+  stage_ops(threadIdx.y * NP + threadIdx.x, sops);
+#endif
+  const int i = threadIdx.x, y = threadIdx.y, kb = blockIdx.x * EPB;
+  stage_state(q, K, kb, y * NP + i, sq);
   __syncthreads();
-  if (k >= K) return;
-  real_t curl[6];
-  volume_node(i, sq[e], geo + (long)k * GEO, curl);
-  real_t* rk = rhs + (long)k * 6 * NP;
+  real_t curl[EPT][6];
+  volume_nodes(i, sq + y * EPT, OPS, geo, K, kb + y * EPT, curl);
 #pragma unroll
-  for (int c = 0; c < 6; ++c) rk[c * NP + i] = curl[c];
+  for (int r = 0; r < EPT; ++r) {{
+    const int k = kb + y * EPT + r;
+    if (k >= K) break;
+    real_t* rk = rhs + (long)k * 6 * NP;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) rk[c * NP + i] = curl[r][c];
+  }}
 }}
 
+#endif
+
+#if FUSION == 0
 // Surface: one thread per face node.
 extern "C" __global__ void dgmax_surface(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                                          const real_t* __restrict__ mat, const int* __restrict__ etoe,
@@ -129,87 +221,119 @@ extern "C" __global__ void dgmax_surface(int K, const real_t* __restrict__ q, co
   face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, flux + n * 6);
 }}
 
-// Lift: the face fluxes from device memory, staged in shared memory.
-extern "C" __global__ void __launch_bounds__(NP * EPB)
+// Lift: the face fluxes of the block's elements (contiguous in flux) staged in shared memory.
+extern "C" __global__ void __launch_bounds__(NT)
 dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ mat, const real_t* __restrict__ q,
            const double* __restrict__ vert, double t, real_t* __restrict__ rhs) {{
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
-  const int i = threadIdx.x, e = threadIdx.y;
-  const int k = blockIdx.x * EPB + e;
-  if (k < K)
-    for (int m = i; m < NFACE_NODES * 6; m += NP) sf[e][m] = flux[(long)k * NFACE_NODES * 6 + m];
+  const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = blockIdx.x * EPB;
+  {{
+    real_t* s = &sf[0][0];
+    const real_t* fb = flux + (long)kb * NFACE_NODES * 6;
+    const int valid = min(EPB, K - kb) * NFACE_NODES * 6;
+    for (int n = tid; n < valid; n += NT) s[n] = fb[n];
+  }}
   __syncthreads();
-  if (k >= K) return;
-  lift_into_rhs(k, i, sf[e], mat, q, vert, t, rhs);
+  real_t acc[EPT][6];
+  lift_nodes(i, sf + y * EPT, acc);
+#pragma unroll
+  for (int r = 0; r < EPT; ++r) {{
+    const int k = kb + y * EPT + r;
+    if (k >= K) break;
+    finish_rhs(k, i, acc[r], mat, q, vert, t, rhs);
+  }}
 }}
 
+#endif
+
+#if FUSION == 1
 // Surface and lift fused: the face fluxes of the block's elements stay in shared memory instead of
 // a round trip through device memory.
-extern "C" __global__ void __launch_bounds__(NP * EPB)
+extern "C" __global__ void __launch_bounds__(NT)
 dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                    const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
                    const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
                    real_t* __restrict__ rhs) {{
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
-  const int i = threadIdx.x, e = threadIdx.y;
-  const int k = blockIdx.x * EPB + e;
-  if (k < K)
-    for (int m = i; m < NFACE_NODES; m += NP)
-      face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, &sf[e][m * 6]);
+  const int i = threadIdx.x, y = threadIdx.y, kb = blockIdx.x * EPB;
+  block_fluxes(K, kb, y * NP + i, q, geo, mat, etoe, bc, vmapP, vert, t, sf);
   __syncthreads();
-  if (k >= K) return;
-  lift_into_rhs(k, i, sf[e], mat, q, vert, t, rhs);
+  real_t acc[EPT][6];
+  lift_nodes(i, sf + y * EPT, acc);
+#pragma unroll
+  for (int r = 0; r < EPT; ++r) {{
+    const int k = kb + y * EPT + r;
+    if (k >= K) break;
+    finish_rhs(k, i, acc[r], mat, q, vert, t, rhs);
+  }}
 }}
 
+#endif
+
+#if FUSION == 2
 // One whole LSERK stage per element block: volume terms, face fluxes (shared memory), lift, then
 // res = a·res + dt·rhs and q_out = q_in + b·res. q_in and q_out are different buffers (ping-pong),
 // because neighbours read q_in while this block writes its elements' new state.
-extern "C" __global__ void __launch_bounds__(NP * EPB)
+extern "C" __global__ void __launch_bounds__(NT)
 dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
             const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
             const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
             real_t a, real_t b, real_t dt) {{
   __shared__ real_t sq[EPB][6][NP];
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
-  const int i = threadIdx.x, e = threadIdx.y;
-  const int k = blockIdx.x * EPB + e;
+  const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = blockIdx.x * EPB;
 #if HAS_CURRENT
   // J first, while few registers are live, parked in shared memory until the update: evaluated
   // after the volume and lift terms it raised register use past the occupancy step (bench/NOTES.md)
   __shared__ real_t sj[EPB][3][NP];
-  if (k < K) {{
-    real_t j3[3];
-    node_current(vert, k, i, t, j3);
-    for (int c = 0; c < 3; ++c) sj[e][c][i] = j3[c];
-  }}
-#endif
-  if (k < K) {{
-    for (int m = 0; m < 6; ++m) sq[e][m][i] = q[((long)k * 6 + m) * NP + i];
-    for (int m = i; m < NFACE_NODES; m += NP)
-      face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, &sf[e][m * 6]);
-  }}
-  __syncthreads();
-  if (k >= K) return;
-  real_t curl[6], acc[6], src[3];
-  volume_node(i, sq[e], geo + (long)k * GEO, curl);
-  lift_node(i, sf[e], acc);
-#if HAS_CURRENT
-  for (int c = 0; c < 3; ++c) src[c] = sj[e][c][i];
-#else
-  for (int c = 0; c < 3; ++c) src[c] = real_t(0);
-#endif
-  const real_t* mk = mat + (long)k * MAT;
 #pragma unroll
-  for (int c = 0; c < 6; ++c) {{
-    const real_t r = rhs_component(c, curl[c], acc[c], mk, sq[e][c][i], src);
-    const long idx = ((long)k * 6 + c) * NP + i;
-    const real_t rs = a * res[idx] + dt * r;
-    res[idx] = rs;
-    q_out[idx] = sq[e][c][i] + b * rs;
+  for (int r = 0; r < EPT; ++r) {{
+    const int e = y * EPT + r, k = kb + e;
+    if (k < K) {{
+      real_t j3[3];
+      node_current(vert, k, i, t, j3);
+      for (int c = 0; c < 3; ++c) sj[e][c][i] = j3[c];
+    }}
+  }}
+#endif
+#if SHARED_OPS
+  __shared__ real_t sops[3 * NP * NP];
+  stage_ops(tid, sops);
+#endif
+  stage_state(q, K, kb, tid, sq);
+  block_fluxes(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, sf);
+  __syncthreads();
+  real_t curl[EPT][6], acc[EPT][6];
+  volume_nodes(i, sq + y * EPT, OPS, geo, K, kb + y * EPT, curl);
+  lift_nodes(i, sf + y * EPT, acc);
+#pragma unroll
+  for (int r = 0; r < EPT; ++r) {{
+    const int e = y * EPT + r, k = kb + e;
+    if (k >= K) break;
+    real_t src[3];
+#if HAS_CURRENT
+    for (int c = 0; c < 3; ++c) src[c] = sj[e][c][i];
+#else
+    for (int c = 0; c < 3; ++c) src[c] = real_t(0);
+#endif
+    const real_t* mk = mat + (long)k * MAT;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) {{
+      const real_t rc = rhs_component(c, curl[r][c], acc[r][c], mk, sq[e][c][i], src);
+      const long idx = ((long)k * 6 + c) * NP + i;
+      const real_t rs = a * res[idx] + dt * rc;
+      res[idx] = rs;
+      q_out[idx] = sq[e][c][i] + b * rs;
+    }}
   }}
 }}
+#endif
 
-// One LSERK stage over all n values.
+)",
+                     fmt::arg("epb", plan.elements_per_block), fmt::arg("ept", plan.elements_per_thread),
+                     fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
+                     fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));
+  src << fmt::format(R"(// One LSERK stage over all n values.
 extern "C" __global__ void dgmax_update(long n, real_t a, real_t b, real_t dt, const real_t* __restrict__ rhs,
                                         real_t* __restrict__ res, real_t* __restrict__ q) {{
   for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {{
@@ -220,9 +344,9 @@ extern "C" __global__ void dgmax_update(long n, real_t a, real_t b, real_t dt, c
 }}
 
 // The initial state q = (E, H)(x, 0); *bad = min(*bad, flat index of a value not finite in real_t).
-extern "C" __global__ void __launch_bounds__(NP * EPB)
+extern "C" __global__ void __launch_bounds__(NP * NEPB)
 dgmax_initial(int K, const double* __restrict__ vert, real_t* __restrict__ q, unsigned long long* __restrict__ bad) {{
-  const int i = threadIdx.x, k = blockIdx.x * EPB + threadIdx.y;
+  const int i = threadIdx.x, k = blockIdx.x * NEPB + threadIdx.y;
   if (k >= K) return;
   const long first = initial_node(k, i, vert, q);
   if (first >= 0) atomicMin(bad, (unsigned long long)first);
@@ -247,14 +371,14 @@ DGMAX_FN double mass_row(int i, const double* __restrict__ x) {{
 // Energy and error norms, in double: each block strides over element groups and writes its
 // partial results partial[block][6] = (energy, |E-E_ex|^2, |H-H_ex|^2, max|E-E_ex|, max|H-H_ex|, ∫|J|^2/eps);
 // the host adds the blocks in order (deterministic).
-extern "C" __global__ void __launch_bounds__(NP * EPB)
+extern "C" __global__ void __launch_bounds__(NP * NEPB)
 dgmax_norms(int K, const real_t* __restrict__ q, const real_t* __restrict__ mat, const double* __restrict__ vert,
             double t, double* __restrict__ partial) {{
-  __shared__ double sv[EPB][6][NP];
-  double* red = &sv[0][0][0];  // reused for the block's reduction: [6][EPB * NP]
+  __shared__ double sv[NEPB][6][NP];
+  double* red = &sv[0][0][0];  // reused for the block's reduction: [6][NEPB * NP]
   const int i = threadIdx.x, e = threadIdx.y, tid = e * NP + i;
   double acc[{nnorms}] = {{0, 0, 0, 0, 0, 0}};
-  for (int k0 = blockIdx.x * EPB; k0 < K; k0 += gridDim.x * EPB) {{
+  for (int k0 = blockIdx.x * NEPB; k0 < K; k0 += gridDim.x * NEPB) {{
     const int k = k0 + e;
     if (k < K)
       for (int c = 0; c < 6; ++c) sv[e][c][i] = (double)q[((long)k * 6 + c) * NP + i];
@@ -302,18 +426,16 @@ dgmax_norms(int K, const real_t* __restrict__ q, const real_t* __restrict__ mat,
 #endif
     __syncthreads();
   }}
-  for (int n = 0; n < {nnorms}; ++n) red[n * EPB * NP + tid] = acc[n];
+  for (int n = 0; n < {nnorms}; ++n) red[n * NEPB * NP + tid] = acc[n];
   __syncthreads();
-  for (int n = tid; n < {nnorms}; n += EPB * NP) {{  // one thread per norm (a loop for tiny blocks)
-    const double* r = red + n * EPB * NP;
+  for (int n = tid; n < {nnorms}; n += NEPB * NP) {{  // one thread per norm (a loop for tiny blocks)
+    const double* r = red + n * NEPB * NP;
     double s = r[0];
-    for (int m = 1; m < EPB * NP; ++m) s = (n == {oEi} || n == {oHi}) ? max_nan(s, r[m]) : s + r[m];
+    for (int m = 1; m < NEPB * NP; ++m) s = (n == {oEi} || n == {oHi}) ? max_nan(s, r[m]) : s + r[m];
     partial[(long)blockIdx.x * {nnorms} + n] = s;
   }}
 }}
 )",
-                     fmt::arg("epb", cuda_elements_per_block(s)), fmt::arg("inv_eps", kMatInvEps),
-                     fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps),
                      fmt::arg("nnorms", kNumNorms), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("oW", kNormEnergy), fmt::arg("oE2", kNormE2), fmt::arg("oH2", kNormH2),
                      fmt::arg("oEi", kNormEinf), fmt::arg("oHi", kNormHinf), fmt::arg("oJ2", kNormJ2));

@@ -1,10 +1,13 @@
-// The CUDA source of the cuda backend's kernels for one KernelSpec (compiled by NVRTC):
-//   dgmax_volume   block (NP, EPB): one thread per node, EPB elements per block; the elements'
-//                  states staged in shared memory; curl H, −curl E
-//   dgmax_surface  one thread per face node: traces, exterior state, flux × Fscale
-//   dgmax_lift     block (NP, EPB): the elements' face fluxes staged in shared memory; LIFT,
-//                  material scaling, conductivity, current source
-//   dgmax_update   grid-stride LSERK stage
+// The CUDA source of the cuda backend's kernels for one KernelSpec (compiled by NVRTC), sliced as
+// spec.plan.cuda says (codegen/tune/cuda_plan.hpp). Blocks of (NP, EPB / EPT) threads: thread
+// (i, y) owns node i of EPT of the block's EPB elements.
+//   dgmax_stage          one whole LSERK stage (plan fusion 2)
+//   dgmax_volume         the elements' states staged in shared memory; curl H, −curl E
+//   dgmax_surface_lift   face fluxes in shared memory, then LIFT, materials, conductivity, J (fusion 1)
+//   dgmax_surface        one thread per face node: traces, exterior state, flux × Fscale (fusion 0)
+//   dgmax_lift           the face fluxes staged in shared memory; LIFT ... (fusion 0)
+//   dgmax_update         grid-stride LSERK stage (fusion 0 and 1)
+//   dgmax_initial, dgmax_norms, dgmax_field_at: blocks of (NP, cuda_norm_elements_per_block)
 // Layouts are those of cpu_kernels.hpp; the same common section (kernel_common.hpp) prints the
 // operator tables and the flux, so both backends derive from the same DAGs.
 #pragma once
@@ -15,8 +18,8 @@
 
 namespace dgmax::codegen {
 
-// Elements per block of the volume and lift kernels: about 128 threads per block.
-int cuda_elements_per_block(const KernelSpec& spec);
+// Elements per block of dgmax_initial and dgmax_norms (not part of the plan): about 128 threads.
+int cuda_norm_elements_per_block(int Np);
 
 std::string generate_cuda_source(const KernelSpec& spec);
 

@@ -8,11 +8,9 @@
 #include "codegen/emit/c_expr.hpp"
 
 namespace dgmax::codegen {
-namespace {
 
-// A constant matrix as a C array initializer, one row per line, full double precision.
 std::string matrix_literal(const std::string& name, const std::vector<double>& m, int rows, int cols,
-                           const std::string& type = "real_t") {
+                           const std::string& type) {
   std::ostringstream s;
   s << "DGMAX_TABLE " << type << " " << name << "[" << rows << "][" << cols << "] = {\n";
   for (int i = 0; i < rows; ++i) {
@@ -23,6 +21,8 @@ std::string matrix_literal(const std::string& name, const std::vector<double>& m
   s << "};\n";
   return s.str();
 }
+
+namespace {
 
 std::string indent(const std::string& text, const std::string& pad) {
   std::istringstream in(text);
@@ -136,9 +136,11 @@ std::string kernel_common_section(const KernelSpec& s, bool cuda) {
   src << "typedef " << (s.single ? "float" : "double") << " real_t;\n"
       << fmt::format("enum {{ NP = {}, NFP = {}, NFACE_NODES = {}, GEO = {}, MAT = {} }};\n\n", Np, Nfp,
                      4 * Nfp, kGeoStride, kMatStride)
-      << matrix_literal("Dr", s.Dr, Np, Np) << matrix_literal("Ds", s.Ds, Np, Np)
-      << matrix_literal("Dt", s.Dt, Np, Np) << matrix_literal("LIFT", s.LIFT, Np, 4 * Nfp)
-      << "// Mass matrix (energy and error norms, accumulated in double).\n"
+      ;
+  if (!cuda)  // the cuda source prints its operators in the layout of its plan (cuda_kernels.cpp)
+    src << matrix_literal("Dr", s.Dr, Np, Np) << matrix_literal("Ds", s.Ds, Np, Np)
+        << matrix_literal("Dt", s.Dt, Np, Np) << matrix_literal("LIFT", s.LIFT, Np, 4 * Nfp);
+  src << "// Mass matrix (energy and error norms, accumulated in double).\n"
       << matrix_literal("Mass", s.M, Np, Np, "double");
   src << "DGMAX_TABLE int Fmask[4][NFP] = {\n";
   for (int f = 0; f < 4; ++f) {

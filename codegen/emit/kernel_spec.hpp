@@ -7,13 +7,14 @@
 
 #include "codegen/lower/field_lowering.hpp"
 #include "codegen/lower/flux_lowering.hpp"
+#include "codegen/tune/cuda_plan.hpp"
 
 namespace dgmax::codegen {
 
-// How the work is sliced (the tuner's choices). Kept small for now; the cuda backend adds more.
+// How the work is sliced (the tuner's choices).
 struct KernelPlan {
   int elements_per_chunk = 16;  // cpu: OpenMP schedule chunk (elements)
-  int elements_per_block = 0;   // cuda: elements per block of volume/lift kernels (0: ~128 threads)
+  CudaPlan cuda;                // cuda: fusion, block shape, register blocking, operator residence
 };
 
 struct KernelSpec {

@@ -12,10 +12,12 @@
 
 #include <sys/resource.h>
 
+#include "solver/app/bench_problem.hpp"
 #include "solver/app/host_ceilings.hpp"
 #include "solver/app/perf_model.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
 #include "solver/backends/cuda/cuda_backend.hpp"
+#include "solver/backends/cuda/cuda_tuner.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
 #include "solver/backends/cuda/device_ceilings.hpp"
 #include "solver/backends/ref/ref_backend.hpp"
@@ -38,14 +40,6 @@ double peak_rss_bytes() {
   return static_cast<double>(u.ru_maxrss) * 1024.0;
 }
 
-// A smooth non-zero state every backend computes where its state lives (no host copy of the
-// state at large K; never time on zeros).
-SpaceTimeField bench_initial_field() {
-  return space_time_field_from_text({"sin(2*pi*x)*cos(2*pi*y)", "cos(2*pi*z)", "sin(2*pi*(x + y + z))",
-                                     "cos(2*pi*x)*sin(2*pi*z)", "sin(2*pi*y)", "cos(2*pi*(x - z))"},
-                                    "bench initial");
-}
-
 struct BenchOptions {
   std::string orders = "4";
   std::string precision = "double";
@@ -57,28 +51,6 @@ struct BenchOptions {
 };
 
 constexpr long long kMaxBenchSteps = 1000000;
-constexpr long long kMaxBenchElements = 1000000000;
-
-std::vector<int> parse_orders(const std::string& s) {
-  std::vector<int> out;
-  const auto dots = s.find("..");
-  try {
-    if (dots != std::string::npos) {
-      const int a = std::stoi(s.substr(0, dots)), b = std::stoi(s.substr(dots + 2));
-      for (int n = a; n <= b; ++n) out.push_back(n);
-    } else {
-      std::stringstream ss(s);
-      std::string item;
-      while (std::getline(ss, item, ',')) out.push_back(std::stoi(item));
-    }
-  } catch (const std::exception&) {
-    out.clear();
-  }
-  if (out.empty()) throw UserError("malformed --order '" + s + "'", {}, "write N, N1,N2 or N1..N2 (e.g. 1..6)");
-  for (int n : out)
-    if (n < 1 || n > 15) throw UserError("--order must be between 1 and 15, got " + std::to_string(n));
-  return out;
-}
 
 std::vector<std::string> parse_backends(const std::string& s) {
   std::vector<std::string> out;
@@ -100,24 +72,15 @@ void run_bench(const BenchOptions& opt) {
   if (opt.precision != "double" && opt.precision != "single")
     throw UserError("--precision must be double or single, got '" + opt.precision + "'");
   const bool single = opt.precision == "single";
-  // Bounds, so a typo is an error rather than an hours-long run or an overflowing mesh size.
-  if (opt.elements < 6 || opt.elements > kMaxBenchElements)
-    throw UserError("--elements must be between 6 and " + std::to_string(kMaxBenchElements) + ", got " +
-                    std::to_string(opt.elements));
   if (opt.steps_given && (opt.steps < 1 || opt.steps > kMaxBenchSteps))
     throw UserError("--steps must be between 1 and " + std::to_string(kMaxBenchSteps) + ", got " +
                         std::to_string(opt.steps),
                     {}, "leave --steps out to time about 1 s per backend");
-
-  // Periodic box: every face is an interior face, as in the bulk of a large mesh.
-  const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(opt.elements / 6.0))));
-  BoxSpec spec;
-  spec.cells = {n, n, n};
-  spec.periodic = {true, true, true};
   const auto t_mesh = Clock::now();
-  auto md = std::make_shared<const MeshData>(setup_mesh(make_box_mesh(spec)));
+  const auto md = bench_mesh(opt.elements);
   const double mesh_s = seconds_since(t_mesh);
   const long long K = md->mesh.num_elements();
+  const int n = static_cast<int>(std::lround(std::cbrt(K / 6.0)));
 
   const bool want_host = std::find(backends.begin(), backends.end(), "cuda") != backends.end() ? backends.size() > 1 : true;
   const bool want_gpu = std::find(backends.begin(), backends.end(), "cuda") != backends.end();
@@ -158,17 +121,23 @@ void run_bench(const BenchOptions& opt) {
   std::vector<std::string> setup_lines;
   for (int N : orders) {
     const auto t_problem = Clock::now();
-    Problem p = make_problem(md, N);
-    p.initial = bench_initial_field();
+    Problem p = bench_problem(md, N);
     const double problem_s = seconds_since(t_problem);
     double ref_time = 0, cpu_time = 0;
     for (const std::string& name : backends) {
       if (name == "ref" && single) continue;  // the oracle is double only
       const auto t_backend = Clock::now();
       const double compile0 = compile_seconds();
-      std::unique_ptr<Backend> be = name == "ref"   ? std::unique_ptr<Backend>(new RefBackend(p))
-                                    : name == "cpu" ? make_cpu_backend(p, single)
-                                                    : make_cuda_backend(p, single);
+      std::string plan;  // cuda: the kernel plan and where it came from
+      std::unique_ptr<Backend> be;
+      if (name == "ref") be = std::make_unique<RefBackend>(p);
+      else if (name == "cpu") be = make_cpu_backend(p, single);
+      else {
+        std::string source;
+        const codegen::CudaPlan cp = cuda_plan_for(p, single, &source);
+        plan = cp.name() + " (" + source + ")";
+        be = make_cuda_plan_backend(p, single, cp);
+      }
       be->init_state();
       const double backend_s = seconds_since(t_backend), compile_s = compile_seconds() - compile0;
       setup_lines.push_back(fmt::format(
@@ -201,7 +170,8 @@ void run_bench(const BenchOptions& opt) {
       out["results"].push_back({{"N", N}, {"Np", p.Np()}, {"backend", name}, {"stage_s", stage}, {"gdof_per_s", gdof},
                                 {"gflop_per_s", c.flops * K / stage / 1e9}, {"gb_per_s", c.bytes * K / stage / 1e9},
                                 {"floor_s", floor}, {"percent_of_floor", 100 * floor / stage}, {"steps", steps},
-                                {"speedup", vs_ref}, {"speedup_against", on_gpu ? "cpu" : "ref"}});
+                                {"speedup", vs_ref}, {"speedup_against", on_gpu ? "cpu" : "ref"}, {"plan", plan}});
+      if (!plan.empty()) std::cout << fmt::format("{:>17} plan {}\n", "", plan);
     }
   }
   const double rss = peak_rss_bytes();

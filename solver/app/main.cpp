@@ -11,6 +11,7 @@
 #include "solver/app/cmd_bench.hpp"
 #include "solver/app/cmd_info.hpp"
 #include "solver/app/cmd_run.hpp"
+#include "solver/app/cmd_tune.hpp"
 #include "codegen/dsl/expr_source.hpp"
 #include "solver/util/error.hpp"
 #include "solver/util/strings.hpp"
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
   dgmax::add_run_command(app);
   dgmax::add_info_command(app);
   dgmax::add_bench_command(app);
+  dgmax::add_tune_command(app);
   try {
     check_subcommand_name(app, argc, argv);
     app.parse(argc, argv);

@@ -12,6 +12,7 @@
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
 #include "solver/backends/cuda/cuda_backend.hpp"
+#include "solver/backends/cuda/cuda_tuner.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
 #include "solver/backends/ref/ref_backend.hpp"
 #include "dgmax/config.hpp"
@@ -30,14 +31,24 @@
 namespace dgmax {
 namespace {
 
-std::unique_ptr<Backend> make_backend(const std::string& name, const RunConfig& cfg, const Problem& p) {
+// The cuda backend with the tuned plan when the tuning database has one; *plan says which.
+std::unique_ptr<Backend> make_tuned_cuda_backend(const Problem& p, bool single, std::string* plan) {
+  std::string source;
+  const codegen::CudaPlan cp = cuda_plan_for(p, single, &source);
+  *plan = cp.name() + " (" + source + ")";
+  return make_cuda_plan_backend(p, single, cp);
+}
+
+// *plan: the cuda backend's kernel plan and where it came from, else empty.
+std::unique_ptr<Backend> make_backend(const std::string& name, const RunConfig& cfg, const Problem& p, std::string* plan) {
   const bool single = cfg.precision == Precision::Single;
   // auto: cuda when a GPU is usable, else the generated cpu backend
-  if (name == "auto") return cuda::driver_available() ? make_cuda_backend(p, single) : make_cpu_backend(p, single);
+  if (name == "auto")
+    return cuda::driver_available() ? make_tuned_cuda_backend(p, single, plan) : make_cpu_backend(p, single);
   if (name == "cpu") return make_cpu_backend(p, single);
   if (name == "cuda") {
     try {
-      return make_cuda_backend(p, single);
+      return make_tuned_cuda_backend(p, single, plan);
     } catch (const UserError& e) {
       // no GPU, no driver, out of device memory: said about the config that asked for cuda
       if (!e.where().file.empty()) throw;
@@ -145,7 +156,8 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
                     {cfg.path}, "a snapshot interval of a few steps is the finest that shows anything new");
   if (int sig = InterruptGuard::pending()) return interrupted_exit_code(sig);
   const std::string backend_name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
-  std::unique_ptr<Backend> backend = make_backend(backend_name, cfg, p);
+  std::string kernel_plan;
+  std::unique_ptr<Backend> backend = make_backend(backend_name, cfg, p, &kernel_plan);
 
   const long long K = p.K(), Np = p.Np();
   const long long dofs = 6 * K * Np;
@@ -156,6 +168,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   summary["dofs"] = dofs;
   summary["precision"] = cfg.precision == Precision::Double ? "double" : "single";
   summary["backend"] = backend->name();
+  if (!kernel_plan.empty()) summary["kernel_plan"] = kernel_plan;
   summary["flux"] = cfg.flux_name;
   summary["alpha"] = cfg.alpha;
   summary["steps"] = plan.steps;
@@ -340,8 +353,9 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
 
   if (!opt.quiet) {
     std::cout << fmt::format("dgmax: K = {}, N = {}, {} DOF, {} steps of dt = {:.4g} to t = {:.6g} "
-                             "({} backend, {:.2f} s, {:.3g} MDOF/s per stage)\n",
-                             K, cfg.order, dofs, plan.steps, plan.dt, t, backend->name(), loop_s,
+                             "({} backend{}, {:.2f} s, {:.3g} MDOF/s per stage)\n",
+                             K, cfg.order, dofs, plan.steps, plan.dt, t, backend->name(),
+                             kernel_plan.empty() ? "" : ", plan " + kernel_plan, loop_s,
                              summary["dof_per_s"].get<double>() / 1e6);
     if (exact)
       std::cout << fmt::format("       L2 error E {:.4e}  H {:.4e}   energy {:.6g} -> {:.6g}\n",

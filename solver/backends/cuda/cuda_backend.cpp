@@ -24,36 +24,62 @@ namespace dgmax {
 namespace {
 
 template <class Real>
-class CudaBackend final : public Backend {
+class CudaBackend final : public CudaPlanBackend {
  public:
-  explicit CudaBackend(const Problem& p) : p_(p), ctx_(cuda::Context::get()) {
-    const codegen::KernelSpec spec = make_kernel_spec(p, std::is_same_v<Real, float>);
-    epb_ = codegen::cuda_elements_per_block(spec);
+  CudaBackend(const Problem& p, const codegen::CudaPlan& plan) : p_(p), ctx_(cuda::Context::get()) {
+    spec_ = make_kernel_spec(p, std::is_same_v<Real, float>);
+    set_plan(plan);
+    check_memory();
+    upload_data();
+  }
+
+  const codegen::CudaPlan& plan() const override { return spec_.plan.cuda; }
+
+  void set_plan(const codegen::CudaPlan& plan) override {
+    const bool single = std::is_same_v<Real, float>;
+    const std::string why = codegen::cuda_plan_rejection(plan, p_.N, single);
+    DGMAX_ASSERT(why.empty(), "cuda plan " + plan.name() + " cannot run: " + why);
+    spec_.plan.cuda = plan;
     codegen::NvrtcOptions opt;
     opt.arch = ctx_.info().arch();
-    const std::string name = "dgmax_cuda_N" + std::to_string(p.N) + (std::is_same_v<Real, float> ? "_fp32" : "_fp64");
-    module_ = std::make_unique<cuda::Module>(ctx_, codegen::nvrtc_compile(codegen::generate_cuda_source(spec), name, opt), name);
-    volume_ = module_->function("dgmax_volume");
-    surface_ = module_->function("dgmax_surface");
-    lift_ = module_->function("dgmax_lift");
-    surface_lift_ = module_->function("dgmax_surface_lift");
-    stage_ = module_->function("dgmax_stage");
-    // Kernels of a time step: 2 = one fused kernel per stage, 1 = volume + fused surface/lift +
-    // update, 0 = four kernels. Measured on an H100 (bench/NOTES.md): 2 wins up to N = 6 (2–3× at
-    // N = 1..2), 1 wins above (register pressure of the fused kernel). DGMAX_CUDA_FUSE overrides.
-    const char* fuse = std::getenv("DGMAX_CUDA_FUSE");
-    fuse_level_ = fuse ? std::atoi(fuse) : (p.N <= 6 ? 2 : 1);
+    const std::string name = "dgmax_cuda_N" + std::to_string(p_.N) + (single ? "_fp32_" : "_fp64_") + plan.name();
+    module_ = std::make_unique<cuda::Module>(ctx_, codegen::nvrtc_compile(codegen::generate_cuda_source(spec_), name, opt), name);
+    // the module holds the kernels of the plan's fusion level only
+    fuse_level_ = plan.fusion;
+    volume_ = surface_ = lift_ = surface_lift_ = stage_ = nullptr;
+    if (fuse_level_ <= 1) volume_ = module_->function("dgmax_volume");
+    if (fuse_level_ == 1) surface_lift_ = module_->function("dgmax_surface_lift");
+    if (fuse_level_ == 0) surface_ = module_->function("dgmax_surface"), lift_ = module_->function("dgmax_lift");
+    if (fuse_level_ == 2) stage_ = module_->function("dgmax_stage");
     update_ = module_->function("dgmax_update");
     initial_ = module_->function("dgmax_initial");
     norms_ = module_->function("dgmax_norms");
     if (std::getenv("DGMAX_CUDA_VERBOSE"))  // what the compiler made of each kernel
-      for (const char* k : {"dgmax_stage", "dgmax_volume", "dgmax_surface_lift", "dgmax_norms", "dgmax_initial"}) {
-        const cuda::KernelAttributes a = cuda::kernel_attributes(module_->function(k));
-        std::fprintf(stderr, "%s: %d registers, %d B shared, %d B local per thread, max %d threads per block\n", k,
-                     a.num_regs, a.static_shared_bytes, a.local_bytes, a.max_threads_per_block);
-      }
-    check_memory();
-    upload_data();
+      for (const CudaKernelReport& r : kernel_reports())
+        std::fprintf(stderr, "%s (plan %s): %d registers, %d B shared, %d B local per thread, %d of max %d threads, %d blocks per SM\n",
+                     r.kernel.c_str(), plan.name().c_str(), r.registers, r.shared_bytes, r.local_bytes, r.threads,
+                     r.max_threads, r.blocks_per_sm);
+  }
+
+  std::vector<CudaKernelReport> kernel_reports() const override {
+    std::vector<std::pair<const char*, cuda::Function>> kernels;
+    if (fuse_level_ >= 2) kernels = {{"dgmax_stage", stage_}};
+    else if (fuse_level_ == 1) kernels = {{"dgmax_volume", volume_}, {"dgmax_surface_lift", surface_lift_}};
+    else kernels = {{"dgmax_volume", volume_}, {"dgmax_surface", surface_}, {"dgmax_lift", lift_}};
+    std::vector<CudaKernelReport> out;
+    for (const auto& [name, f] : kernels) {
+      const cuda::KernelAttributes a = cuda::kernel_attributes(f);
+      CudaKernelReport r;
+      r.kernel = name;
+      r.registers = a.num_regs;
+      r.shared_bytes = a.static_shared_bytes;
+      r.local_bytes = a.local_bytes;
+      r.max_threads = a.max_threads_per_block;
+      r.threads = std::string(name) == "dgmax_surface" ? 256 : static_cast<int>(element_block().x * element_block().y);
+      r.blocks_per_sm = r.threads <= r.max_threads ? cuda::max_active_blocks(f, name, r.threads) : 0;
+      out.push_back(r);
+    }
+    return out;
   }
 
   std::string name() const override { return "cuda"; }
@@ -62,8 +88,15 @@ class CudaBackend final : public Backend {
     std::vector<Real> host(q.q.begin(), q.q.end());
     cuda::DeviceBuffer qd(ctx_, host.size() * sizeof(Real), "state (rhs)");
     qd.upload(host);
-    compute_rhs(qd, t);
-    rhs_.download(host);
+    if (fuse_level_ >= 2) {  // the stage kernel with a = 0, b = 0, dt = 1 leaves res = rhs
+      res_.zero();
+      launch_stage(qd, q_next_, t, Real(0), Real(0), Real(1));
+      res_.download(host);
+      res_.zero();
+    } else {
+      compute_rhs(qd, t);
+      rhs_.download(host);
+    }
     out = Fields(q.K, q.Np);
     for (size_t i = 0; i < host.size(); ++i) out.q[i] = static_cast<double>(host[i]);
   }
@@ -96,7 +129,7 @@ class CudaBackend final : public Backend {
     int K = p_.K();
     cuda::DevicePtr vert = vert_.ptr(), q = q_.ptr(), badp = bad.ptr();
     void* args[] = {&K, &vert, &q, &badp};
-    cuda::launch(initial_, "dgmax_initial", element_blocks(), element_block(), 0, args);
+    cuda::launch(initial_, "dgmax_initial", norm_element_blocks(), norm_block(), 0, args);
     unsigned long long first = none;
     bad.download(&first, sizeof(first));
     if (first != none) {
@@ -113,7 +146,7 @@ class CudaBackend final : public Backend {
     int K = p_.K();
     cuda::DevicePtr q = q_.ptr(), mat = mat_.ptr(), vert = vert_.ptr(), part = partial_.ptr();
     void* args[] = {&K, &q, &mat, &vert, &t, &part};
-    cuda::launch(norms_, "dgmax_norms", norm_blocks_, element_block(), 0, args);
+    cuda::launch(norms_, "dgmax_norms", norm_blocks_, norm_block(), 0, args);
     end_timed();
     std::vector<double> host(static_cast<size_t>(norm_blocks_) * codegen::kNumNorms);
     partial_.download(host);
@@ -195,8 +228,18 @@ class CudaBackend final : public Backend {
     pending_.pop_front();
   }
 
-  unsigned element_blocks() const { return static_cast<unsigned>((p_.K() + epb_ - 1) / epb_); }
-  cuda::Dim3 element_block() const { return cuda::Dim3(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(epb_)); }
+  // Volume, lift and stage kernels: the plan's blocks of (Np, EPB / EPT) threads.
+  unsigned element_blocks() const {
+    const int epb = plan().elements_per_block;
+    return static_cast<unsigned>((p_.K() + epb - 1) / epb);
+  }
+  cuda::Dim3 element_block() const {
+    return cuda::Dim3(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(plan().elements_per_block / plan().elements_per_thread));
+  }
+  // Initial state and norms: blocks of (Np, NEPB) threads whatever the plan.
+  int norm_epb() const { return codegen::cuda_norm_elements_per_block(p_.Np()); }
+  unsigned norm_element_blocks() const { return static_cast<unsigned>((p_.K() + norm_epb() - 1) / norm_epb()); }
+  cuda::Dim3 norm_block() const { return cuda::Dim3(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(norm_epb())); }
 
   // Everything that lives on the device, in bytes, to refuse early with a useful message.
   void check_memory() {
@@ -226,7 +269,7 @@ class CudaBackend final : public Backend {
     rhs_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "right-hand side");
     flux_ = cuda::DeviceBuffer(ctx_, static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6 * sizeof(Real), "face fluxes");
     // a few blocks per SM stride over all elements (a fixed count: the sums come out the same every time)
-    norm_blocks_ = static_cast<unsigned>(std::min<long>(element_blocks(), 4L * ctx_.info().sm_count));
+    norm_blocks_ = static_cast<unsigned>(std::min<long>(norm_element_blocks(), 4L * ctx_.info().sm_count));
     partial_ = cuda::DeviceBuffer(ctx_, static_cast<size_t>(norm_blocks_) * codegen::kNumNorms * sizeof(double),
                                   "norm partial sums");
     res_.zero();
@@ -253,12 +296,15 @@ class CudaBackend final : public Backend {
 
   // q_ → q_next_ (then swapped): neighbours read the old state while blocks write the new one.
   void fused_stage(double t, Real a, Real b, Real dt) {
+    launch_stage(q_, q_next_, t, a, b, dt);
+    std::swap(q_, q_next_);
+  }
+  void launch_stage(const cuda::DeviceBuffer& q, const cuda::DeviceBuffer& q_out, double t, Real a, Real b, Real dt) {
     int K = p_.K();
-    cuda::DevicePtr qp = q_.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
-                    vmapP = vmapP_.ptr(), vert = vert_.ptr(), res = res_.ptr(), qn = q_next_.ptr();
+    cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
+                    vmapP = vmapP_.ptr(), vert = vert_.ptr(), res = res_.ptr(), qn = q_out.ptr();
     void* args[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &vert, &t, &res, &qn, &a, &b, &dt};
     cuda::launch(stage_, "dgmax_stage", element_blocks(), element_block(), 0, args);
-    std::swap(q_, q_next_);
   }
 
   void update(Real a, Real b, Real dt) {
@@ -271,11 +317,11 @@ class CudaBackend final : public Backend {
 
   const Problem& p_;
   cuda::Context& ctx_;
+  codegen::KernelSpec spec_;  // with the plan in spec_.plan.cuda
   std::unique_ptr<cuda::Module> module_;
   cuda::Function volume_ = nullptr, surface_ = nullptr, lift_ = nullptr, update_ = nullptr, surface_lift_ = nullptr;
   int fuse_level_ = 2;
   cuda::Function stage_ = nullptr, initial_ = nullptr, norms_ = nullptr;
-  int epb_ = 1;
   unsigned norm_blocks_ = 1;
   size_t n_ = 0;
   cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, vert_, q_, q_next_, res_, rhs_, flux_, partial_;
@@ -287,11 +333,15 @@ class CudaBackend final : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> make_cuda_backend(const Problem& p, bool single) {
+  return make_cuda_plan_backend(p, single, codegen::default_cuda_plan(p.N, single));
+}
+
+std::unique_ptr<CudaPlanBackend> make_cuda_plan_backend(const Problem& p, bool single, const codegen::CudaPlan& plan) {
   std::string why;
   if (!cuda::driver_available(&why))
     throw UserError("the cuda backend needs an NVIDIA GPU: " + why, {}, "use backend: cpu (or auto)");
-  if (single) return std::make_unique<CudaBackend<float>>(p);
-  return std::make_unique<CudaBackend<double>>(p);
+  if (single) return std::make_unique<CudaBackend<float>>(p, plan);
+  return std::make_unique<CudaBackend<double>>(p, plan);
 }
 
 }  // namespace dgmax

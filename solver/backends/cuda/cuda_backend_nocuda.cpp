@@ -4,10 +4,16 @@
 #include "solver/util/error.hpp"
 
 namespace dgmax {
+namespace {
 
-std::unique_ptr<Backend> make_cuda_backend(const Problem&, bool) {
+[[noreturn]] void no_cuda() {
   throw UserError("this build has no CUDA support", {},
                   "use backend: cpu, or rebuild with the CUDA Toolkit (-DDGMAX_USE_CUDA=ON)");
 }
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(const Problem&, bool) { no_cuda(); }
+std::unique_ptr<CudaPlanBackend> make_cuda_plan_backend(const Problem&, bool, const codegen::CudaPlan&) { no_cuda(); }
 
 }  // namespace dgmax

@@ -49,6 +49,7 @@ namespace {
   X(cuModuleGetFunction)                                                                              \
   X(cuFuncSetAttribute)                                                                               \
   X(cuFuncGetAttribute)                                                                               \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                      \
   X(cuLaunchKernel)                                                                                   \
   X(cuMemAlloc_v2)                                                                                    \
   X(cuMemFree_v2)                                                                                     \
@@ -628,6 +629,14 @@ KernelAttributes kernel_attributes(Function f) {
   k.local_bytes = get(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "LOCAL_SIZE_BYTES");
   k.binary_version = get(CU_FUNC_ATTRIBUTE_BINARY_VERSION, "BINARY_VERSION");
   return k;
+}
+
+int max_active_blocks(Function f, const char* kernel_name, int threads, size_t dynamic_shared_bytes) {
+  int blocks = 0;
+  ok_or_fail(api().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, threads, dynamic_shared_bytes),
+             std::string("cuOccupancyMaxActiveBlocksPerMultiprocessor(kernel '") + kernel_name + "', " +
+                 std::to_string(threads) + " threads)");
+  return blocks;
 }
 
 void set_max_dynamic_shared(Function f, const char* kernel_name, int bytes) {

@@ -200,6 +200,8 @@ struct KernelAttributes {
   int binary_version = 0;         // e.g. 90
 };
 KernelAttributes kernel_attributes(Function f);
+// Blocks of `threads` threads (and `dynamic_shared_bytes`) that fit on one multiprocessor at once.
+int max_active_blocks(Function f, const char* kernel_name, int threads, size_t dynamic_shared_bytes = 0);
 
 // Allows `bytes` of dynamic shared memory (above 48 KiB needs this; at most
 // DeviceInfo::max_shared_per_block_optin minus the kernel's static shared memory).

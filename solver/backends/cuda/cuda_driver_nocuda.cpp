@@ -76,6 +76,7 @@ void Module::release() noexcept {}
 Function Module::function(const std::string&) const { no_cuda(); }
 
 KernelAttributes kernel_attributes(Function) { no_cuda(); }
+int max_active_blocks(Function, const char*, int, size_t) { no_cuda(); }
 void set_max_dynamic_shared(Function, const char*, int) { no_cuda(); }
 void launch(Function, const char*, Dim3, Dim3, size_t, void**, Stream) { no_cuda(); }
 void synchronize(Stream) { no_cuda(); }

@@ -28,27 +28,6 @@ class GpuBackendResidual : public ::testing::Test {
   }
 };
 
-// Sets DGMAX_CUDA_FUSE for the backends made while it lives (read in the backend's constructor).
-class FuseLevel {
- public:
-  explicit FuseLevel(int level) {
-    if (const char* old = std::getenv("DGMAX_CUDA_FUSE")) {
-      old_ = old;
-      had_ = true;
-    }
-    setenv("DGMAX_CUDA_FUSE", std::to_string(level).c_str(), 1);
-  }
-  ~FuseLevel() {
-    if (had_)
-      setenv("DGMAX_CUDA_FUSE", old_.c_str(), 1);
-    else
-      unsetenv("DGMAX_CUDA_FUSE");
-  }
-
- private:
-  std::string old_;
-  bool had_ = false;
-};
 
 bool bitwise_equal(const Fields& a, const Fields& b) {
   return a.K == b.K && a.Np == b.Np && a.q.size() == b.q.size() &&
@@ -65,13 +44,20 @@ void run_steps(Backend& b, long long first, long long last, double dt) {
   for (long long s = first; s < last; ++s) b.step(static_cast<double>(s) * dt, dt);
 }
 
-void check_restart(const Problem& p, bool single, long long n, long long m) {
+// A backend with the default plan, at another fusion level when fusion >= 0.
+std::unique_ptr<CudaPlanBackend> backend(const Problem& p, bool single, int fusion) {
+  codegen::CudaPlan plan = codegen::default_cuda_plan(p.N, single);
+  if (fusion >= 0) plan.fusion = fusion;
+  return make_cuda_plan_backend(p, single, plan);
+}
+
+void check_restart(const Problem& p, bool single, long long n, long long m, int fusion = -1) {
   SCOPED_TRACE(std::string(single ? "fp32" : "fp64") + ", restart at step " + std::to_string(m) + " of " +
                std::to_string(n));
   const double dt = stable_dt(p, 0.5);
   const Fields q0 = random_state(p, 11);
 
-  auto straight = make_cuda_backend(p, single);
+  auto straight = backend(p, single, fusion);
   straight->set_state(q0);
   run_steps(*straight, 0, n, dt);
   Fields q_straight, r_straight;
@@ -79,7 +65,7 @@ void check_restart(const Problem& p, bool single, long long n, long long m) {
   straight->get_residual(r_straight);
   straight.reset();
 
-  auto first = make_cuda_backend(p, single);
+  auto first = backend(p, single, fusion);
   first->set_state(q0);
   run_steps(*first, 0, m, dt);
   Fields q_m, r_m;
@@ -88,7 +74,7 @@ void check_restart(const Problem& p, bool single, long long n, long long m) {
   ASSERT_TRUE(any_nonzero(r_m));
   first.reset();
 
-  auto second = make_cuda_backend(p, single);
+  auto second = backend(p, single, fusion);
   second->set_state(q_m);
   second->set_residual(r_m);
   run_steps(*second, m, n, dt);
@@ -144,10 +130,11 @@ TEST_F(GpuBackendResidual, ZeroAfterSetStateAndInitState) {
 TEST_F(GpuBackendResidual, SetResidualReachesTheSteps) {
   const Problem p = mixed_problem(2, 4);
   for (const int fuse : {0, 1, 2}) {
-    FuseLevel level(fuse);
     for (const bool single : {false, true}) {
-      SCOPED_TRACE(std::string(single ? "fp32" : "fp64") + ", DGMAX_CUDA_FUSE=" + std::to_string(fuse));
-      auto b = make_cuda_backend(p, single);
+      SCOPED_TRACE(std::string(single ? "fp32" : "fp64") + ", fusion level " + std::to_string(fuse));
+      codegen::CudaPlan plan = codegen::default_cuda_plan(p.N, single);
+      plan.fusion = fuse;
+      auto b = make_cuda_plan_backend(p, single, plan);
       b->set_state(random_state(p, 6));
       Fields r(p.K(), p.Np());
       r.q[3] = std::numeric_limits<double>::quiet_NaN();
@@ -170,7 +157,6 @@ TEST_F(GpuBackendResidual, RestartIsBitwiseIdentical) {
     }
   }
   // the unfused path as well
-  FuseLevel level(0);
   const Problem p = mixed_problem(3, 8);
-  for (const bool single : {false, true}) check_restart(p, single, 9, 4);
+  for (const bool single : {false, true}) check_restart(p, single, 9, 4, 0);
 }

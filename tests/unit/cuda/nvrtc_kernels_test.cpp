@@ -30,17 +30,33 @@ TEST(NvrtcKernels, AllOrdersPrecisionsAndArchitecturesCompile) {
 }
 
 TEST(NvrtcKernels, EveryKernelTheBackendLooksUpIsDefined) {
-  // (a GPU is needed to load the module and look kernels up; CI checks the source defines them)
+  // (a GPU is needed to load the module and look kernels up; CI checks the source defines them,
+  // each fusion level's own and the ones every module has)
   Problem p = test::mixed_problem(2, 1);
   test::set_case_fields(p);
-  const std::string src = codegen::generate_cuda_source(make_kernel_spec(p, false));
-  for (const char* k : {"dgmax_volume", "dgmax_surface", "dgmax_lift", "dgmax_surface_lift", "dgmax_stage",
-                        "dgmax_update", "dgmax_initial", "dgmax_norms", "dgmax_field_at"}) {
-    const size_t at = src.find(std::string(k) + "(");
-    ASSERT_NE(at, std::string::npos) << k;
-    const size_t line = src.rfind("extern \"C\" __global__", at);
-    EXPECT_NE(line, std::string::npos) << k;
-    EXPECT_LT(at - line, 120u) << k << " is not an extern \"C\" __global__ function";
+  codegen::KernelSpec spec = make_kernel_spec(p, false);
+  const std::vector<std::vector<std::string>> kernels = {
+      {"dgmax_volume", "dgmax_surface", "dgmax_lift"}, {"dgmax_volume", "dgmax_surface_lift"}, {"dgmax_stage"}};
+  for (int fusion = 0; fusion <= 2; ++fusion) {
+    spec.plan.cuda.fusion = fusion;
+    const std::string src = codegen::generate_cuda_source(spec);
+    EXPECT_NE(src.find("#define FUSION " + std::to_string(fusion) + "\n"), std::string::npos);
+    std::vector<std::string> names = kernels[fusion];
+    for (const char* k : {"dgmax_update", "dgmax_initial", "dgmax_norms", "dgmax_field_at"}) names.push_back(k);
+    for (const std::string& k : names) {
+      const size_t at = src.find(k + "(");
+      ASSERT_NE(at, std::string::npos) << k;
+      const size_t line = src.rfind("extern \"C\" __global__", at);
+      EXPECT_NE(line, std::string::npos) << k;
+      EXPECT_LT(at - line, 120u) << k << " is not an extern \"C\" __global__ function";
+      // fusion-level kernels sit inside `#if FUSION ...` that holds for this level
+      const size_t guard = src.rfind("#if FUSION", at);
+      if (guard != std::string::npos && src.find("#endif", guard) > at) {
+        const std::string cond = src.substr(guard, src.find('\n', guard) - guard);
+        const bool holds = cond == "#if FUSION <= 1" ? fusion <= 1 : cond == "#if FUSION == " + std::to_string(fusion);
+        EXPECT_TRUE(holds) << k << " is compiled under '" << cond << "' at fusion " << fusion;
+      }
+    }
   }
 }
 

@@ -1,0 +1,110 @@
+#include "codegen/tune/cuda_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+namespace dgmax::codegen {
+namespace {
+
+int nodes(int N) { return (N + 1) * (N + 2) * (N + 3) / 6; }
+int face_nodes(int N) { return (N + 1) * (N + 2) / 2; }
+
+}  // namespace
+
+int CudaPlan::shared_bytes(int Np, int Nfp, bool single) const {
+  const int w = single ? 4 : 8, epb = elements_per_block;
+  const int state = epb * 6 * Np * w, fluxes = epb * 4 * Nfp * 6 * w, current = epb * 3 * Np * w;
+  const int ops = shared_ops ? 3 * Np * Np * w : 0;
+  if (fusion >= 2) return state + fluxes + current + ops;  // dgmax_stage
+  return std::max(state + ops, fluxes);                    // dgmax_volume; surface+lift or lift
+}
+
+std::string CudaPlan::name() const {
+  return fmt::format("f{}.b{}.t{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
+                     shared_ops ? ".S" : "");
+}
+
+std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
+  if (text.empty() || text.back() == '.') return std::nullopt;
+  CudaPlan p;
+  std::istringstream in(text);
+  std::string part;
+  int field = 0;
+  bool seen_T = false, seen_S = false;
+  while (std::getline(in, part, '.')) {
+    if (part.empty()) return std::nullopt;
+    auto number = [&](char tag, int& out) {
+      if (part[0] != tag || part.size() < 2 || part.size() > 5) return false;
+      if (!std::all_of(part.begin() + 1, part.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+      out = std::atoi(part.c_str() + 1);
+      return true;
+    };
+    if (field == 0 && number('f', p.fusion)) ++field;
+    else if (field == 1 && number('b', p.elements_per_block)) ++field;
+    else if (field == 2 && number('t', p.elements_per_thread)) ++field;
+    else if (field == 3 && part == "T" && !seen_T && !seen_S) p.transposed = seen_T = true;
+    else if (field == 3 && part == "S" && !seen_S) p.shared_ops = seen_S = true;
+    else return std::nullopt;
+  }
+  if (field != 3 || p.fusion > 2 || p.elements_per_block < 1 || p.elements_per_thread < 1) return std::nullopt;
+  return p;
+}
+
+CudaPlan default_cuda_plan(int N, bool /*single*/) {
+  CudaPlan p;
+  p.fusion = N <= 6 ? 2 : 1;
+  p.elements_per_block = std::max(1, 128 / nodes(N));
+  p.elements_per_thread = 1;
+  return p;
+}
+
+std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const CudaBlockLimits& limits) {
+  const int Np = nodes(N), Nfp = face_nodes(N);
+  if (plan.fusion < 0 || plan.fusion > 2) return fmt::format("fusion level {} is not 0, 1 or 2", plan.fusion);
+  if (plan.elements_per_thread < 1 || plan.elements_per_block < 1)
+    return "elements per block and per thread must be at least 1";
+  if (plan.elements_per_block % plan.elements_per_thread != 0)
+    return fmt::format("{} elements per block is no multiple of {} elements per thread", plan.elements_per_block,
+                       plan.elements_per_thread);
+  if (plan.threads_per_block(Np) > limits.max_threads)
+    return fmt::format("{} threads per block, more than the {} a block may have", plan.threads_per_block(Np),
+                       limits.max_threads);
+  const int shared = plan.shared_bytes(Np, Nfp, single);
+  if (shared > limits.max_static_shared)
+    return fmt::format("{:.1f} KB of shared memory per block, more than the {} KB of static shared memory",
+                       shared / 1024.0, limits.max_static_shared / 1024);
+  return "";
+}
+
+std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBlockLimits& limits) {
+  const int Np = nodes(N);
+  std::vector<CudaPlan> plans = {default_cuda_plan(N, single)};
+  auto add = [&](const CudaPlan& p) {
+    if (std::find(plans.begin(), plans.end(), p) == plans.end()) plans.push_back(p);
+  };
+  for (int fusion : {2, 1})
+    for (int threads : {64, 128, 256})
+      for (int ept : {1, 2, 4}) {
+        CudaPlan p;
+        p.fusion = fusion;
+        p.elements_per_thread = ept;
+        p.elements_per_block = ept * std::max(1, (threads + Np / 2) / Np);
+        for (int layout = 0; layout < 3; ++layout) {
+          p.transposed = layout >= 1;
+          p.shared_ops = layout == 2;
+          add(p);
+        }
+      }
+  CudaPlan four = default_cuda_plan(N, single);
+  four.fusion = 0;
+  four.transposed = true;
+  add(four);
+  std::vector<PlanCandidate> out;
+  for (const CudaPlan& p : plans) out.push_back({p, cuda_plan_rejection(p, N, single, limits)});
+  return out;
+}
+
+}  // namespace dgmax::codegen

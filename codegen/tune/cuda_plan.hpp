@@ -1,0 +1,64 @@
+// How the cuda backend slices its kernels: the tuner's choices, as plain data. A plan is
+// written into the generated source (sizes, layouts and loops are compile-time constants), named
+// by a short string ("f2.b8.t2.T") in reports and in the tuning database, and parsed back.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dgmax::codegen {
+
+struct CudaPlan {
+  // Kernels per LSERK stage: 2 = one fused kernel (volume, fluxes, lift, update; state ping-pongs
+  // between two buffers), 1 = volume + fused surface/lift + update, 0 = volume, surface, lift, update.
+  int fusion = 2;
+  // Elements per block of the volume, lift and stage kernels (a multiple of elements_per_thread).
+  int elements_per_block = 4;
+  // Register blocking: each thread applies every operator entry it loads to this many elements
+  // (all six fields each): a block has Np x (elements_per_block / elements_per_thread) threads.
+  int elements_per_thread = 1;
+  // Dr, Ds, Dt and LIFT stored transposed (column j contiguous): the threads of a warp, one node
+  // each, read consecutive words instead of one row each.
+  bool transposed = false;
+  // Dr, Ds, Dt copied into shared memory by each block (else read through L1 from global memory).
+  bool shared_ops = false;
+
+  int threads_per_block(int Np) const { return Np * (elements_per_block / elements_per_thread); }
+  // Static shared memory of the largest kernel the plan launches per stage, in bytes.
+  int shared_bytes(int Np, int Nfp, bool single) const;
+  // "f2.b8.t2.T.S": fusion, elements per block, per thread, T = transposed, S = shared operators.
+  std::string name() const;
+  static std::optional<CudaPlan> parse(const std::string& name);
+  bool operator==(const CudaPlan& o) const {
+    return fusion == o.fusion && elements_per_block == o.elements_per_block &&
+           elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops;
+  }
+};
+
+// The plan used when the tuning database has none for a problem: measured on an H100
+// (bench/NOTES.md), the best of the plan space over N = 1..8 in the mean.
+CudaPlan default_cuda_plan(int N, bool single);
+
+// What a generated block may use (the device's limits for kernels with static shared memory).
+struct CudaBlockLimits {
+  int max_threads = 1024;
+  int max_static_shared = 48 * 1024;
+};
+
+// The reason a plan cannot run for this order and precision, or "" when it can (as far as can be
+// told before compiling; registers and spills are checked on the compiled kernel).
+std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const CudaBlockLimits& limits = {});
+
+struct PlanCandidate {
+  CudaPlan plan;
+  std::string rejected;  // why it cannot run, or "" (then compile, validate and time it)
+};
+
+// The plan space searched for order N: fusion 2 and 1 over block sizes of about 64, 128 and 256
+// threads, 1, 2 or 4 elements per thread, operators in global memory (row-major or transposed) or
+// shared memory; plus the four-kernel path and the default plan. Rejected plans are listed with their
+// reason. The default plan comes first.
+std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBlockLimits& limits = {});
+
+}  // namespace dgmax::codegen

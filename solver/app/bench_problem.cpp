@@ -1,0 +1,59 @@
+#include "solver/app/bench_problem.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "solver/mesh/box.hpp"
+#include "solver/physics/space_time_field.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+namespace {
+
+constexpr long long kMaxBenchElements = 1000000000;
+
+}  // namespace
+
+std::vector<int> parse_orders(const std::string& s) {
+  std::vector<int> out;
+  const auto dots = s.find("..");
+  try {
+    if (dots != std::string::npos) {
+      const int a = std::stoi(s.substr(0, dots)), b = std::stoi(s.substr(dots + 2));
+      for (int n = a; n <= b; ++n) out.push_back(n);
+    } else {
+      std::stringstream ss(s);
+      std::string item;
+      while (std::getline(ss, item, ',')) out.push_back(std::stoi(item));
+    }
+  } catch (const std::exception&) {
+    out.clear();
+  }
+  if (out.empty()) throw UserError("malformed --order '" + s + "'", {}, "write N, N1,N2 or N1..N2 (e.g. 1..6)");
+  for (int n : out)
+    if (n < 1 || n > 15) throw UserError("--order must be between 1 and 15, got " + std::to_string(n));
+  return out;
+}
+
+std::shared_ptr<const MeshData> bench_mesh(long long elements) {
+  // bounds, so a typo is an error rather than an hours-long run or an overflowing mesh size
+  if (elements < 6 || elements > kMaxBenchElements)
+    throw UserError("--elements must be between 6 and " + std::to_string(kMaxBenchElements) + ", got " +
+                    std::to_string(elements));
+  const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(elements / 6.0))));
+  BoxSpec spec;
+  spec.cells = {n, n, n};
+  spec.periodic = {true, true, true};
+  return std::make_shared<const MeshData>(setup_mesh(make_box_mesh(spec)));
+}
+
+Problem bench_problem(const std::shared_ptr<const MeshData>& md, int N) {
+  Problem p = make_problem(md, N);
+  p.initial = space_time_field_from_text({"sin(2*pi*x)*cos(2*pi*y)", "cos(2*pi*z)", "sin(2*pi*(x + y + z))",
+                                          "cos(2*pi*x)*sin(2*pi*z)", "sin(2*pi*y)", "cos(2*pi*(x - z))"},
+                                         "bench initial");
+  return p;
+}
+
+}  // namespace dgmax

@@ -1,0 +1,170 @@
+#include "solver/app/cmd_tune.hpp"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "codegen/jit/nvrtc_jit.hpp"
+#include "codegen/tune/tuning_db.hpp"
+#include "solver/app/bench_problem.hpp"
+#include "solver/app/perf_model.hpp"
+#include "solver/backends/cuda/cuda_driver.hpp"
+#include "solver/backends/cuda/cuda_tuner.hpp"
+#include "solver/backends/cuda/device_ceilings.hpp"
+#include "solver/io/atomic_write.hpp"
+#include "solver/io/mesh_spec.hpp"
+#include "solver/io/run_config.hpp"
+#include "solver/io/yaml_doc.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+namespace {
+
+struct TuneOptions {
+  std::string config;
+  std::vector<std::string> sets;
+  std::string orders = "4";
+  std::string precision = "double";
+  long long elements = 384000;
+  std::string json;
+  bool dry_run = false;  // --no-store: search and print, keep nothing
+};
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+std::string kernels_text(const PlanTrial& t) {
+  std::string s;
+  for (const CudaKernelReport& k : t.kernels)
+    s += fmt::format("{}{}r/{}b{}", s.empty() ? "" : " ", k.registers, k.blocks_per_sm,
+                     k.local_bytes > 0 ? fmt::format("/{}B local", k.local_bytes) : "");
+  return s;
+}
+
+// Searches one (problem, precision), prints the table, stores the winner; returns its json.
+nlohmann::json tune_one(const Problem& p, bool single, const cuda::DeviceCeilings& ceil, const TuneOptions& opt) {
+  const int w = single ? 4 : 8;
+  const long long K = p.K();
+  const double floor = stage_floor_seconds(p.N, w, K, ceil.flops, ceil.bandwidth);
+  auto gdof = [&](double stage) { return stage > 0 ? 6.0 * p.Np() * K / stage / 1e9 : 0.0; };
+  std::cout << fmt::format("\nN = {}, {}, K = {}: {} plans\n", p.N, single ? "fp32" : "fp64", K,
+                           codegen::enumerate_cuda_plans(p.N, single).size())
+            << fmt::format("  {:<16} {:>10} {:>8} {:>8} {:>8}  {}\n", "plan", "stage [ms]", "GDOF/s", "% floor",
+                           "vs dflt", "registers/blocks per SM, or why refused");
+  double default_stage = 0;
+  const CudaTuneResult r = tune_cuda_plans(p, single, [&](const PlanTrial& t) {
+    if (default_stage == 0 && t.rejected.empty()) default_stage = t.stage_seconds;
+    if (t.checked)  // a timed plan that failed the check against ref
+      std::cout << fmt::format("  {:<16} {:>10.4f} {:>8} {:>8} {:>8}  refused after timing: {}\n", t.plan.name(),
+                               t.stage_seconds * 1e3, "-", "-", "-", t.rejected);
+    else if (!t.rejected.empty())
+      std::cout << fmt::format("  {:<16} {:>10} {:>8} {:>8} {:>8}  refused: {}\n", t.plan.name(), "-", "-", "-", "-",
+                               t.rejected);
+    else
+      std::cout << fmt::format("  {:<16} {:>10.4f} {:>8.2f} {:>7.1f}% {:>7.2f}x  {}\n", t.plan.name(),
+                               t.stage_seconds * 1e3, gdof(t.stage_seconds), 100 * floor / t.stage_seconds,
+                               default_stage / t.stage_seconds, kernels_text(t));
+    std::cout.flush();
+  });
+  const PlanTrial& best = r.trials[r.best];
+  const PlanTrial& dflt = r.trials.front();
+  std::cout << fmt::format("  best: {} at {:.2f} GDOF/s ({:.1f}% of the floor), {:.2f}x the default plan {}; "
+                           "right-hand side within {:.1e} of ref; search {:.1f} s (compile {:.1f}, time {:.1f}, "
+                           "check {:.1f})\n",
+                           best.plan.name(), gdof(best.stage_seconds), 100 * floor / best.stage_seconds,
+                           dflt.stage_seconds > 0 ? dflt.stage_seconds / best.stage_seconds : 0.0, dflt.plan.name(),
+                           best.rhs_difference, r.seconds, r.compile_seconds, r.timing_seconds, r.check_seconds);
+  codegen::TunedPlan entry;
+  entry.plan = best.plan.name();
+  entry.gdof_per_s = gdof(best.stage_seconds);
+  entry.default_gdof_per_s = gdof(dflt.stage_seconds);
+  entry.percent_of_floor = 100 * floor / best.stage_seconds;
+  entry.elements = K;
+  entry.when = today();
+  if (!opt.dry_run) {
+    const codegen::TuningDb db(codegen::NvrtcOptions::default_cache_dir(), "cuda");
+    db.store(cuda_tuning_key(p, single), entry);
+    std::cout << "  stored in " << db.path() << "\n";
+  }
+  nlohmann::json j = {{"N", p.N}, {"precision", single ? "single" : "double"}, {"K", K},
+                      {"best", entry.plan}, {"gdof_per_s", entry.gdof_per_s},
+                      {"default_gdof_per_s", entry.default_gdof_per_s}, {"percent_of_floor", entry.percent_of_floor},
+                      {"search_s", r.seconds}, {"plans", nlohmann::json::array()}};
+  for (const PlanTrial& t : r.trials)
+    j["plans"].push_back({{"plan", t.plan.name()}, {"rejected", t.rejected}, {"stage_s", t.stage_seconds},
+                          {"gdof_per_s", gdof(t.stage_seconds)}, {"checked", t.checked},
+                          {"rhs_difference", t.rhs_difference}});
+  return j;
+}
+
+void run_tune(const TuneOptions& opt) {
+  std::string why;
+  if (!cuda::driver_available(&why))
+    throw UserError("dgmax tune searches plans of the cuda backend, which needs an NVIDIA GPU: " + why, {},
+                    "run it on the GPU machine; the cpu backend has no plan search yet");
+  std::vector<bool> precisions;
+  if (opt.precision == "double" || opt.precision == "both") precisions.push_back(false);
+  if (opt.precision == "single" || opt.precision == "both") precisions.push_back(true);
+  if (precisions.empty())
+    throw UserError("--precision must be double, single or both, got '" + opt.precision + "'");
+  std::vector<std::pair<Problem, std::string>> problems;  // the problem and what it is
+  if (!opt.config.empty()) {
+    YamlDoc doc = YamlDoc::load_file(opt.config);
+    for (const auto& s : opt.sets) doc.apply_override(s);
+    const RunConfig cfg = parse_run_config(doc);
+    auto md = std::make_shared<const MeshData>(load_mesh(cfg.mesh));
+    Problem p = make_problem(md, cfg.order);
+    apply_physics(cfg, p);
+    problems.emplace_back(std::move(p), opt.config);
+    if (opt.precision == "double" && doc.root()["discretization"] && doc.root()["discretization"]["precision"])
+      precisions = {cfg.precision == Precision::Single};
+  } else {
+    auto md = bench_mesh(opt.elements);
+    for (int N : parse_orders(opt.orders)) problems.emplace_back(bench_problem(md, N), "periodic box");
+  }
+  const cuda::DeviceInfo& dev = cuda::Context::get().info();
+  std::cout << "dgmax tune: " << dev.summary() << "\n";
+  nlohmann::json out = {{"device", dev.name}, {"results", nlohmann::json::array()}};
+  for (bool single : precisions) {
+    const cuda::DeviceCeilings ceil = cuda::measure_device_ceilings(single);
+    std::cout << fmt::format("device ceilings ({}): copy bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n",
+                             single ? "fp32" : "fp64", ceil.bandwidth / 1e9, ceil.flops / 1e9);
+    for (const auto& [p, what] : problems) {
+      nlohmann::json j = tune_one(p, single, ceil, opt);
+      j["problem"] = what;
+      out["results"].push_back(j);
+    }
+  }
+  if (!opt.json.empty()) {
+    write_text_atomically(opt.json, out.dump(2) + "\n");
+    std::cout << "\nwrote " << opt.json << "\n";
+  }
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& app) {
+  auto opt = std::make_shared<TuneOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "tune", "Search the cuda kernel plans for a config's problem (or a periodic box) and keep the fastest");
+  cmd->add_option("config", opt->config, "YAML config file (default: a periodic box per --order)");
+  cmd->add_option("--set,-s", opt->sets, "override a config value: key.path=value (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  cmd->add_option("--order,-N", opt->orders, "without CONFIG: order(s), N, N1,N2 or N1..N2")->capture_default_str();
+  cmd->add_option("--precision", opt->precision, "double | single | both")->capture_default_str();
+  cmd->add_option("--elements,-K", opt->elements, "without CONFIG: about this many elements")->capture_default_str();
+  cmd->add_option("--json", opt->json, "also write every plan's result here");
+  cmd->add_flag("--no-store", opt->dry_run, "search and print only; leave the tuning database alone");
+  cmd->callback([opt]() { run_tune(*opt); });
+}
+
+}  // namespace dgmax

@@ -1,0 +1,212 @@
+#include "solver/backends/cuda/cuda_tuner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cmath>
+#include <ctime>
+#include <functional>
+#include <random>
+#include <thread>
+
+#include "codegen/emit/cuda_kernels.hpp"
+#include "codegen/jit/content_hash.hpp"
+#include "codegen/jit/jit_cache.hpp"
+#include "codegen/jit/nvrtc_jit.hpp"
+#include "solver/backends/cuda/cuda_driver.hpp"
+#include "solver/backends/kernel_spec_builder.hpp"
+#include "solver/backends/ref/ref_backend.hpp"
+#include "solver/util/clock.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+namespace {
+
+// A random state in [-1, 1], the same for every plan (never zeros: they hide unwritten outputs).
+Fields check_state(const Problem& p) {
+  Fields q(p.K(), p.Np());
+  std::mt19937_64 rng(20261124);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (double& v : q.q) v = u(rng);
+  return q;
+}
+
+double max_relative_difference(const Fields& a, const Fields& ref) {
+  double d = 0, m = 0;
+  for (size_t i = 0; i < a.q.size(); ++i) {
+    const double x = std::abs(a.q[i] - ref.q[i]);
+    d = std::isnan(x) ? INFINITY : std::max(d, x);
+    m = std::max(m, std::abs(ref.q[i]));
+  }
+  return m > 0 ? d / m : d;
+}
+
+}  // namespace
+
+void precompile_cuda_plans(const Problem& p, bool single, const std::vector<codegen::CudaPlan>& plans) {
+  codegen::KernelSpec spec = make_kernel_spec(p, single);
+  codegen::NvrtcOptions opt;
+  opt.arch = cuda::Context::get().info().arch();
+  std::vector<std::string> sources;
+  for (const codegen::CudaPlan& plan : plans) {
+    spec.plan.cuda = plan;
+    sources.push_back(codegen::generate_cuda_source(spec));
+  }
+  std::atomic<size_t> next{0};
+  const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 16));
+  std::vector<std::thread> pool;
+  for (unsigned w = 0; w < workers; ++w)
+    pool.emplace_back([&] {
+      for (size_t i = next++; i < sources.size(); i = next++) {
+        try {
+          codegen::nvrtc_compile(sources[i], "tune_" + plans[i].name(), opt);
+        } catch (const std::exception&) {
+        }
+      }
+    });
+  for (std::thread& t : pool) t.join();
+}
+
+namespace {
+
+// Why the compiled plan should not be timed, or "". Local memory is not a reason: double-precision
+// sin/cos keep a stack frame for their slow path, and the timing says what spills cost.
+std::string kernel_rejection(const std::vector<CudaKernelReport>& kernels) {
+  for (const CudaKernelReport& k : kernels) {
+    if (k.threads > k.max_threads)
+      return fmt::format("{} needs {} threads per block, its {} registers per thread allow {}", k.kernel, k.threads,
+                         k.registers, k.max_threads);
+    if (k.blocks_per_sm < 1) return fmt::format("{}: no block fits on a multiprocessor", k.kernel);
+  }
+  return "";
+}
+
+
+}  // namespace
+
+double plan_check_tolerance(bool single) { return single ? 1e-5 : 1e-12; }
+
+CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::function<void(const PlanTrial&)>& progress) {
+  const auto t0 = Clock::now();
+  CudaTuneResult out;
+  const cuda::DeviceInfo& dev = cuda::Context::get().info();
+  codegen::CudaBlockLimits limits;
+  limits.max_threads = std::min(limits.max_threads, dev.max_threads_per_block > 0 ? dev.max_threads_per_block : 1024);
+  const std::vector<codegen::PlanCandidate> candidates = codegen::enumerate_cuda_plans(p.N, single, limits);
+  std::vector<codegen::CudaPlan> runnable;
+  for (const codegen::PlanCandidate& c : candidates)
+    if (c.rejected.empty()) runnable.push_back(c.plan);
+  precompile_cuda_plans(p, single, runnable);
+  out.compile_seconds = seconds_since(t0);
+
+  // time every plan that compiled into something that can run
+  const auto t_timing = Clock::now();
+  const Fields q = check_state(p);
+  auto be = make_cuda_plan_backend(p, single, runnable.front());
+  const double dt = 1e-6;  // timing only: a tiny step keeps the random state bounded
+  for (const codegen::PlanCandidate& c : candidates) {
+    PlanTrial trial;
+    trial.plan = c.plan;
+    trial.rejected = c.rejected;
+    if (trial.rejected.empty()) {
+      be->set_plan(c.plan);
+      trial.kernels = be->kernel_reports();
+      trial.rejected = kernel_rejection(trial.kernels);
+    }
+    if (trial.rejected.empty()) {
+      be->set_state(q);
+      be->time_steps(1, dt);  // warm up
+      const double probe = be->time_steps(1, dt);
+      const int steps = std::clamp(static_cast<int>(0.03 / std::max(probe, 1e-7)), 2, 200);
+      double t[3];
+      for (double& s : t) s = be->time_steps(steps, dt) / (5.0 * steps);
+      std::sort(t, t + 3);
+      trial.stage_seconds = t[1];  // the median
+    }
+    out.trials.push_back(trial);
+    if (progress) progress(out.trials.back());
+  }
+  out.timing_seconds = seconds_since(t_timing);
+
+  // the fastest plan that agrees with ref wins: check in order of time until one passes
+  const auto t_check = Clock::now();
+  std::vector<int> order;
+  for (size_t i = 0; i < out.trials.size(); ++i)
+    if (out.trials[i].rejected.empty()) order.push_back(static_cast<int>(i));
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return out.trials[a].stage_seconds < out.trials[b].stage_seconds; });
+  const double t_rhs = 0.37;
+  Fields r_ref;
+  RefBackend(p).rhs(q, t_rhs, r_ref);
+  out.best = -1;
+  for (int i : order) {
+    PlanTrial& trial = out.trials[i];
+    be->set_plan(trial.plan);
+    Fields r;
+    be->rhs(q, t_rhs, r);
+    trial.rhs_difference = max_relative_difference(r, r_ref);
+    trial.checked = true;
+    if (trial.rhs_difference <= plan_check_tolerance(single)) {
+      out.best = i;
+      break;
+    }
+    trial.rejected = fmt::format("right-hand side differs from ref by {:.2e} (tolerance {:.0e})",
+                                 trial.rhs_difference, plan_check_tolerance(single));
+    if (progress) progress(trial);
+  }
+  DGMAX_ASSERT(out.best >= 0, "no cuda plan for N = " + std::to_string(p.N) + " passed the check against ref (" +
+                                  (order.empty() ? out.trials[0].rejected : out.trials[order[0]].rejected) + ")");
+  out.check_seconds = seconds_since(t_check);
+  out.seconds = seconds_since(t0);
+  return out;
+}
+
+codegen::TuningKey cuda_tuning_key(const Problem& p, bool single) {
+  const cuda::DeviceInfo& dev = cuda::Context::get().info();
+  const codegen::KernelSpec s = make_kernel_spec(p, single);
+  codegen::ContentHash h;
+  h.add("physics 1").add(s.flux.E_text).add(s.flux.H_text);
+  for (const auto& e : s.exterior) h.add(e.E_text).add(e.H_text);
+  h.add(s.current ? "J" : "-").add(s.incident ? "inc" : "-").add(s.exact ? "exact" : "-");
+  codegen::TuningKey key;
+  key.device = fmt::format("{} {} driver {}", dev.name, dev.arch(), dev.driver_version);
+  key.order = p.N;
+  key.single = single;
+  key.physics = h.key().substr(0, 16);
+  key.elements = p.K();
+  return key;
+}
+
+codegen::CudaPlan cuda_plan_for(const Problem& p, bool single, std::string* source) {
+  if (const char* forced = std::getenv("DGMAX_CUDA_PLAN"); forced && *forced) {  // debugging
+    const std::optional<codegen::CudaPlan> plan = codegen::CudaPlan::parse(forced);
+    if (!plan)
+      throw UserError(std::string("DGMAX_CUDA_PLAN='") + forced + "' is no plan name", {},
+                      "write fF.bB.tT[.T][.S], e.g. f2.b4.t1.T (dgmax tune lists the plans)");
+    const std::string why = codegen::cuda_plan_rejection(*plan, p.N, single);
+    if (!why.empty()) throw UserError(std::string("DGMAX_CUDA_PLAN='") + forced + "' cannot run: " + why);
+    if (source) *source = "DGMAX_CUDA_PLAN";
+    return *plan;
+  }
+  if (source) *source = "default";
+  const codegen::CudaPlan fallback = codegen::default_cuda_plan(p.N, single);
+  const std::string root = codegen::NvrtcOptions::default_cache_dir();
+  // no GPU: the backend, made next, says so in its own words
+  if (root.empty() || !cuda::driver_available()) return fallback;
+  const codegen::TuningDb db(root, "cuda");
+  const std::optional<codegen::TunedPlan> t = db.find(cuda_tuning_key(p, single));
+  if (!t) return fallback;
+  const std::optional<codegen::CudaPlan> plan = codegen::CudaPlan::parse(t->plan);
+  if (!plan || !codegen::cuda_plan_rejection(*plan, p.N, single).empty()) {
+    codegen::cache_note("tuning database '" + db.path() + "' names the plan '" + t->plan + "', which cannot run: " +
+                        "using the default plan");
+    return fallback;
+  }
+  if (source) *source = "tuned";
+  return *plan;
+}
+
+}  // namespace dgmax

@@ -1,0 +1,55 @@
+// The cuda plan search: every plan of codegen::enumerate_cuda_plans for the problem's order and
+// precision is compiled (in parallel, into the kernel cache), refused with a reason when it cannot
+// run (more threads than its registers allow, no resident block), and timed with device events on
+// the problem itself (median of 3). Then the plans are checked against the ref backend's
+// right-hand side in order of time: the fastest that agrees to the backend tests' tolerance (1e-12
+// relative in fp64, 1e-5 in fp32) wins; a faster one that does not is refused with its difference.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "codegen/tune/cuda_plan.hpp"
+#include "codegen/tune/tuning_db.hpp"
+#include "solver/backends/cuda/cuda_backend.hpp"
+#include "solver/physics/problem.hpp"
+
+namespace dgmax {
+
+struct PlanTrial {
+  codegen::CudaPlan plan;
+  std::string rejected;         // why it was not timed (or did not pass the check), or ""
+  double stage_seconds = 0;     // median of the timed repetitions
+  bool checked = false;         // compared with ref (the winner and any faster plan)
+  double rhs_difference = 0;    // max |rhs - rhs_ref| / max |rhs_ref|, when checked
+  std::vector<CudaKernelReport> kernels;
+};
+
+struct CudaTuneResult {
+  std::vector<PlanTrial> trials;  // in enumeration order; trials[0] is the default plan
+  int best = 0;                   // index into trials
+  double seconds = 0;             // wall time of the search: compile, time, check
+  double compile_seconds = 0, timing_seconds = 0, check_seconds = 0;
+};
+
+// Compiles the kernels of `plans` for `p` on all cores into the kernel cache (NVRTC is thread-safe),
+// so that making backends with them afterwards finds them there. Compile errors are left for the
+// backend to report.
+void precompile_cuda_plans(const Problem& p, bool single, const std::vector<codegen::CudaPlan>& plans);
+
+// Tolerance of the check against ref: the backend tests' (tests/unit/cuda/gpu_backend_test.cpp).
+double plan_check_tolerance(bool single);
+
+// Searches the plan space for `p` (the problem is used as is: its mesh, materials, flux, boundaries
+// and compiled fields). `progress` (may be empty) receives a line per plan as it is done.
+CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::function<void(const PlanTrial&)>& progress = {});
+
+// The tuning database key of `p` on the current device.
+codegen::TuningKey cuda_tuning_key(const Problem& p, bool single);
+
+// The plan to run `p` with: the tuning database's entry when there is one (and it parses and can
+// run), else default_cuda_plan. *source (when given) says which: "tuned" or "default".
+codegen::CudaPlan cuda_plan_for(const Problem& p, bool single, std::string* source = nullptr);
+
+}  // namespace dgmax

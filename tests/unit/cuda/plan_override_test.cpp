@@ -1,0 +1,42 @@
+// DGMAX_CUDA_PLAN overrides the tuned or default plan (debugging); a malformed or impossible plan
+// is a UserError naming the variable. No GPU needed: the override is decided before the device is.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "expect_user_error.hpp"
+#include "mixed_problem.hpp"
+#include "solver/backends/cuda/cuda_tuner.hpp"
+
+using namespace dgmax;
+
+namespace {
+
+class ForcedPlan {
+ public:
+  explicit ForcedPlan(const char* value) { setenv("DGMAX_CUDA_PLAN", value, 1); }
+  ~ForcedPlan() { unsetenv("DGMAX_CUDA_PLAN"); }
+};
+
+}  // namespace
+
+TEST(CudaPlanOverride, TheVariableNamesThePlan) {
+  const Problem p = test::mixed_problem(3, 1);
+  ForcedPlan forced("f1.b12.t2.T");
+  std::string source;
+  const codegen::CudaPlan plan = cuda_plan_for(p, true, &source);
+  EXPECT_EQ(plan.name(), "f1.b12.t2.T");
+  EXPECT_EQ(source, "DGMAX_CUDA_PLAN");
+}
+
+TEST(CudaPlanOverride, MalformedOrImpossiblePlansAreRefused) {
+  const Problem p = test::mixed_problem(8, 1);
+  {
+    ForcedPlan forced("fast");
+    test::expect_user_error([&] { cuda_plan_for(p, false); }, {"DGMAX_CUDA_PLAN='fast' is no plan name"});
+  }
+  {
+    ForcedPlan forced("f2.b8.t1");  // 8 x 165 threads
+    test::expect_user_error([&] { cuda_plan_for(p, false); }, {"DGMAX_CUDA_PLAN='f2.b8.t1' cannot run", "1320 threads"});
+  }
+}

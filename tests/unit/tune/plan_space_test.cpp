@@ -1,0 +1,93 @@
+// The cuda plan space (codegen/tune/cuda_plan.hpp): names round-trip, the enumeration is what its
+// comment promises, and plans that cannot run are refused with the reason.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "codegen/tune/cuda_plan.hpp"
+
+using namespace dgmax::codegen;
+
+namespace {
+
+int nodes(int N) { return (N + 1) * (N + 2) * (N + 3) / 6; }
+
+TEST(CudaPlanSpace, NamesRoundTrip) {
+  for (int N = 1; N <= 8; ++N)
+    for (bool single : {false, true})
+      for (const PlanCandidate& c : enumerate_cuda_plans(N, single)) {
+        const auto back = CudaPlan::parse(c.plan.name());
+        ASSERT_TRUE(back.has_value()) << c.plan.name();
+        EXPECT_TRUE(*back == c.plan) << c.plan.name() << " -> " << back->name();
+      }
+  CudaPlan p;
+  p.fusion = 1;
+  p.elements_per_block = 12;
+  p.elements_per_thread = 3;
+  p.transposed = true;
+  p.shared_ops = true;
+  EXPECT_EQ(p.name(), "f1.b12.t3.T.S");
+  for (const char* bad : {"", "f2", "f2.b4", "f3.b4.t1", "f2.b0.t1", "f2.b4.t0", "f2.b4.t1.X", "f2.b4.t1.S.T",
+                          "f2.b4.t1.T.T", "f2.b4.t1.", "f-1.b4.t1", "f2.b4x.t1", "b4.f2.t1", "f2.b999999.t1"})
+    EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad;
+}
+
+TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
+  for (int N = 1; N <= 8; ++N)
+    for (bool single : {false, true}) {
+      const auto plans = enumerate_cuda_plans(N, single);
+      ASSERT_FALSE(plans.empty());
+      EXPECT_TRUE(plans.front().plan == default_cuda_plan(N, single)) << N;
+      EXPECT_EQ(plans.front().rejected, "") << "the default plan must run at N = " << N;
+      std::set<std::string> names;
+      int accepted = 0;
+      for (const PlanCandidate& c : plans) {
+        EXPECT_TRUE(names.insert(c.plan.name()).second) << "duplicate " << c.plan.name();
+        EXPECT_EQ(c.rejected, cuda_plan_rejection(c.plan, N, single)) << c.plan.name();
+        if (!c.rejected.empty()) continue;
+        ++accepted;
+        EXPECT_LE(c.plan.threads_per_block(nodes(N)), 1024) << c.plan.name();
+        EXPECT_LE(c.plan.shared_bytes(nodes(N), (N + 1) * (N + 2) / 2, single), 48 * 1024) << c.plan.name();
+        EXPECT_EQ(c.plan.elements_per_block % c.plan.elements_per_thread, 0) << c.plan.name();
+      }
+      // every dimension is searched: fusion 0..2, 1/2/4 elements per thread, both layouts
+      std::set<int> fusions, epts;
+      for (const PlanCandidate& c : plans) fusions.insert(c.plan.fusion), epts.insert(c.plan.elements_per_thread);
+      EXPECT_EQ(fusions, (std::set<int>{0, 1, 2}));
+      EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
+      EXPECT_GE(accepted, 12) << "N = " << N << (single ? " fp32" : " fp64");
+    }
+}
+
+TEST(CudaPlanSpace, PlansThatCannotRunSayWhy) {
+  CudaPlan p;
+  p.elements_per_block = 6;
+  p.elements_per_thread = 4;
+  EXPECT_EQ(cuda_plan_rejection(p, 3, false), "6 elements per block is no multiple of 4 elements per thread");
+  p.elements_per_block = 8;
+  p.elements_per_thread = 1;  // 8 x 165 threads at N = 8
+  EXPECT_EQ(cuda_plan_rejection(p, 8, true), "1320 threads per block, more than the 1024 a block may have");
+  p.elements_per_block = 1;
+  p.shared_ops = true;  // Dr, Ds, Dt at N = 6 in fp64: 3 x 84^2 x 8 B = 165 KB
+  const std::string why = cuda_plan_rejection(p, 6, false);
+  EXPECT_NE(why.find("KB of shared memory per block, more than the 48 KB"), std::string::npos) << why;
+  EXPECT_EQ(cuda_plan_rejection(p, 2, false), "");
+  p.fusion = 3;
+  EXPECT_EQ(cuda_plan_rejection(p, 2, false), "fusion level 3 is not 0, 1 or 2");
+  // the limits are the device's: a smaller block limit rejects what the default allows
+  CudaPlan q = default_cuda_plan(4, false);
+  EXPECT_EQ(cuda_plan_rejection(q, 4, false), "");
+  EXPECT_NE(cuda_plan_rejection(q, 4, false, CudaBlockLimits{64, 48 * 1024}), "");
+}
+
+TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
+  CudaPlan p;  // fusion 2: state + fluxes + current (+ operators)
+  p.elements_per_block = 2;
+  EXPECT_EQ(p.shared_bytes(10, 6, false), 2 * 6 * 10 * 8 + 2 * 24 * 6 * 8 + 2 * 3 * 10 * 8);
+  p.shared_ops = true;
+  EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 6 * 10 + 2 * 24 * 6 + 2 * 3 * 10 + 3 * 100) * 4);
+  p.fusion = 1;  // the larger of volume (state + operators) and surface+lift (fluxes)
+  EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 6 * 10 + 3 * 100) * 4);
+}
+
+}  // namespace
