@@ -4,6 +4,8 @@
 #   bench/gpu_check_and_tune.sh [ORDERS] [PRECISION] [ELEMENTS] [TESTS]
 #   ORDERS: "3..5" (default), PRECISION: double|single|both (default both), ELEMENTS: 384000,
 #   TESTS: a ctest -R regex for the gpu tests (default: all of them; "none" skips them)
+# A tuning database in .tuning/cuda.json (carried, git-ignored) seeds the cache; the database after
+# the call is left in $OUT/cuda_tuning.json.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 orders=${1:-3..5}
@@ -13,6 +15,8 @@ tests=${4:-.}
 out=${OUT:-out}
 mkdir -p "$out"
 export DGMAX_CACHE_DIR=$PWD/build-gpu/kernel-cache
+# a tuning database carried from an earlier call (the device machine keeps nothing)
+if [ -f .tuning/cuda.json ]; then mkdir -p "$DGMAX_CACHE_DIR/tuning" && cp .tuning/cuda.json "$DGMAX_CACHE_DIR/tuning/"; fi
 start=$(date +%s)
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DDGMAX_USE_VTK=OFF -DDGMAX_USE_GMSH=OFF > "$out/configure.log" 2>&1 ||
   { tail -30 "$out/configure.log"; exit 1; }
@@ -30,3 +34,5 @@ if [ "$orders" != none ]; then
   echo "tune rc $?"
   grep -E "^N =|best:|refused" "$out/tune_${orders//./_}_${precision}.txt" | grep -v refused | head -40
 fi
+[ -f "$DGMAX_CACHE_DIR/tuning/cuda.json" ] && cp "$DGMAX_CACHE_DIR/tuning/cuda.json" "$out/cuda_tuning.json"
+exit 0

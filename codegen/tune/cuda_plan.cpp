@@ -54,10 +54,13 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
 }
 
 CudaPlan default_cuda_plan(int N, bool /*single*/) {
+  // one kernel per stage, operators transposed, about 64 threads per block: within 15% of the
+  // tuned plan at N = 1..8 in fp64 on the H100 (bench/NOTES.md, 2026-11-24)
   CudaPlan p;
-  p.fusion = N <= 6 ? 2 : 1;
-  p.elements_per_block = std::max(1, 128 / nodes(N));
+  p.fusion = 2;
+  p.elements_per_block = std::max(1, (64 + nodes(N) / 2) / nodes(N));
   p.elements_per_thread = 1;
+  p.transposed = true;
   return p;
 }
 

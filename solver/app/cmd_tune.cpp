@@ -68,9 +68,9 @@ nlohmann::json tune_one(const Problem& p, bool single, const cuda::DeviceCeiling
       std::cout << fmt::format("  {:<16} {:>10} {:>8} {:>8} {:>8}  refused: {}\n", t.plan.name(), "-", "-", "-", "-",
                                t.rejected);
     else
-      std::cout << fmt::format("  {:<16} {:>10.4f} {:>8.2f} {:>7.1f}% {:>7.2f}x  {}\n", t.plan.name(),
+      std::cout << fmt::format("  {:<16} {:>10.4f} {:>8.2f} {:>7.1f}% {:>7.2f}x  {}{}\n", t.plan.name(),
                                t.stage_seconds * 1e3, gdof(t.stage_seconds), 100 * floor / t.stage_seconds,
-                               default_stage / t.stage_seconds, kernels_text(t));
+                               default_stage / t.stage_seconds, kernels_text(t), t.timed_once ? " (one step)" : "");
     std::cout.flush();
   });
   const PlanTrial& best = r.trials[r.best];

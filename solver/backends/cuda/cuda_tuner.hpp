@@ -1,7 +1,8 @@
 // The cuda plan search: every plan of codegen::enumerate_cuda_plans for the problem's order and
 // precision is compiled (in parallel, into the kernel cache), refused with a reason when it cannot
 // run (more threads than its registers allow, no resident block), and timed with device events on
-// the problem itself (median of 3). Then the plans are checked against the ref backend's
+// the problem itself (median of 3; a plan whose first step is more than twice as slow as the best so
+// far is timed by that step alone). Then the plans are checked against the ref backend's
 // right-hand side in order of time: the fastest that agrees to the backend tests' tolerance (1e-12
 // relative in fp64, 1e-5 in fp32) wins; a faster one that does not is refused with its difference.
 #pragma once
@@ -20,7 +21,8 @@ namespace dgmax {
 struct PlanTrial {
   codegen::CudaPlan plan;
   std::string rejected;         // why it was not timed (or did not pass the check), or ""
-  double stage_seconds = 0;     // median of the timed repetitions
+  double stage_seconds = 0;     // median of the timed repetitions (or one step, when timed_once)
+  bool timed_once = false;      // its first step took more than twice the best stage so far
   bool checked = false;         // compared with ref (the winner and any faster plan)
   double rhs_difference = 0;    // max |rhs - rhs_ref| / max |rhs_ref|, when checked
   std::vector<CudaKernelReport> kernels;
