@@ -234,12 +234,14 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     backend->get_state(c.q);
     backend->get_residual(c.res);
     const auto g = guard.state();
-    const nlohmann::json progress = {{"csv", csv},
+    nlohmann::json progress = {{"csv", csv},
                                      {"snapshot_times", snapshot_times},
                                      {"next_snapshot", next_snapshot},
                                      {"next_checkpoint", checkpoints.next_index},
                                      {"samples", samples},
                                      {"guard", {g.W0, g.t_last, g.current_budget, g.incident_budget}}};
+    if (const auto* cuda_be = dynamic_cast<const CudaPlanBackend*>(backend.get()))
+      progress["kernel_plan"] = cuda_be->plan().name();  // a restart continues with it
     c.progress = progress.dump();
     last_checkpoint = write_checkpoint(out_dir, c);
   };
@@ -270,6 +272,19 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
       guard.restore({g.at(0), g.at(1), g.at(2), g.at(3)});
     } catch (const std::exception& e) {
       throw UserError("checkpoint " + path + " has an unreadable progress record: " + e.what());
+    }
+    // bit for bit needs the same kernels: the plan the checkpoint was written with, whatever the
+    // tuning database says now
+    if (auto* cuda_be = dynamic_cast<CudaPlanBackend*>(backend.get()); cuda_be && progress.contains("kernel_plan")) {
+      const std::optional<codegen::CudaPlan> was = codegen::CudaPlan::parse(progress["kernel_plan"].get<std::string>());
+      if (was && !(*was == cuda_be->plan()) && codegen::cuda_plan_rejection(*was, cfg.order, cfg.precision == Precision::Single).empty()) {
+        if (!opt.quiet)
+          std::cerr << fmt::format("note: continuing with the checkpoint's kernel plan {} (this run would use {})\n",
+                                   was->name(), cuda_be->plan().name());
+        cuda_be->set_plan(*was);
+        kernel_plan = was->name() + " (checkpoint)";
+        summary["kernel_plan"] = kernel_plan;
+      }
     }
     snapshots->resume(snapshot_times);
     t = c.time;

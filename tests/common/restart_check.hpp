@@ -49,10 +49,12 @@ inline std::vector<double> read_h5_doubles(const std::string& path, const char* 
 
 // Runs `config` (which must write hdf5 snapshots and checkpoints) into dir/a, copies it to dir/b,
 // restarts b from its newest checkpoint, and compares every snapshot's E and H bitwise.
-inline void expect_bitwise_restart(const std::string& dir, const std::string& config, const std::string& args) {
+// `first_env` / `restart_env` prefix the two commands (e.g. "DGMAX_CUDA_PLAN=f1.b4.t1 ").
+inline void expect_bitwise_restart(const std::string& dir, const std::string& config, const std::string& args,
+                                   const std::string& first_env = "", const std::string& restart_env = "") {
   namespace fs = std::filesystem;
   const std::string a = dir + "/a", b = dir + "/b";
-  CliResult r = run_dgmax("run -q " + args + " " + config + " --output " + a);
+  CliResult r = run_dgmax_env(first_env, "run -q " + args + " " + config + " --output " + a);
   ASSERT_EQ(r.code, 0) << r.err;
   fs::remove_all(b);
   fs::copy(a, b, fs::copy_options::recursive);
@@ -65,7 +67,7 @@ inline void expect_bitwise_restart(const std::string& dir, const std::string& co
   for (const auto& f : snaps) fs::remove(f);
   fs::remove(b + "/energy.csv");
   fs::remove(b + "/summary.json");
-  r = run_dgmax("run -q " + args + " " + config + " --restart " + b);
+  r = run_dgmax_env(restart_env, "run -q " + args + " " + config + " --restart " + b);
   ASSERT_EQ(r.code, 0) << r.err;
   const auto sa = nlohmann::json::parse(read_all(a + "/summary.json"));
   const auto sb = nlohmann::json::parse(read_all(b + "/summary.json"));
