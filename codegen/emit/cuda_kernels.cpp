@@ -183,6 +183,21 @@ DGMAX_FN void finish_rhs(int k, int i, const real_t* __restrict__ acc, const rea
   for (int c = 0; c < 6; ++c) rk[c * NP + i] = rhs_component(c, rk[c * NP + i], acc[c], mk, qk[c * NP + i], src);
 }}
 
+// Lift the block's face fluxes (sf, in shared memory) onto the volume terms in rhs: thread (i, y)
+// finishes node i of its EPT elements.
+DGMAX_FN void lift_block(int K, int kb, int i, int y, const real_t (*__restrict__ sf)[NFACE_NODES * 6],
+                         const real_t* __restrict__ mat, const real_t* __restrict__ q, const double* __restrict__ vert,
+                         double t, real_t* __restrict__ rhs) {{
+  real_t acc[EPT][6];
+  lift_nodes(i, sf + y * EPT, acc);
+#pragma unroll
+  for (int r = 0; r < EPT; ++r) {{
+    const int k = kb + y * EPT + r;
+    if (k >= K) break;
+    finish_rhs(k, i, acc[r], mat, q, vert, t, rhs);
+  }}
+}}
+
 #if FUSION <= 1
 // Volume terms: rhs_E = curl H, rhs_H = -curl E.
 extern "C" __global__ void __launch_bounds__(NT)
@@ -234,14 +249,7 @@ dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ ma
     for (int n = tid; n < valid; n += NT) s[n] = fb[n];
   }}
   __syncthreads();
-  real_t acc[EPT][6];
-  lift_nodes(i, sf + y * EPT, acc);
-#pragma unroll
-  for (int r = 0; r < EPT; ++r) {{
-    const int k = kb + y * EPT + r;
-    if (k >= K) break;
-    finish_rhs(k, i, acc[r], mat, q, vert, t, rhs);
-  }}
+  lift_block(K, kb, i, y, sf, mat, q, vert, t, rhs);
 }}
 
 #endif
@@ -258,14 +266,7 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
   const int i = threadIdx.x, y = threadIdx.y, kb = blockIdx.x * EPB;
   block_fluxes(K, kb, y * NP + i, q, geo, mat, etoe, bc, vmapP, vert, t, sf);
   __syncthreads();
-  real_t acc[EPT][6];
-  lift_nodes(i, sf + y * EPT, acc);
-#pragma unroll
-  for (int r = 0; r < EPT; ++r) {{
-    const int k = kb + y * EPT + r;
-    if (k >= K) break;
-    finish_rhs(k, i, acc[r], mat, q, vert, t, rhs);
-  }}
+  lift_block(K, kb, i, y, sf, mat, q, vert, t, rhs);
 }}
 
 #endif

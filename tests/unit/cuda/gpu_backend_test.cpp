@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "cavity.hpp"
+#include "cavity_run.hpp"
 #include "mixed_problem.hpp"
 #include "simulate.hpp"
 #include "solver/backends/cuda/cuda_backend.hpp"
@@ -30,22 +30,8 @@ double rhs_difference(const Problem& p, bool single, unsigned seed) {
 }
 
 double cavity_error(int N, int cells, bool single) {
-  Problem p = box_problem(unit_box(cells), N, 1.0);
-  auto gpu = make_cuda_backend(p, single);
-  Fields q;
-  interpolate(p, cavity_mode(), 0, q);
-  gpu->set_state(q);
-  const double T = 0.25;
-  const StepPlan plan = plan_steps(T, stable_dt(p, 0.25));
-  double t = 0;
-  for (long long s = 0; s < plan.steps; ++s) {
-    const double dt = s + 1 == plan.steps ? plan.dt_last : plan.dt;
-    gpu->step(t, dt);
-    t += dt;
-  }
-  gpu->get_state(q);
-  const ErrorNorms e = error_norms(p, q, cavity_mode(), T);
-  return std::hypot(e.L2_E, e.L2_H);
+  const Problem p = box_problem(unit_box(cells), N, 1.0);
+  return dgmax::test::cavity_error(p, *make_cuda_backend(p, single));
 }
 
 }  // namespace

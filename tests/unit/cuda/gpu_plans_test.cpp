@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "cavity.hpp"
+#include "cavity_run.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "mixed_problem.hpp"
 #include "simulate.hpp"
@@ -38,22 +38,8 @@ std::vector<codegen::CudaPlan> accepted_plans(int N, bool single) {
 }
 
 double cavity_error(int N, int cells, bool single, const codegen::CudaPlan& plan) {
-  Problem p = box_problem(unit_box(cells), N, 1.0);
-  auto gpu = make_cuda_plan_backend(p, single, plan);
-  Fields q;
-  interpolate(p, cavity_mode(), 0, q);
-  gpu->set_state(q);
-  const double T = 0.25;
-  const StepPlan steps = plan_steps(T, stable_dt(p, 0.25));
-  double t = 0;
-  for (long long s = 0; s < steps.steps; ++s) {
-    const double dt = s + 1 == steps.steps ? steps.dt_last : steps.dt;
-    gpu->step(t, dt);
-    t += dt;
-  }
-  gpu->get_state(q);
-  const ErrorNorms e = error_norms(p, q, cavity_mode(), T);
-  return std::hypot(e.L2_E, e.L2_H);
+  const Problem p = box_problem(unit_box(cells), N, 1.0);
+  return dgmax::test::cavity_error(p, *make_cuda_plan_backend(p, single, plan));
 }
 
 }  // namespace
