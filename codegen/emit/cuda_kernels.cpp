@@ -26,11 +26,24 @@ std::string operator_tables(const KernelSpec& s) {
     for (int f = 0; f < Nf; ++f)
       L[T ? static_cast<size_t>(f) * Np + i : static_cast<size_t>(i) * Nf + f] = s.LIFT[static_cast<size_t>(i) * Nf + f];
   std::ostringstream src;
+  if (s.plan.cuda.vector_loads) {  // interleaved: Dops[j*NP + i] = (Dr, Ds, Dt, 0)[i][j], one 16-byte aligned 4-vector
+    std::vector<double> D4(4 * static_cast<size_t>(Np) * Np, 0.0);
+    for (int m = 0; m < 3; ++m)
+      for (int i = 0; i < Np; ++i)
+        for (int j = 0; j < Np; ++j)
+          D4[(static_cast<size_t>(j) * Np + i) * 4 + m] = (*ops[m])[static_cast<size_t>(i) * Np + j];
+    std::string table = matrix_literal("Dops", D4, Np * Np, 4);
+    table.replace(table.find("DGMAX_TABLE real_t"), 18, "DGMAX_TABLE __align__(16) real_t");
+    src << "// Dr, Ds, Dt interleaved and transposed: Dops[j*NP + i] = (Dr[i][j], Ds[i][j], Dt[i][j], 0), so a\n"
+           "// thread reads its three entries with one or two 16-byte loads and a warp's loads coalesce.\n"
+        << table;
+  }
+  else
   src << (T ? "// Dr, Ds, Dt transposed: Dops[m*NP + j][i] = D_m[i][j] (a warp's threads, one node each, read\n"
               "// consecutive words of column j).\n"
             : "// Dr, Ds, Dt row-major: Dops[m*NP + i][j] = D_m[i][j].\n")
-      << matrix_literal("Dops", D, 3 * Np, Np)
-      << (T ? "// LIFT transposed: LIFTop[f][i] = LIFT[i][f].\n" : "// LIFT row-major: LIFTop[i][f].\n")
+      << matrix_literal("Dops", D, 3 * Np, Np);
+  src << (T ? "// LIFT transposed: LIFTop[f][i] = LIFT[i][f].\n" : "// LIFT row-major: LIFTop[i][f].\n")
       << (T ? matrix_literal("LIFTop", L, Nf, Np) : matrix_literal("LIFTop", L, Np, Nf))
       << (T ? "#define D_AT(ops, m, i, j) (ops)[((m) * NP + (j)) * NP + (i)]\n#define LIFT_AT(i, f) LIFTop[f][i]\n\n"
             : "#define D_AT(ops, m, i, j) (ops)[((m) * NP + (i)) * NP + (j)]\n#define LIFT_AT(i, f) LIFTop[i][f]\n\n");
@@ -46,10 +59,11 @@ std::string generate_cuda_source(const KernelSpec& s) {
   std::ostringstream src;
   src << kernel_header_comment(s, "cuda")
       << fmt::format("// Plan {}: fusion level {}, {} elements per block, {} per thread ({} threads per block),\n"
-                     "// operators {}{}.\n\n",
+                     "// operators {}{}{}.\n\n",
                      plan.name(), plan.fusion, plan.elements_per_block, plan.elements_per_thread,
                      plan.threads_per_block(s.Np), plan.transposed ? "transposed" : "row-major",
-                     plan.shared_ops ? ", staged in shared memory" : ", read from global memory through L1")
+                     plan.shared_ops ? ", staged in shared memory" : ", read from global memory through L1",
+                     plan.vector_loads ? "; 16-byte loads of the state and the operators" : "")
       << "#define DGMAX_FN __device__ __forceinline__\n#define DGMAX_TABLE __device__ const\n\n"
       << kernel_common_section(s, true) << operator_tables(s);
   src << fmt::format(R"(// Block shape of the volume, lift and stage kernels: (NP, TY) threads; thread (i, y) owns node i
@@ -58,24 +72,68 @@ enum {{ EPB = {epb}, EPT = {ept}, TY = EPB / EPT, NT = NP * TY, NEPB = {nepb} }}
 // Only the kernels of the plan's fusion level are compiled (their shared memory is the plan's).
 #define FUSION {fusion}
 #define SHARED_OPS {shared_ops}
+#define VEC {vec}
+#define SINGLE {single}
 #if SHARED_OPS
 #define OPS sops
 #else
 #define OPS (&Dops[0][0])
 #endif
+#if VEC
+// an element's staged state, node-major: the six fields of node j in one row (padded to 32 bytes
+// in fp32), read with 16-byte loads
+enum {{ SQW = SINGLE ? 8 : 6, OPW = 4 }};
+typedef real_t elem_state_t[NP][SQW];
+#define SQ_AT(s, c, j) (s)[j][c]
+#else
+enum {{ OPW = 3 }};
+typedef real_t elem_state_t[6][NP];
+#define SQ_AT(s, c, j) (s)[c][j]
+#endif
 
-// The block's element states [EPB][6][NP] (contiguous in q) into shared memory, zeros past K.
-DGMAX_FN void stage_state(const real_t* __restrict__ q, int K, int kb, int tid, real_t (*__restrict__ sq)[6][NP]) {{
-  real_t* s = &sq[0][0][0];
+// The block's element states (contiguous in q as [EPB][6][NP]) into shared memory, zeros past K.
+DGMAX_FN void stage_state(const real_t* __restrict__ q, int K, int kb, int tid, elem_state_t* __restrict__ sq) {{
   const real_t* qb = q + (long)kb * 6 * NP;
   const int valid = min(EPB, K - kb) * 6 * NP;
-  for (int n = tid; n < EPB * 6 * NP; n += NT) s[n] = n < valid ? qb[n] : real_t(0);
+  for (int n = tid; n < EPB * 6 * NP; n += NT) {{
+    const int e = n / (6 * NP), c = n / NP - 6 * e, j = n % NP;
+    SQ_AT(sq[e], c, j) = n < valid ? qb[n] : real_t(0);
+  }}
+}}
+
+// The six fields of node j of an element's staged state.
+DGMAX_FN void load_fields(const elem_state_t& s, int j, real_t* __restrict__ v) {{
+#if VEC && SINGLE
+  const float4 a = *reinterpret_cast<const float4*>(&s[j][0]);
+  const float2 b = *reinterpret_cast<const float2*>(&s[j][4]);
+  v[0] = a.x; v[1] = a.y; v[2] = a.z; v[3] = a.w; v[4] = b.x; v[5] = b.y;
+#elif VEC
+  const double2* p = reinterpret_cast<const double2*>(&s[j][0]);
+  const double2 a = p[0], b = p[1], c = p[2];
+  v[0] = a.x; v[1] = a.y; v[2] = b.x; v[3] = b.y; v[4] = c.x; v[5] = c.y;
+#else
+#pragma unroll
+  for (int m = 0; m < 6; ++m) v[m] = s[m][j];
+#endif
+}}
+
+// Dr[i][j], Ds[i][j], Dt[i][j] from the operator table (global or shared).
+DGMAX_FN void load_ops(const real_t* __restrict__ ops, int i, int j, real_t& a, real_t& b, real_t& c) {{
+#if VEC && SINGLE
+  const float4 o = *reinterpret_cast<const float4*>(ops + ((long)j * NP + i) * 4);
+  a = o.x; b = o.y; c = o.z;
+#elif VEC
+  const double2 o = *reinterpret_cast<const double2*>(ops + ((long)j * NP + i) * 4);
+  a = o.x; b = o.y; c = ops[((long)j * NP + i) * 4 + 2];
+#else
+  a = D_AT(ops, 0, i, j); b = D_AT(ops, 1, i, j); c = D_AT(ops, 2, i, j);
+#endif
 }}
 
 // Dr, Ds, Dt into shared memory (the plan's layout).
 DGMAX_FN void stage_ops(int tid, real_t* __restrict__ sops) {{
   const real_t* d = &Dops[0][0];
-  for (int n = tid; n < 3 * NP * NP; n += NT) sops[n] = d[n];
+  for (int n = tid; n < OPW * NP * NP; n += NT) sops[n] = d[n];
 }}
 
 // The face fluxes (times Fscale) of the block's elements into shared memory (sf: [EPB][NFACE_NODES*6]).
@@ -89,9 +147,9 @@ DGMAX_FN void block_fluxes(int K, int kb, int tid, const real_t* __restrict__ q,
   }}
 }}
 
-// curl H and -curl E at node i of EPT consecutive elements (states sq: [EPT][6][NP] in shared
+// curl H and -curl E at node i of EPT consecutive elements (states sq[0..EPT-1] in shared
 // memory, first element k0): each operator entry loaded once serves all of them and all six fields.
-DGMAX_FN void volume_nodes(int i, const real_t (*__restrict__ sq)[6][NP], const real_t* __restrict__ ops,
+DGMAX_FN void volume_nodes(int i, const elem_state_t* __restrict__ sq, const real_t* __restrict__ ops,
                            const real_t* __restrict__ geo, int K, int k0, real_t (*__restrict__ curl)[6]) {{
   real_t dr[EPT][6], ds[EPT][6], dt[EPT][6];
 #pragma unroll
@@ -99,16 +157,19 @@ DGMAX_FN void volume_nodes(int i, const real_t (*__restrict__ sq)[6][NP], const 
 #pragma unroll
     for (int m = 0; m < 6; ++m) dr[r][m] = ds[r][m] = dt[r][m] = real_t(0);
   for (int j = 0; j < NP; ++j) {{
-    const real_t a = D_AT(ops, 0, i, j), b = D_AT(ops, 1, i, j), c = D_AT(ops, 2, i, j);
+    real_t a, b, c;
+    load_ops(ops, i, j, a, b, c);
 #pragma unroll
-    for (int r = 0; r < EPT; ++r)
+    for (int r = 0; r < EPT; ++r) {{
+      real_t v[6];
+      load_fields(sq[r], j, v);
 #pragma unroll
       for (int m = 0; m < 6; ++m) {{
-        const real_t v = sq[r][m][j];
-        dr[r][m] += a * v;
-        ds[r][m] += b * v;
-        dt[r][m] += c * v;
+        dr[r][m] += a * v[m];
+        ds[r][m] += b * v[m];
+        dt[r][m] += c * v[m];
       }}
+    }}
   }}
 #pragma unroll
   for (int r = 0; r < EPT; ++r) {{
@@ -202,9 +263,9 @@ DGMAX_FN void lift_block(int K, int kb, int i, int y, const real_t (*__restrict_
 // Volume terms: rhs_E = curl H, rhs_H = -curl E.
 extern "C" __global__ void __launch_bounds__(NT)
 dgmax_volume(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, real_t* __restrict__ rhs) {{
-  __shared__ real_t sq[EPB][6][NP];
+  __shared__ __align__(16) elem_state_t sq[EPB];
 #if SHARED_OPS
-  __shared__ real_t sops[3 * NP * NP];
+  __shared__ __align__(16) real_t sops[OPW * NP * NP];
   stage_ops(threadIdx.y * NP + threadIdx.x, sops);
 #endif
   const int i = threadIdx.x, y = threadIdx.y, kb = blockIdx.x * EPB;
@@ -280,7 +341,7 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
             const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
             const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
             real_t a, real_t b, real_t dt) {{
-  __shared__ real_t sq[EPB][6][NP];
+  __shared__ __align__(16) elem_state_t sq[EPB];
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
   const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = blockIdx.x * EPB;
 #if HAS_CURRENT
@@ -298,7 +359,7 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   }}
 #endif
 #if SHARED_OPS
-  __shared__ real_t sops[3 * NP * NP];
+  __shared__ __align__(16) real_t sops[OPW * NP * NP];
   stage_ops(tid, sops);
 #endif
   stage_state(q, K, kb, tid, sq);
@@ -320,11 +381,12 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
     const real_t* mk = mat + (long)k * MAT;
 #pragma unroll
     for (int c = 0; c < 6; ++c) {{
-      const real_t rc = rhs_component(c, curl[r][c], acc[r][c], mk, sq[e][c][i], src);
+      const real_t qc = SQ_AT(sq[e], c, i);
+      const real_t rc = rhs_component(c, curl[r][c], acc[r][c], mk, qc, src);
       const long idx = ((long)k * 6 + c) * NP + i;
       const real_t rs = a * res[idx] + dt * rc;
       res[idx] = rs;
-      q_out[idx] = sq[e][c][i] + b * rs;
+      q_out[idx] = qc + b * rs;
     }}
   }}
 }}
@@ -333,6 +395,7 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
 )",
                      fmt::arg("epb", plan.elements_per_block), fmt::arg("ept", plan.elements_per_thread),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
+                     fmt::arg("vec", plan.vector_loads ? 1 : 0), fmt::arg("single", s.single ? 1 : 0),
                      fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));
   src << fmt::format(R"(// One LSERK stage over all n values.
 extern "C" __global__ void dgmax_update(long n, real_t a, real_t b, real_t dt, const real_t* __restrict__ rhs,

@@ -16,15 +16,16 @@ int face_nodes(int N) { return (N + 1) * (N + 2) / 2; }
 
 int CudaPlan::shared_bytes(int Np, int Nfp, bool single) const {
   const int w = single ? 4 : 8, epb = elements_per_block;
-  const int state = epb * 6 * Np * w, fluxes = epb * 4 * Nfp * 6 * w, current = epb * 3 * Np * w;
-  const int ops = shared_ops ? 3 * Np * Np * w : 0;
+  const int state = epb * Np * (vector_loads ? (single ? 8 : 6) : 6) * w, fluxes = epb * 4 * Nfp * 6 * w,
+            current = epb * 3 * Np * w;
+  const int ops = shared_ops ? (vector_loads ? 4 : 3) * Np * Np * w : 0;
   if (fusion >= 2) return state + fluxes + current + ops;  // dgmax_stage
   return std::max(state + ops, fluxes);                    // dgmax_volume; surface+lift or lift
 }
 
 std::string CudaPlan::name() const {
-  return fmt::format("f{}.b{}.t{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
-                     shared_ops ? ".S" : "");
+  return fmt::format("f{}.b{}.t{}{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
+                     shared_ops ? ".S" : "", vector_loads ? ".V" : "");
 }
 
 std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
@@ -33,7 +34,7 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   std::istringstream in(text);
   std::string part;
   int field = 0;
-  bool seen_T = false, seen_S = false;
+  bool seen_T = false, seen_S = false, seen_V = false;
   while (std::getline(in, part, '.')) {
     if (part.empty()) return std::nullopt;
     auto number = [&](char tag, int& out) {
@@ -45,8 +46,9 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
     if (field == 0 && number('f', p.fusion)) ++field;
     else if (field == 1 && number('b', p.elements_per_block)) ++field;
     else if (field == 2 && number('t', p.elements_per_thread)) ++field;
-    else if (field == 3 && part == "T" && !seen_T && !seen_S) p.transposed = seen_T = true;
-    else if (field == 3 && part == "S" && !seen_S) p.shared_ops = seen_S = true;
+    else if (field == 3 && part == "T" && !seen_T && !seen_S && !seen_V) p.transposed = seen_T = true;
+    else if (field == 3 && part == "S" && !seen_S && !seen_V) p.shared_ops = seen_S = true;
+    else if (field == 3 && part == "V" && !seen_V) p.vector_loads = seen_V = true;
     else return std::nullopt;
   }
   if (field != 3 || p.fusion > 2 || p.elements_per_block < 1 || p.elements_per_thread < 1) return std::nullopt;
@@ -69,6 +71,7 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
   if (plan.fusion < 0 || plan.fusion > 2) return fmt::format("fusion level {} is not 0, 1 or 2", plan.fusion);
   if (plan.elements_per_thread < 1 || plan.elements_per_block < 1)
     return "elements per block and per thread must be at least 1";
+  if (plan.vector_loads && !plan.transposed) return "vector loads need the transposed operator layout (T)";
   if (plan.elements_per_block % plan.elements_per_thread != 0)
     return fmt::format("{} elements per block is no multiple of {} elements per thread", plan.elements_per_block,
                        plan.elements_per_thread);
@@ -95,9 +98,10 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
         p.fusion = fusion;
         p.elements_per_thread = ept;
         p.elements_per_block = ept * std::max(1, (threads + Np / 2) / Np);
-        for (int layout = 0; layout < 3; ++layout) {
+        for (int layout = 0; layout < 5; ++layout) {  // row-major, T, T.S, T.V, T.S.V
           p.transposed = layout >= 1;
-          p.shared_ops = layout == 2;
+          p.shared_ops = layout == 2 || layout == 4;
+          p.vector_loads = layout >= 3;
           add(p);
         }
       }

@@ -23,16 +23,21 @@ struct CudaPlan {
   bool transposed = false;
   // Dr, Ds, Dt copied into shared memory by each block (else read through L1 from global memory).
   bool shared_ops = false;
+  // 16-byte loads in the volume loop: the staged state node-major (the six fields of a node
+  // together) and Dr, Ds, Dt interleaved (entry j of row i as one 4-vector); needs `transposed`.
+  bool vector_loads = false;
 
   int threads_per_block(int Np) const { return Np * (elements_per_block / elements_per_thread); }
   // Static shared memory of the largest kernel the plan launches per stage, in bytes.
   int shared_bytes(int Np, int Nfp, bool single) const;
-  // "f2.b8.t2.T.S": fusion, elements per block, per thread, T = transposed, S = shared operators.
+  // "f2.b8.t2.T.S.V": fusion, elements per block, per thread, T = transposed, S = shared
+  // operators, V = vector loads.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
     return fusion == o.fusion && elements_per_block == o.elements_per_block &&
-           elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops;
+           elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops &&
+           vector_loads == o.vector_loads;
   }
 };
 
@@ -57,7 +62,7 @@ struct PlanCandidate {
 
 // The plan space searched for order N: fusion 2 and 1 over block sizes of about 64, 128 and 256
 // threads, 1, 2 or 4 elements per thread, operators in global memory (row-major or transposed) or
-// shared memory; plus the four-kernel path and the default plan. Rejected plans are listed with their
+// shared memory, with or without vector loads; plus the four-kernel path and the default plan. Rejected plans are listed with their
 // reason. The default plan comes first.
 std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBlockLimits& limits = {});
 

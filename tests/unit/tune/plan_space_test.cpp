@@ -27,8 +27,10 @@ TEST(CudaPlanSpace, NamesRoundTrip) {
   p.transposed = true;
   p.shared_ops = true;
   EXPECT_EQ(p.name(), "f1.b12.t3.T.S");
+  p.vector_loads = true;
+  EXPECT_EQ(p.name(), "f1.b12.t3.T.S.V");
   for (const char* bad : {"", "f2", "f2.b4", "f3.b4.t1", "f2.b0.t1", "f2.b4.t0", "f2.b4.t1.X", "f2.b4.t1.S.T",
-                          "f2.b4.t1.T.T", "f2.b4.t1.", "f-1.b4.t1", "f2.b4x.t1", "b4.f2.t1", "f2.b999999.t1"})
+                          "f2.b4.t1.T.T", "f2.b4.t1.V.T", "f2.b4.t1.V.S", "f2.b4.t1.V.V", "f2.b4.t1.", "f-1.b4.t1", "f2.b4x.t1", "b4.f2.t1", "f2.b999999.t1"})
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad;
 }
 
@@ -50,11 +52,17 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
         EXPECT_LE(c.plan.shared_bytes(nodes(N), (N + 1) * (N + 2) / 2, single), 48 * 1024) << c.plan.name();
         EXPECT_EQ(c.plan.elements_per_block % c.plan.elements_per_thread, 0) << c.plan.name();
       }
-      // every dimension is searched: fusion 0..2, 1/2/4 elements per thread, both layouts
+      // every dimension is searched: fusion 0..2, 1/2/4 elements per thread, layouts and loads
       std::set<int> fusions, epts;
-      for (const PlanCandidate& c : plans) fusions.insert(c.plan.fusion), epts.insert(c.plan.elements_per_thread);
+      std::set<std::string> layouts;
+      for (const PlanCandidate& c : plans) {
+        fusions.insert(c.plan.fusion), epts.insert(c.plan.elements_per_thread);
+        const std::string n = c.plan.name();
+        layouts.insert(n.substr(n.find(".t") + 3));
+      }
       EXPECT_EQ(fusions, (std::set<int>{0, 1, 2}));
       EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
+      EXPECT_EQ(layouts, (std::set<std::string>{"", ".T", ".T.S", ".T.V", ".T.S.V"}));
       EXPECT_GE(accepted, 12) << "N = " << N << (single ? " fp32" : " fp64");
     }
 }
@@ -72,6 +80,11 @@ TEST(CudaPlanSpace, PlansThatCannotRunSayWhy) {
   const std::string why = cuda_plan_rejection(p, 6, false);
   EXPECT_NE(why.find("KB of shared memory per block, more than the 48 KB"), std::string::npos) << why;
   EXPECT_EQ(cuda_plan_rejection(p, 2, false), "");
+  p.vector_loads = true;
+  EXPECT_EQ(cuda_plan_rejection(p, 2, false), "vector loads need the transposed operator layout (T)");
+  p.transposed = true;
+  EXPECT_EQ(cuda_plan_rejection(p, 2, false), "");
+  p.vector_loads = false;
   p.fusion = 3;
   EXPECT_EQ(cuda_plan_rejection(p, 2, false), "fusion level 3 is not 0, 1 or 2");
   // the limits are the device's: a smaller block limit rejects what the default allows
@@ -88,6 +101,9 @@ TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 6 * 10 + 2 * 24 * 6 + 2 * 3 * 10 + 3 * 100) * 4);
   p.fusion = 1;  // the larger of volume (state + operators) and surface+lift (fluxes)
   EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 6 * 10 + 3 * 100) * 4);
+  p.vector_loads = true;  // node rows padded to 8 floats (6 doubles), operators as 4-vectors
+  EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 8 * 10 + 4 * 100) * 4);
+  EXPECT_EQ(p.shared_bytes(10, 6, false), (2 * 6 * 10 + 4 * 100) * 8);
 }
 
 }  // namespace
