@@ -98,10 +98,13 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
         p.fusion = fusion;
         p.elements_per_thread = ept;
         p.elements_per_block = ept * std::max(1, (threads + Np / 2) / Np);
-        for (int layout = 0; layout < 5; ++layout) {  // row-major, T, T.S, T.V, T.S.V
+        // row-major, T, T.S; and T.V at one element per thread (vector loads lost 8-14% on the H100,
+        // bench/NOTES.md: kept in the search at little cost, for devices where they may pay)
+        for (int layout = 0; layout < 4; ++layout) {
           p.transposed = layout >= 1;
-          p.shared_ops = layout == 2 || layout == 4;
-          p.vector_loads = layout >= 3;
+          p.shared_ops = layout == 2;
+          p.vector_loads = layout == 3;
+          if (layout == 3 && ept != 1) continue;
           add(p);
         }
       }

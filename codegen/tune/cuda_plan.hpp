@@ -62,7 +62,8 @@ struct PlanCandidate {
 
 // The plan space searched for order N: fusion 2 and 1 over block sizes of about 64, 128 and 256
 // threads, 1, 2 or 4 elements per thread, operators in global memory (row-major or transposed) or
-// shared memory, with or without vector loads; plus the four-kernel path and the default plan. Rejected plans are listed with their
+// shared memory, and vector loads at one element per thread; plus the four-kernel path and the
+// default plan. Rejected plans are listed with their
 // reason. The default plan comes first.
 std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBlockLimits& limits = {});
 
