@@ -89,10 +89,12 @@ class CudaBackend final : public CudaPlanBackend {
     cuda::DeviceBuffer qd(ctx_, host.size() * sizeof(Real), "state (rhs)");
     qd.upload(host);
     if (fuse_level_ >= 2) {  // the stage kernel with a = 0, b = 0, dt = 1 leaves res = rhs
+      cuda::DeviceBuffer kept(ctx_, n_ * sizeof(Real), "LSERK residual (kept across rhs)");
+      kept.copy_from(res_, n_ * sizeof(Real));
       res_.zero();
       launch_stage(qd, q_next_, t, Real(0), Real(0), Real(1));
       res_.download(host);
-      res_.zero();
+      res_.copy_from(kept, n_ * sizeof(Real));
     } else {
       compute_rhs(qd, t);
       rhs_.download(host);

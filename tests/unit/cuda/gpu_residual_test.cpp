@@ -160,3 +160,20 @@ TEST_F(GpuBackendResidual, RestartIsBitwiseIdentical) {
   const Problem p = mixed_problem(3, 8);
   for (const bool single : {false, true}) check_restart(p, single, 9, 4, 0);
 }
+
+TEST_F(GpuBackendResidual, RhsLeavesTheResidualAlone) {
+  // rhs() runs the plan's own kernels (the stage kernel at fusion 2, which writes the residual
+  // register): the residual a run keeps between steps must come back unchanged
+  const Problem p = mixed_problem(3, 9);
+  for (const int fuse : {0, 1, 2}) {
+    SCOPED_TRACE("fusion level " + std::to_string(fuse));
+    auto b = backend(p, false, fuse);
+    b->set_state(random_state(p, 1));
+    const Fields r0 = random_state(p, 2);
+    b->set_residual(r0);
+    Fields out, r1;
+    b->rhs(random_state(p, 3), 0.2, out);
+    b->get_residual(r1);
+    EXPECT_TRUE(bitwise_equal(r0, r1));
+  }
+}
