@@ -135,6 +135,35 @@ TEST(CflFormula, StableWithStrongConductivity) {
   }
 }
 
+// The wave speed in the step is 1/sqrt(eps mu), from both materials (every other dt test has
+// eps = mu = 1), and the loss rate adds sigma/eps/4 to 1/dt: with uniform materials
+// 1/dt(sigma) = 1/dt(0) + sigma / (4 eps cfl) exactly.
+TEST(CflFormula, WaveSpeedAndLossRateComeFromTheMaterials) {
+  BoxSpec s;
+  s.cells = {2, 3, 2};
+  Problem p = test::box_problem(s, 3, 1.0);
+  const double cfl = 0.5, dt0 = stable_dt(p, cfl);
+  auto dt_with = [&](double eps, double mu, double sigma) {
+    for (auto& m : p.material) m = Material{eps, mu, sigma};
+    return stable_dt(p, cfl);
+  };
+  EXPECT_NEAR(dt_with(4, 1, 0), 2 * dt0, 1e-14 * dt0);      // c = 1/2
+  EXPECT_NEAR(dt_with(1, 4, 0), 2 * dt0, 1e-14 * dt0);      // c = 1/2
+  EXPECT_NEAR(dt_with(2, 8, 0), 4 * dt0, 1e-14 * dt0);      // c = 1/4
+  EXPECT_NEAR(dt_with(0.25, 1, 0), 0.5 * dt0, 1e-14 * dt0);  // c = 2
+  for (const auto& [eps, sigma] : {std::pair{1.0, 10.0}, {2.0, 10.0}, {3.0, 1e4}}) {
+    const double dtw = dt_with(eps, 1, 0), dt = dt_with(eps, 1, sigma);
+    EXPECT_NEAR(1 / dt, 1 / dtw + sigma / (4 * eps * cfl), 1e-12 / dt) << "eps = " << eps << ", sigma = " << sigma;
+  }
+  // the slowest element sets the step: one element with a larger eps*mu does not shrink it, a
+  // smaller one does
+  for (auto& m : p.material) m = Material{};
+  p.material[5] = Material{9, 1, 0};
+  EXPECT_NEAR(stable_dt(p, cfl), dt0, 1e-14 * dt0);
+  p.material[5] = Material{1.0 / 9, 1, 0};
+  EXPECT_LT(stable_dt(p, cfl), 0.99 * dt0);
+}
+
 TEST(StepPlan, RefusesWhatItCannotCount) {
   EXPECT_THROW(plan_steps(1e20, 1e-3), UserError);  // 1e23 steps: once overflowed long long
   EXPECT_THROW(plan_steps(1.0, 0.0), UserError);
