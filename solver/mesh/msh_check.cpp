@@ -120,6 +120,7 @@ class Walker {
                     std::to_string(line_of(s.header)) + ") has no $End" + s.name.substr(1) +
                     (last.empty() ? std::string() : " (the last complete section is " + last + ")"),
                 kTruncatedHint);
+      if (s.name != "$Comments" && (!binary_ || s.name == "$PhysicalNames")) check_no_nested_section(s);
       check_section(s);
       has_nodes |= s.name == "$Nodes" || s.name == "$NOD";
       has_elements |= s.name == "$Elements" || s.name == "$ELM";
@@ -200,6 +201,26 @@ class Walker {
           (after == d_.size() || is_space(d_[after])))
         return pos;
       ++pos;
+    }
+  }
+
+  // Gmsh reads a section's items by their counts and then takes the next line that starts with '$'
+  // for the next section: a "$Nodes" line before "$EndElements" starts a second node section for it
+  // (and a second element section crashed its MSH 2 reader), while this walk would have taken it for
+  // data. So in text, no line of a section's body may start with '$'.
+  void check_no_nested_section(const Section& s) {
+    for (size_t pos = s.begin; pos < s.end; pos = line_end(pos)) {
+      size_t c = pos;
+      while (c < s.end && (d_[c] == ' ' || d_[c] == '\t' || d_[c] == '\r')) ++c;
+      if (c < s.end && d_[c] == '$') {
+        section_ = s;
+        binary_data_ = false;
+        size_t e = c;
+        while (e < s.end && !is_space(d_[e])) ++e;
+        corrupt(c, "has a line starting with '" + std::string(d_.substr(c, std::min<size_t>(e - c, 40))) +
+                       "' (line " + std::to_string(line_of(c)) + ") before its $End" + s.name.substr(1) +
+                       ": Gmsh would read it as the start of another section", true);
+      }
     }
   }
 

@@ -18,6 +18,8 @@ namespace dgmax {
 //   - MSH 4.1 blocks do not add up to their header's total, or a tag lies outside the header's
 //     [minTag, maxTag] (Gmsh sizes its tables from the header and fills them from the blocks);
 //   - the file has no $Elements section (cut off between sections);
+//   - in text, a line inside a section (other than $Comments) starts with '$': Gmsh would take it
+//     for the next section, this walk for data;
 //   - the format is not MSH 2.x or 4.1 (or MSH 1, which has no $MeshFormat), or its data size
 //     is not 8: Gmsh's readers of MSH 3 and 4.0 trust every count, so such files are refused
 //     with how to convert them.

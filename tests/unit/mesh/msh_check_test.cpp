@@ -177,6 +177,26 @@ TEST_F(MshCheck, OtherFormatVersionsAreRefusedWithHowToConvert) {
   EXPECT_EQ(e.where().column, 7) << e.render();
 }
 
+// Gmsh takes any '$' line after a section's items for the next section: a second $Nodes and
+// $Elements inside the first $Elements crashed its MSH 2 reader (fuzz finding,
+// tests/fuzz/regressions/msh/gmsh-msh2-nested-sections.msh).
+TEST_F(MshCheck, SectionsInsideSectionsAreRefused) {
+  for (const char* name : {"two_tets_v2.msh", "two_tets_v4.msh"}) {
+    SCOPED_TRACE(name);
+    const std::string good = slurp(data(name));
+    std::string bad = good;
+    const size_t at = bad.find("$EndElements");
+    bad.insert(at, "$Nodes\n1\n9 0 0 0\n");
+    const UserError e = expect_rejected(write("nested.msh", bad), {"is corrupt", "$Elements", "'$Nodes'",
+                                                                   "before its $EndElements"});
+    EXPECT_EQ(e.where().snippet, "$Nodes") << e.render();
+  }
+  // $Comments may hold anything, also '$' lines
+  std::string commented = slurp(data("two_tets_v2.msh"));
+  commented.insert(commented.find("$EndMeshFormat\n") + 15, "$Comments\n$Nodes is fine here\n$EndComments\n");
+  EXPECT_NO_THROW(check_msh_structure(write("comments.msh", commented)));
+}
+
 TEST_F(MshCheck, MalformedPhysicalName) {  // Gmsh read on into the next line and crashed
   const std::string good = slurp(data("two_tets_v4.msh"));
   const std::string path = write("names.msh", with_line(good, after(good, "$PhysicalNames\n2\n"), "29999999999"));
