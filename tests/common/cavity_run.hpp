@@ -4,9 +4,7 @@
 #include <cmath>
 
 #include "cavity.hpp"
-#include "solver/backends/backend.hpp"
-#include "solver/physics/norms.hpp"
-#include "solver/time/timestep.hpp"
+#include "simulate.hpp"
 
 namespace dgmax::test {
 
@@ -16,13 +14,7 @@ inline double cavity_error(const Problem& p, Backend& be) {
   interpolate(p, cavity_mode(), 0, q);
   be.set_state(q);
   const double T = 0.25;
-  const StepPlan plan = plan_steps(T, stable_dt(p, 0.25));
-  double t = 0;
-  for (long long s = 0; s < plan.steps; ++s) {
-    const double dt = s + 1 == plan.steps ? plan.dt_last : plan.dt;
-    be.step(t, dt);
-    t += dt;
-  }
+  step_to(be, p, T, 0.25);
   be.get_state(q);
   const ErrorNorms e = error_norms(p, q, cavity_mode(), T);
   return std::hypot(e.L2_E, e.L2_H);

@@ -24,6 +24,18 @@ inline BoxSpec unit_box(int n) {
   return s;
 }
 
+// Steps `be` (its state set) from t = 0 to exactly T with dt = stable_dt(p, cfl), the last step
+// shortened to land on T.
+inline void step_to(Backend& be, const Problem& p, double T, double cfl) {
+  const StepPlan plan = plan_steps(T, stable_dt(p, cfl));
+  double t = 0;
+  for (long long s = 0; s < plan.steps; ++s) {
+    const double dt = s + 1 == plan.steps ? plan.dt_last : plan.dt;
+    be.step(t, dt);
+    t += dt;
+  }
+}
+
 struct RunResult {
   Fields q;
   long long steps;

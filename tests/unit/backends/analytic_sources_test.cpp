@@ -43,13 +43,7 @@ double max_error(const Problem& p, Backend& be, double T, const std::function<vo
       0.0, q);
   be.set_state(q);
   // cfl 0.1: LSERK4's own error (4th order in dt, about 1e-10 at cfl 0.5 here) stays below 1e-12
-  const StepPlan plan = plan_steps(T, stable_dt(p, 0.1));
-  double t = 0;
-  for (long long s = 0; s < plan.steps; ++s) {
-    const double dt = s + 1 == plan.steps ? plan.dt_last : plan.dt;
-    be.step(t, dt);
-    t += dt;
-  }
+  test::step_to(be, p, T, 0.1);
   be.get_state(q);
   double want[6], worst = 0;
   exact(T, want);
