@@ -460,6 +460,13 @@ class Walker {
       corrupt(at, "has an element with " + std::to_string(tags) + " tags and " +
                       std::to_string(partitions) + " partitions (a parent element, or a corrupt "
                       "tag count)");
+    // Gmsh 4.8's MSH 2 reader crashes on partition tags (fuzz finding); dgmax partitions itself
+    if (partitions > 0)
+      fail_at(at, !binary_data_,
+              "mesh file '" + path_ + "' is a partitioned mesh (section $Elements, line " +
+                  std::to_string(line_of(section_.header)) + ", has an element in " + std::to_string(partitions) +
+                  " partition" + (partitions == 1 ? "" : "s") + "), which dgmax does not read",
+              "save the mesh from Gmsh without partitioning it (Mesh.NbPartitions = 0), or as MSH 4.1");
   }
 
   // MSH 2: "<n>" line; ASCII: n × (tag type ntags tags... nodes...); binary: blocks of

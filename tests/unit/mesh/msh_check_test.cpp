@@ -197,6 +197,19 @@ TEST_F(MshCheck, SectionsInsideSectionsAreRefused) {
   EXPECT_NO_THROW(check_msh_structure(write("comments.msh", commented)));
 }
 
+// An MSH 2 element with partition tags crashed Gmsh 4.8's reader (fuzz finding,
+// tests/fuzz/regressions/msh/gmsh-msh2-partition-tag.msh): partitioned MSH 2 files are refused.
+TEST_F(MshCheck, PartitionedMsh2IsRefused) {
+  const std::string good = slurp(data("two_tets_v2.msh"));
+  const size_t at = after(good, "$Elements\n8\n");
+  const std::string path = write("part.msh", with_line(good, at, "1 2 4 1 1 1 5 1 3 2"));
+  const UserError e = expect_rejected(path, {"is a partitioned mesh", "1 partition", "does not read"});
+  EXPECT_NE(e.hint().find("without partitioning"), std::string::npos) << e.hint();
+  EXPECT_EQ(e.where().line, 1 + std::count(good.begin(), good.begin() + at, '\n'));
+  // a third tag of 0 partitions is no partition
+  EXPECT_NO_THROW(check_msh_structure(write("zero.msh", with_line(good, at, "1 2 3 1 1 0 1 3 2"))));
+}
+
 TEST_F(MshCheck, MalformedPhysicalName) {  // Gmsh read on into the next line and crashed
   const std::string good = slurp(data("two_tets_v4.msh"));
   const std::string path = write("names.msh", with_line(good, after(good, "$PhysicalNames\n2\n"), "29999999999"));
