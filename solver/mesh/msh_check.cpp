@@ -315,6 +315,11 @@ class Walker {
     binary_data_ = false;
     const bool v2 = version_ >= 2 && version_ < 3, v41 = version_ >= 4.1 && version_ < 5;
     if (s.name == "$MeshFormat") return mesh_format();
+    if (s.name == "$PartitionedEntities")  // as for partition tags in MSH 2 (v2_tags)
+      fail_at(s.header, true,
+              "mesh file '" + path_ + "' is a partitioned mesh (section $PartitionedEntities, line " +
+                  std::to_string(line_of(s.header)) + "), which dgmax does not read",
+              "save the mesh from Gmsh without partitioning it (Mesh.NbPartitions = 0)");
     if (s.name == "$PhysicalNames") {
       const long long n = count(Width::Int, "physical names", 0, 3);
       for (long long i = 0; i < n; ++i) physical_name();

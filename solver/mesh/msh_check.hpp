@@ -20,6 +20,8 @@ namespace dgmax {
 //   - the file has no $Elements section (cut off between sections);
 //   - in text, a line inside a section (other than $Comments) starts with '$': Gmsh would take it
 //     for the next section, this walk for data;
+//   - the mesh is partitioned (MSH 2 partition tags, MSH 4 $PartitionedEntities): Gmsh 4.8's
+//     MSH 2 reader crashed on partition tags, and dgmax partitions meshes itself;
 //   - the format is not MSH 2.x or 4.1 (or MSH 1, which has no $MeshFormat), or its data size
 //     is not 8: Gmsh's readers of MSH 3 and 4.0 trust every count, so such files are refused
 //     with how to convert them.

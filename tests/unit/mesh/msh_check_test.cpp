@@ -206,6 +206,11 @@ TEST_F(MshCheck, PartitionedMsh2IsRefused) {
   const UserError e = expect_rejected(path, {"is a partitioned mesh", "1 partition", "does not read"});
   EXPECT_NE(e.hint().find("without partitioning"), std::string::npos) << e.hint();
   EXPECT_EQ(e.where().line, 1 + std::count(good.begin(), good.begin() + at, '\n'));
+  // MSH 4.1: a $PartitionedEntities section
+  const std::string v4 = slurp(data("two_tets_v4.msh"));
+  std::string part4 = v4;
+  part4.insert(part4.find("$Nodes"), "$PartitionedEntities\n1\n0\n$EndPartitionedEntities\n");
+  expect_rejected(write("part4.msh", part4), {"is a partitioned mesh", "$PartitionedEntities"});
   // a third tag of 0 partitions is no partition
   EXPECT_NO_THROW(check_msh_structure(write("zero.msh", with_line(good, at, "1 2 3 1 1 0 1 3 2"))));
 }
