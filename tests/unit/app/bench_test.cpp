@@ -7,13 +7,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "temp_path.hpp"
 #include "run_cli.hpp"
 
 using dgmax::test::run_dgmax;
 using nlohmann::json;
 
 TEST(BenchCli, SweepWritesConsistentJson) {
-  const std::string out = ::testing::TempDir() + "dgmax_bench.json";
+  const std::string out = dgmax::test::unique_temp_dir("bench") + "dgmax_bench.json";
   const auto r = run_dgmax("bench --order 1..2 --elements 48 --backends ref,cpu --steps 2 --json " + out);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("host ceilings"), std::string::npos) << r.out;
@@ -41,7 +42,7 @@ TEST(BenchCli, SweepWritesConsistentJson) {
 
   if (std::system("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") != 0)
     GTEST_SKIP() << "no /usr/bin/python3 with matplotlib: plot_bench.py not checked";
-  const std::string png = ::testing::TempDir() + "dgmax_bench.png";
+  const std::string png = dgmax::test::unique_temp_dir("bench") + "dgmax_bench.png";
   const std::string cmd = std::string("/usr/bin/python3 ") + DGMAX_SOURCE_DIR + "/postprocess/plot_bench.py --out " + png +
                           " " + out + " > /dev/null";
   ASSERT_EQ(std::system(cmd.c_str()), 0);

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "temp_path.hpp"
 #include "run_cli.hpp"
 
 namespace {
@@ -38,9 +39,10 @@ const Case kCases[] = {
 TEST(FluxConfigErrors, EachHasItsLocatedMessage) {
   for (const Case& c : kCases) {
     SCOPED_TRACE(c.name);
-    const std::string path = ::testing::TempDir() + c.name + ".yaml";
+    const std::string dir = dgmax::test::unique_temp_dir("flux_config_errors");
+    const std::string path = dir + c.name + ".yaml";
     std::ofstream(path) << "mesh: {box: {cells: [1, 1, 1]}}\n" << c.config;
-    const auto r = dgmax::test::run_dgmax("run " + path + " --quiet --output " + ::testing::TempDir() + "flux_err_out");
+    const auto r = dgmax::test::run_dgmax("run " + path + " --quiet --output " + dir + "flux_err_out");
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_NE(r.err.find(c.location), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(c.hint), std::string::npos) << r.err;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "temp_path.hpp"
 #include "run_cli.hpp"
 
 using dgmax::test::run_dgmax;
@@ -13,7 +14,7 @@ using nlohmann::json;
 namespace {
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string path = dgmax::test::unique_temp_dir("info") + name;
   std::ofstream(path) << text;
   return path;
 }

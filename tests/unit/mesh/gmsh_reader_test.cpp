@@ -2,6 +2,7 @@
 // tests/data (see tests/data/README.md) and meshes/*.geo.
 #include <gtest/gtest.h>
 
+#include "temp_path.hpp"
 #include "expect_user_error.hpp"
 
 #include <algorithm>
@@ -337,7 +338,7 @@ TEST(GmshMeshFile, LoadsMshAndGeo) {
 }
 
 TEST(GmshMeshFile, ExtensionIsCaseInsensitive) {
-  const auto dir = std::filesystem::temp_directory_path() / "dgmax_gmsh_reader_test";
+  const std::filesystem::path dir = dgmax::test::unique_temp_dir("dgmax_gmsh_reader_test");
   std::filesystem::create_directories(dir);
   const auto path = dir / "TWO_TETS.MSH";
   std::filesystem::copy_file(data("two_tets_v2.msh"), path,
@@ -375,7 +376,7 @@ TEST(GmshReader, RejectsEmpty) {
 }
 
 TEST(GmshReader, RejectsZeroByteFiles) {
-  const auto dir = std::filesystem::temp_directory_path() / "dgmax_gmsh_reader_test_empty";
+  const std::filesystem::path dir = dgmax::test::unique_temp_dir("dgmax_gmsh_reader_test_empty");
   std::filesystem::create_directories(dir);
   const std::string msh = (dir / "zero.msh").string(), geo = (dir / "zero.geo").string();
   std::ofstream{msh};

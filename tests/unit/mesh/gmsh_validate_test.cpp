@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "temp_path.hpp"
 #include "run_cli.hpp"
 #include "solver/io/mesh_spec.hpp"
 #include "solver/mesh/mesh_file.hpp"
@@ -84,7 +85,7 @@ TEST(GmshValidate, InfoOnShippedMeshes) {
 }
 
 TEST(GmshValidate, ConfigReferencingMissingGroup) {
-  const std::string cfg = ::testing::TempDir() + "missing_group.yaml";
+  const std::string cfg = dgmax::test::unique_temp_dir("gmsh_validate") + "missing_group.yaml";
   std::ofstream(cfg) << "mesh: {file: " << data("missing_group.msh") << "}\nmaterials:\n  default: {eps: 1, mu: 1}\n  dielectric: {eps: 4, mu: 1}\n";
   const auto r = test::run_dgmax("info " + cfg);
   EXPECT_EQ(r.code, 1);
