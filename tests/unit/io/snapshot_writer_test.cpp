@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dgmax/config.hpp"
+#include "hdf5_check.hpp"
 #include "io_test_util.hpp"
 #include "solver/io/snapshot_writer.hpp"
 #include "solver/util/error.hpp"
@@ -94,8 +95,13 @@ TEST(SnapshotWriter, SinglePrecisionFieldsAreWritten) {
   TempDir dir("snap_float");
   IoFixture fx(2);
   FieldsT<float> qf(fx.q.K, fx.q.Np);
-  for (size_t i = 0; i < qf.q.size(); ++i) qf.q[i] = static_cast<float>(fx.q.q[i]);
+  for (size_t i = 0; i < qf.q.size(); ++i) {
+    qf.q[i] = static_cast<float>(fx.q.q[i]);
+    fx.q.q[i] = qf.q[i];  // what the file must hold: the float values, widened exactly
+  }
   SnapshotWriter sw(dir.str(), "f", {&fx.md.mesh, fx.ref, &fx.xyz}, SnapshotFormat::Hdf5);
-  sw.write(qf, 0.0);
-  EXPECT_TRUE(std::filesystem::exists(dir / "f_00000.h5"));
+  sw.write(qf, 0.25);
+  ASSERT_EQ(sw.files().size(), 1u);
+  EXPECT_EQ(sw.files()[0], dir / "f_00000.h5");
+  check_file(sw.files()[0], fx, 0.25, 0);
 }

@@ -25,6 +25,7 @@
 #include <sstream>
 
 #include "dgmax/config.hpp"
+#include "hdf5_check.hpp"
 #include "io_test_util.hpp"
 #include "solver/io/snapshot_writer.hpp"
 #include "solver/io/vtk_writer.hpp"
@@ -229,9 +230,12 @@ TEST(VtuWriter, BothFormatsWriteVtuAndH5) {
   SnapshotWriter sw(dir.str(), "b", {&fx.md.mesh, fx.ref, &fx.xyz}, SnapshotFormat::Both);
   sw.write(fx.q, 0.5);
   ASSERT_EQ(sw.files().size(), 2u);
-  EXPECT_TRUE(std::filesystem::exists(dir / "b_00000.vtu"));
-  EXPECT_TRUE(std::filesystem::exists(dir / "b_00000.h5"));
-  EXPECT_TRUE(std::filesystem::exists(dir / "b.pvd"));
+  // both files hold the same snapshot, read back value by value
+  check_vtu(dir / "b_00000.vtu", fx, 0.5);
+  check_file(dir / "b_00000.h5", fx, 0.5, 0);
+  std::ifstream in(dir / "b.pvd");
+  const std::string pvd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(pvd.find("file=\"b_00000.vtu\""), std::string::npos) << pvd;
 }
 
 TEST(VtuWriter, UnwritablePathIsAUserErrorAndLeavesNoFile) {
