@@ -106,8 +106,12 @@ TEST(InfoCli, BadArgumentsFailCleanly) {
   r = run_dgmax("info /nonexistent/config.yaml");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("cannot open config file"), std::string::npos) << r.err;
+  // exit 1 with the reason: a crash (or exit 2, an internal error) must not pass
   r = run_dgmax("info box:2 --order 0");
-  EXPECT_NE(r.code, 0);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--order: Value 0 not in range 1 to 15"), std::string::npos) << r.err;
   r = run_dgmax("frobnicate");
-  EXPECT_NE(r.code, 0);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("error: unknown command 'frobnicate'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("commands: run, info, bench, tune"), std::string::npos) << r.err;
 }
