@@ -165,12 +165,18 @@ TEST(DslHostile, ManyTermsAndRandomBytesNeverCrash) {
     try {
       compile_scalar(plain(text), context());
       ++values;
-    } catch (const UserError&) {
+    } catch (const UserError& e) {
       ++errors;
+      // every refusal says something and points into the text (or just past its end)
+      EXPECT_FALSE(e.message().empty()) << text;
+      EXPECT_GE(e.where().column, 1) << text << "\n" << e.render();
+      EXPECT_LE(e.where().column, static_cast<int>(text.size()) + 1) << text << "\n" << e.render();
     }
   }
-  EXPECT_EQ(errors + values, 3000);
-  EXPECT_GT(errors, 0);
+  // both outcomes occur (a soup that only ever failed, or never, would test nothing); anything
+  // but a value or a UserError has already failed the test
+  EXPECT_GT(errors, 100);
+  EXPECT_GT(values, 30);
 }
 
 }  // namespace
