@@ -4,6 +4,9 @@
 # regression inputs. Fails on any finding: a crash, sanitizer report, leak, timeout, out-of-memory
 # or an exception other than UserError; the input is left in build-fuzz/findings/.
 #   DGMAX_FUZZ_SECONDS   seconds per target (default 60)
+#   DGMAX_FUZZ_RUNS      inputs per target instead (then the run is reproducible: with the seed
+#                        below the same inputs are tried on every machine; SECONDS stays a cap)
+#   DGMAX_FUZZ_SEED      libFuzzer's -seed (default 1 with DGMAX_FUZZ_RUNS, else random)
 #   DGMAX_FUZZ_TARGETS   which targets, e.g. "expression flux" (default: all that were built)
 #   DGMAX_FUZZ_CC, DGMAX_FUZZ_CXX   the compiler (default clang-16: clang 14 cannot compile dgmax's
 #                        C++20, e.g. lambdas capturing structured bindings; Debian 12 packages it)
@@ -12,6 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 .ci/install-deps.sh
 seconds=${DGMAX_FUZZ_SECONDS:-60}
+limit=()
+if [ -n "${DGMAX_FUZZ_RUNS:-}" ]; then limit=(-runs="$DGMAX_FUZZ_RUNS" -seed="${DGMAX_FUZZ_SEED:-1}")
+elif [ -n "${DGMAX_FUZZ_SEED:-}" ]; then limit=(-seed="$DGMAX_FUZZ_SEED"); fi
 start=$(date +%s)
 CC=${DGMAX_FUZZ_CC:-clang-16} CXX=${DGMAX_FUZZ_CXX:-clang++-16} cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDGMAX_SANITIZE=address,undefined -DDGMAX_FUZZ=ON -DDGMAX_BUILD_TESTS=OFF \
@@ -47,11 +53,11 @@ for t in "${targets[@]}"; do
     config) dict=(-dict=tests/fuzz/yaml.dict) ;;
     msh) dict=(-dict=tests/fuzz/msh.dict) ;;
   esac
-  if build-fuzz/"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+  if build-fuzz/"$t" -max_total_time="$seconds" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
        "${dict[@]}" -print_final_stats=1 -artifact_prefix=build-fuzz/findings/"$name"- \
        "${dirs[@]}" > build-fuzz/"$t".log 2>&1; then
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' build-fuzz/"$t".log | grep -o '[0-9]*$' || echo '?')
-    echo "fuzz: $t: $runs inputs in ${seconds} s, no findings"
+    echo "fuzz: $t: $runs inputs${limit:+ (${limit[*]})}, no findings"
   else
     echo "fuzz: $t: FINDING (log build-fuzz/$t.log, input in build-fuzz/findings/):"
     grep -E 'ERROR|SUMMARY|finding|==[0-9]+==|#[0-9]+ 0x' build-fuzz/"$t".log | head -40 || tail -40 build-fuzz/"$t".log
