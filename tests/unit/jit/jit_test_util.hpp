@@ -84,7 +84,7 @@ inline pid_t spawn_self(const std::string& gtest_filter, const std::vector<std::
   const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) return -1;
   self[n] = 0;
-  std::vector<std::string> args{self, "--gtest_filter=" + gtest_filter};
+  std::vector<std::string> args{self, "--gtest_filter=" + gtest_filter, "--gtest_also_run_disabled_tests"};
   std::vector<char*> argv, envp;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
