@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "../io/hdf5_check.hpp"
+#include "dgmax/config.hpp"
 #include "run_cli.hpp"
 
 using dgmax::test::read_all;
@@ -115,6 +117,43 @@ TEST_F(RunReport, EnergyEveryOneSamplesEveryStep) {
   const auto rows = read_csv(dir_ + "/energy.csv");
   ASSERT_EQ(static_cast<long long>(rows.size()), s["steps"].get<long long>() + 1);
   for (size_t k = 0; k < rows.size(); ++k) EXPECT_EQ(rows[k].step, static_cast<long long>(k));
+}
+
+// The output schedule read back from the files, with config values given as an expression and a
+// refined mesh: snapshots at t = 0, at the first step at or past every vtk_every and at the end;
+// time.final = 2*0.25 is 0.5 exactly; mesh.refine = 1 has 8 times the elements.
+TEST_F(RunReport, SnapshotTimesExpressionsAndRefinement) {
+  const auto r = run_dgmax("run --backend cpu --quiet --set 'time.final=2*0.25' --set mesh.refine=1 --set discretization.order=2 "
+                           "--set output.vtk_every=0.2 --set output.format=" +
+                           std::string(DGMAX_HAS_VTK ? "both" : "hdf5") + " --output " + dir_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = json::parse(read_all(dir_ + "/summary.json"));
+  EXPECT_EQ(s["final_time"].get<double>(), 0.5);
+  EXPECT_EQ(s["K"].get<long long>(), 8 * 162);  // the built-in cavity: 3^3 cells x 6 tets, refined once
+  const double dt = s["dt"].get<double>();
+  std::vector<double> times;
+  for (const auto& f : s["outputs"]["snapshots"]) {
+    const std::string path = f.get<std::string>();
+    if (path.size() < 3 || path.substr(path.size() - 3) != ".h5") continue;
+    dgmax::test::H5File h5(path);
+    ASSERT_GE(h5.id, 0) << path;
+    times.push_back(dgmax::test::read<double>(h5.id, "time", H5T_NATIVE_DOUBLE, {}).at(0));
+  }
+  ASSERT_EQ(times.size(), 4u) << s.dump(2);
+  EXPECT_EQ(times[0], 0.0);
+  for (int j = 1; j <= 2; ++j) {
+    EXPECT_GE(times[j], 0.2 * j * (1 - 1e-12)) << j;
+    EXPECT_LT(times[j], 0.2 * j + dt) << j;
+  }
+  EXPECT_EQ(times[3], 0.5);
+  if (DGMAX_HAS_VTK) {  // format both: a .vtu next to each .h5, and the collection names them
+    for (int j = 0; j < 4; ++j) {
+      char name[32];
+      std::snprintf(name, sizeof name, "/fields_%05d.vtu", j);
+      EXPECT_TRUE(fs::exists(dir_ + name)) << name;
+    }
+    EXPECT_NE(read_all(dir_ + "/fields.pvd").find("fields_00003.vtu"), std::string::npos);
+  }
 }
 
 }  // namespace
