@@ -1,6 +1,7 @@
 // The generated cpu backend against the ref backend: right-hand sides on random states with
 // every boundary condition, heterogeneous materials, sources and incident fields, N = 1..8,
-// double (≤ 1e-12 relative) and single precision (≤ 1e-5); and whole runs.
+// double and single precision, to a small multiple of what the README states (~2e-16 and ~5e-7
+// relative; measured 1.0-2.2e-16 and 1.6-5.3e-7 for N = 1..8); and whole runs.
 #include <gtest/gtest.h>
 
 #include "cavity.hpp"
@@ -14,6 +15,10 @@ using namespace dgmax::test;
 
 namespace {
 
+// A few times the README's figures: an error of one ulp in a kernel constant or one operation
+// done in the wrong precision shows, while the order of summation does not.
+constexpr double kDoubleTol = 1e-15, kSingleTol = 2e-6;
+
 double rhs_difference(const Problem& p, bool single, unsigned seed) {
   return rhs_difference_to_ref(p, *make_cpu_backend(p, single), seed);
 }
@@ -24,7 +29,7 @@ TEST(CpuBackend, DoubleMatchesRefForAllOrders) {
   for (int N = 1; N <= 8; ++N) {
     const double d = rhs_difference(mixed_problem(N, 10 + N), false, N);
     std::cout << "N = " << N << ": cpu (double) vs ref, max relative RHS difference " << d << "\n";
-    EXPECT_LE(d, 1e-12) << "N = " << N;
+    EXPECT_LE(d, kDoubleTol) << "N = " << N;
   }
 }
 
@@ -32,15 +37,15 @@ TEST(CpuBackend, SingleMatchesRefForAllOrders) {
   for (int N = 1; N <= 8; ++N) {
     const double d = rhs_difference(mixed_problem(N, 20 + N), true, N);
     std::cout << "N = " << N << ": cpu (single) vs ref, max relative RHS difference " << d << "\n";
-    EXPECT_LE(d, 1e-5) << "N = " << N;
+    EXPECT_LE(d, kSingleTol) << "N = " << N;
   }
 }
 
 TEST(CpuBackend, EveryBuiltInFlux) {
   const std::pair<const char*, double> fluxes[] = {{"central", 0.0}, {"alpha", 0.3}, {"upwind", 1.0}};
   for (const auto& [name, alpha] : fluxes) {
-    EXPECT_LE(rhs_difference(mixed_problem(3, 5, name, alpha), false, 3), 1e-12) << name;
-    EXPECT_LE(rhs_difference(mixed_problem(3, 6, name, alpha), true, 4), 1e-5) << name;
+    EXPECT_LE(rhs_difference(mixed_problem(3, 5, name, alpha), false, 3), kDoubleTol) << name;
+    EXPECT_LE(rhs_difference(mixed_problem(3, 6, name, alpha), true, 4), kSingleTol) << name;
   }
 }
 
