@@ -82,23 +82,25 @@ TEST(StepPlan, LastStepLandsOnTheFinalTime) {
 // Random initial data excites every mode, so a step beyond the stability limit grows the energy
 // within a few hundred steps. cfl = 0.9 must be stable for every order; cfl = 1.6 unstable for
 // low orders (the formula is not needlessly pessimistic there).
+// Energy after `steps` steps at `cfl` over the initial energy, random data on a 2^3-cell box.
+static double energy_ratio(int N, double cfl, int steps, unsigned seed = 1) {
+  BoxSpec s;
+  s.cells = {2, 2, 2};
+  Problem p = test::box_problem(s, N, 1.0);
+  RefBackend be(p);
+  Fields q(p.K(), p.Np());
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (auto& v : q.q) v = u(rng);
+  be.set_state(q);
+  const double W0 = electromagnetic_energy(p, q);
+  const double dt = stable_dt(p, cfl);
+  for (int i = 0; i < steps; ++i) be.step(i * dt, dt);
+  be.get_state(q);
+  return electromagnetic_energy(p, q) / W0;
+}
+
 TEST(CflFormula, StableBelowOneAndTightForLowOrders) {
-  auto energy_ratio = [](int N, double cfl, int steps) {
-    BoxSpec s;
-    s.cells = {2, 2, 2};
-    Problem p = test::box_problem(s, N, 1.0);
-    RefBackend be(p);
-    Fields q(p.K(), p.Np());
-    std::mt19937 rng(1);
-    std::uniform_real_distribution<double> u(-1, 1);
-    for (auto& v : q.q) v = u(rng);
-    be.set_state(q);
-    const double W0 = electromagnetic_energy(p, q);
-    const double dt = stable_dt(p, cfl);
-    for (int i = 0; i < steps; ++i) be.step(i * dt, dt);
-    be.get_state(q);
-    return electromagnetic_energy(p, q) / W0;
-  };
   for (int N = 1; N <= 5; ++N) EXPECT_LT(energy_ratio(N, 0.9, 300), 1.0) << "N = " << N;
   for (int N = 1; N <= 2; ++N) EXPECT_FALSE(energy_ratio(N, 1.6, 300) <= 1.0) << "N = " << N;  // grows or NaN
 }
@@ -109,24 +111,8 @@ TEST(CflFormula, StableBelowOneAndTightForLowOrders) {
 TEST(CflFormula, DocumentedLimitsHoldForOrdersOneToFour) {
   const double limit[] = {0, 1.0, 1.05, 1.1, 1.1};
   for (int N = 1; N <= 4; ++N) {
-    auto energy_ratio = [&](double cfl) {
-      BoxSpec s;
-      s.cells = {2, 2, 2};
-      Problem p = test::box_problem(s, N, 1.0);
-      RefBackend be(p);
-      Fields q(p.K(), p.Np());
-      std::mt19937 rng(7);
-      std::uniform_real_distribution<double> u(-1, 1);
-      for (auto& v : q.q) v = u(rng);
-      be.set_state(q);
-      const double W0 = electromagnetic_energy(p, q);
-      const double dt = stable_dt(p, cfl);
-      for (int i = 0; i < 400; ++i) be.step(i * dt, dt);
-      be.get_state(q);
-      return electromagnetic_energy(p, q) / W0;
-    };
-    EXPECT_LT(energy_ratio(0.95 * limit[N]), 1.0) << "N = " << N;
-    EXPECT_FALSE(energy_ratio(1.25 * limit[N]) <= 1.0) << "N = " << N;  // grows or NaN
+    EXPECT_LT(energy_ratio(N, 0.95 * limit[N], 400, 7), 1.0) << "N = " << N;
+    EXPECT_FALSE(energy_ratio(N, 1.25 * limit[N], 400, 7) <= 1.0) << "N = " << N;  // grows or NaN
   }
 }
 
