@@ -372,7 +372,13 @@ class Walker {
     if (!v2 && !v41)
       corrupt_format(start, "is in MSH format version '" + version +
                                 "', which dgmax does not read (it reads MSH 2.2 and 4.1)");
-    binary_ = ascii_int("the file type") == 1;
+    const size_t at_type = (skip_space(), pos_);
+    const long long file_type = ascii_int("the file type");
+    // Gmsh reads any file type but 0 as binary: -1 made it read text as binary counts (fuzz finding)
+    if (file_type != 0 && file_type != 1)
+      corrupt_format(at_type, "declares the file type " + std::to_string(file_type) +
+                                  " (0 for ASCII, 1 for binary)");
+    binary_ = file_type == 1;
     const size_t at_size = (skip_space(), pos_);
     const long long data_size = ascii_int("the data size");
     if (data_size != 8)

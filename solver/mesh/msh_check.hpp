@@ -23,8 +23,8 @@ namespace dgmax {
 //   - the mesh is partitioned (MSH 2 partition tags, MSH 4 $PartitionedEntities): Gmsh 4.8's
 //     MSH 2 reader crashed on partition tags, and dgmax partitions meshes itself;
 //   - the format is not MSH 2.x or 4.1 (or MSH 1, which has no $MeshFormat), or its data size
-//     is not 8: Gmsh's readers of MSH 3 and 4.0 trust every count, so such files are refused
-//     with how to convert them.
+//     is not 8, or its file type is neither 0 nor 1 (Gmsh reads any other as binary): Gmsh's
+//     readers of MSH 3 and 4.0 trust every count, so such files are refused with how to convert them.
 // Other sections are checked for their end marker only. Files are mapped, not copied, so the
 // check is cheap next to Gmsh's own reading.
 void check_msh_structure(const std::string& path);

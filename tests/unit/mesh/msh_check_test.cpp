@@ -171,6 +171,11 @@ TEST_F(MshCheck, OtherFormatVersionsAreRefusedWithHowToConvert) {
     EXPECT_EQ(e.where().line, 2) << e.render();
     EXPECT_NE(e.hint().find("-format msh41"), std::string::npos) << e.hint();
   }
+  for (const char* type : {"4.1 -1 8", "4.1 2 8"}) {  // Gmsh read any type but 0 as binary
+    const UserError t = expect_rejected(write("type.msh", with_line(good, after(good, "$MeshFormat\n"), type)),
+                                        {"declares the file type", "(0 for ASCII, 1 for binary)"});
+    EXPECT_EQ(t.where().column, 5) << t.render();
+  }
   const std::string path = write("size.msh", with_line(good, after(good, "$MeshFormat\n"), "4.1 0 4"));
   const UserError e = expect_rejected(path, {"data size of 4 bytes"});
   EXPECT_EQ(e.where().line, 2) << e.render();
