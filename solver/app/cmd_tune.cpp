@@ -105,15 +105,17 @@ nlohmann::json tune_one(const Problem& p, bool single, const cuda::DeviceCeiling
 }
 
 void run_tune(const TuneOptions& opt) {
-  std::string why;
-  if (!cuda::driver_available(&why))
-    throw UserError("dgmax tune searches plans of the cuda backend, which needs an NVIDIA GPU: " + why, {},
-                    "run it on the GPU machine; the cpu backend has no plan search yet");
+  // the arguments first: a typo is reported on any machine
   std::vector<bool> precisions;
   if (opt.precision == "double" || opt.precision == "both") precisions.push_back(false);
   if (opt.precision == "single" || opt.precision == "both") precisions.push_back(true);
   if (precisions.empty())
     throw UserError("--precision must be double, single or both, got '" + opt.precision + "'");
+  if (opt.config.empty()) parse_orders(opt.orders);
+  std::string why;
+  if (!cuda::driver_available(&why))
+    throw UserError("dgmax tune searches plans of the cuda backend, which needs an NVIDIA GPU: " + why, {},
+                    "run it on the GPU machine; the cpu backend has no plan search yet");
   std::vector<std::pair<Problem, std::string>> problems;  // the problem and what it is
   if (!opt.config.empty()) {
     YamlDoc doc = YamlDoc::load_file(opt.config);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "run_cli.hpp"
+#include "solver/backends/cuda/cuda_driver.hpp"
 
 using dgmax::test::CliResult;
 using dgmax::test::run_dgmax;
@@ -81,4 +82,20 @@ TEST(CliErrors, SecondDocumentThroughTheBinary) {
   std::ofstream(path) << "mesh: {box: {cells: [1, 1, 1]}}\n---\ntime: {final: 2}\n";
   expect_user_error(run_dgmax("run '" + path + "'"),
                     {path + ":2:1: error: the config has a second YAML document", "\n  ---\n  ^\n"});
+}
+
+TEST(CliErrors, TuneArgumentsAndMissingGpu) {
+  auto r = run_dgmax("tune --precision quad");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("error: --precision must be double, single or both, got 'quad'"), std::string::npos) << r.err;
+  r = run_dgmax("tune --order 0");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--order must be between 1 and 15, got 0"), std::string::npos) << r.err;
+  std::string why;
+  if (dgmax::cuda::driver_available(&why)) return;  // the rest is for machines without a GPU
+  r = run_dgmax("tune --order 3");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("error: dgmax tune searches plans of the cuda backend, which needs an NVIDIA GPU"),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hint: run it on the GPU machine"), std::string::npos) << r.err;
 }
