@@ -308,6 +308,28 @@ class Walker {
   }
   void skip_line() { pos_ = std::min(line_end(pos_), section_.end); }
 
+  // MSH 2 sections start with a count line that Gmsh reads with fgets + sscanf: the count is the
+  // first word of the line after the header, and the rest of that line is dropped. Read token by
+  // token, words after the count would be taken for data, and this walk would check a different
+  // file than Gmsh reads (a fuzz finding crashed Gmsh's MSH 2 reader that way): refused. Binary
+  // node and element data start on the next line ($PhysicalNames stays text).
+  long long count_line(const std::string& items, size_t bytes_each, size_t tokens_each,
+                       bool binary_data_follows = true) {
+    while (pos_ < section_.end && (d_[pos_] == ' ' || d_[pos_] == '\t')) ++pos_;
+    const size_t at = pos_;
+    if (pos_ >= section_.end || d_[pos_] == '\n' || d_[pos_] == '\r')
+      corrupt(at, "has no number of " + items + " on the line after its header", true);
+    const long long v = ascii_int(("the number of " + items).c_str());
+    size_t rest = pos_;
+    while (rest < section_.end && (d_[rest] == ' ' || d_[rest] == '\t' || d_[rest] == '\r')) ++rest;
+    if (rest < section_.end && d_[rest] != '\n')
+      corrupt(rest, "has more than the number of " + items + " on its line " +
+                        std::to_string(line_of(at)) + " (Gmsh would ignore the rest of the line)",
+              true);
+    if (binary_ && binary_data_follows) pos_ = line_end(pos_), binary_data_ = true;
+    return count_of(v, at, items, bytes_each, tokens_each);
+  }
+
   // ---- sections -----------------------------------------------------------------------------
   void check_section(const Section& s) {
     section_ = s;
@@ -321,7 +343,7 @@ class Walker {
                   std::to_string(line_of(s.header)) + "), which dgmax does not read",
               "save the mesh from Gmsh without partitioning it (Mesh.NbPartitions = 0)");
     if (s.name == "$PhysicalNames") {
-      const long long n = count(Width::Int, "physical names", 0, 3);
+      const long long n = v2 ? count_line("physical names", 0, 3, false) : count(Width::Int, "physical names", 0, 3);
       for (long long i = 0; i < n; ++i) physical_name();
       return;
     }
@@ -448,10 +470,7 @@ class Walker {
 
   // MSH 2: "<n>" line, then n × (tag x y z); binary: int + 3 doubles.
   void v2_nodes() {
-    const size_t at = (skip_space(), pos_);
-    const long long v = ascii_int("the number of nodes");
-    if (binary_) pos_ = line_end(pos_), binary_data_ = true;
-    const long long n = count_of(v, at, "nodes", 4 + 24, 4);
+    const long long n = count_line("nodes", 4 + 24, 4);
     for (long long i = 0; i < n; ++i) {
       node_tag(Width::Int);
       coordinates(3);
@@ -483,10 +502,7 @@ class Walker {
   // MSH 2: "<n>" line; ASCII: n × (tag type ntags tags... nodes...); binary: blocks of
   // (type, count, ntags) then count × (tag, tags..., nodes...) ints.
   void v2_elements() {
-    const size_t at = (skip_space(), pos_);
-    const long long v = ascii_int("the number of elements");
-    if (binary_) pos_ = line_end(pos_), binary_data_ = true;
-    const long long n = count_of(v, at, "elements", 8, 4);
+    const long long n = count_line("elements", 8, 4);
     if (!binary_data_) {
       for (long long i = 0; i < n; ++i) {
         ascii_int("an element tag");

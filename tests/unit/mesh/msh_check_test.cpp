@@ -202,6 +202,34 @@ TEST_F(MshCheck, SectionsInsideSectionsAreRefused) {
   EXPECT_NO_THROW(check_msh_structure(write("comments.msh", commented)));
 }
 
+// Gmsh's MSH 2 reader takes a section's count from the first word of the line after the header and
+// drops the rest of that line; read token by token, the words after it shifted every element, and
+// an element on a node that does not exist reached Gmsh and crashed it (fuzz finding,
+// tests/fuzz/regressions/msh/gmsh-msh2-count-line-extra-words.msh). Such count lines are refused.
+TEST_F(MshCheck, Msh2CountLineWithMoreWordsIsRefused) {
+  const std::string good = slurp(data("two_tets_v2.msh"));
+  for (const char* section : {"$Nodes\n", "$Elements\n", "$PhysicalNames\n"}) {
+    SCOPED_TRACE(section);
+    const size_t at = after(good, section);
+    std::string bad = good;
+    bad.insert(bad.find('\n', at), " 1 2 3");
+    const UserError e = expect_rejected(write("count.msh", bad), {"is corrupt", "has more than the number of",
+                                                                  "(Gmsh would ignore the rest of the line)"});
+    EXPECT_EQ(e.where().line, 1 + std::count(good.begin(), good.begin() + at, '\n')) << e.render();
+    const std::string line = bad.substr(at, bad.find('\n', at) - at);
+    EXPECT_EQ(e.where().snippet, line) << e.render();
+    EXPECT_EQ(e.where().column, static_cast<int>(line.find(" 1 2 3")) + 2) << e.render();  // at the "1"
+  }
+  // an empty count line: Gmsh cannot read it either
+  std::string empty = good;
+  empty.insert(after(good, "$Elements\n"), "\n");
+  expect_rejected(write("empty.msh", empty), {"has no number of elements on the line after its header"});
+  // trailing blanks and CRLF are fine
+  std::string crlf = good;
+  crlf.insert(crlf.find('\n', after(good, "$Elements\n")), " \t\r");
+  EXPECT_NO_THROW(check_msh_structure(write("crlf.msh", crlf)));
+}
+
 // An MSH 2 element with partition tags crashed Gmsh 4.8's reader (fuzz finding,
 // tests/fuzz/regressions/msh/gmsh-msh2-partition-tag.msh): partitioned MSH 2 files are refused.
 TEST_F(MshCheck, PartitionedMsh2IsRefused) {
