@@ -13,7 +13,32 @@ namespace {
 
 // Dr, Ds, Dt as one table [3][NP][NP] and LIFT, in the plan's layout, with accessors
 // D_AT(ops, m, i, j) (operator m, row i, column j) and LIFT_AT(i, f) (row i, face node f).
+// [Dr Ds Dt LIFT] (Np x (3 Np + 4 Nfp)) as A fragments of the m8n8k4 tensor-core op, zero-padded:
+// Afrag[mt * KS + ks][lane] = A[8 mt + lane / 4][4 ks + lane % 4], so a warp loads a fragment as
+// 32 consecutive words.
+std::string mma_operator_table(const KernelSpec& s) {
+  const int Np = s.Np, Nf = 4 * s.Nfp;
+  const MmaShape m = mma_shape(Np, s.Nfp, s.plan.cuda.elements_per_block);
+  auto A = [&](int row, int col) -> double {
+    if (row >= Np || col >= m.k_rows) return 0.0;
+    const size_t r = static_cast<size_t>(row);
+    if (col < 3 * Np) {
+      const std::vector<double>& D = col < Np ? s.Dr : col < 2 * Np ? s.Ds : s.Dt;
+      return D[r * Np + col % Np];
+    }
+    return s.LIFT[r * Nf + (col - 3 * Np)];
+  };
+  std::vector<double> frag(static_cast<size_t>(m.m_tiles) * m.k_steps * 32);
+  for (int mt = 0; mt < m.m_tiles; ++mt)
+    for (int ks = 0; ks < m.k_steps; ++ks)
+      for (int lane = 0; lane < 32; ++lane)
+        frag[(static_cast<size_t>(mt) * m.k_steps + ks) * 32 + lane] = A(8 * mt + lane / 4, 4 * ks + lane % 4);
+  return "// [Dr Ds Dt LIFT] as tensor-core A fragments: Afrag[mt*KS + ks][lane] = A[8 mt + lane/4][4 ks + lane%4].\n" +
+         matrix_literal("Afrag", frag, m.m_tiles * m.k_steps, 32) + "\n";
+}
+
 std::string operator_tables(const KernelSpec& s) {
+  if (s.plan.cuda.mma) return mma_operator_table(s);
   const int Np = s.Np, Nf = 4 * s.Nfp;
   const bool T = s.plan.cuda.transposed;
   std::vector<double> D(3 * static_cast<size_t>(Np) * Np), L(static_cast<size_t>(Np) * Nf);
@@ -56,6 +81,7 @@ int cuda_norm_elements_per_block(int Np) { return std::max(1, 128 / Np); }
 
 std::string generate_cuda_source(const KernelSpec& s) {
   const CudaPlan& plan = s.plan.cuda;
+  const MmaShape mma = mma_shape(s.Np, s.Nfp, plan.elements_per_block);
   std::ostringstream src;
   src << kernel_header_comment(s, "cuda")
       << fmt::format("// Plan {}: fusion level {}, {} elements per block, {} per thread ({} threads per block),\n"
@@ -64,16 +90,19 @@ std::string generate_cuda_source(const KernelSpec& s) {
                      plan.threads_per_block(s.Np), plan.transposed ? "transposed" : "row-major",
                      plan.shared_ops ? ", staged in shared memory" : ", read from global memory through L1",
                      plan.vector_loads ? "; 16-byte loads of the state and the operators" : "")
+      << (plan.mma ? "// Tensor cores: volume and lift terms as one fp64 GEMM per block (dgmax_stage).\n\n" : "")
       << "#define DGMAX_FN __device__ __forceinline__\n#define DGMAX_TABLE __device__ const\n\n"
       << kernel_common_section(s, true) << operator_tables(s);
   src << fmt::format(R"(// Block shape of the volume, lift and stage kernels: (NP, TY) threads; thread (i, y) owns node i
 // of the block's elements y*EPT .. y*EPT + EPT-1. Norms and initial state: (NP, NEPB).
-enum {{ EPB = {epb}, EPT = {ept}, TY = EPB / EPT, NT = NP * TY, NEPB = {nepb} }};
+enum {{ EPB = {epb}, EPT = {ept}, TY = EPB / EPT, NT = {nt}, NEPB = {nepb} }};
 // Only the kernels of the plan's fusion level are compiled (their shared memory is the plan's).
 #define FUSION {fusion}
 #define SHARED_OPS {shared_ops}
 #define VEC {vec}
 #define SINGLE {single}
+#define MMA {mma}
+#if !MMA
 #if SHARED_OPS
 #define OPS sops
 #else
@@ -203,6 +232,8 @@ DGMAX_FN void lift_nodes(int i, const real_t (*__restrict__ sf)[NFACE_NODES * 6]
   }}
 }}
 
+#endif  // !MMA
+
 // J at node i of element k at time t (zero without sources).
 DGMAX_FN void node_current(const double* __restrict__ vert, int k, int i, double t, real_t* __restrict__ src) {{
 #if HAS_CURRENT
@@ -230,6 +261,7 @@ DGMAX_FN real_t rhs_component(int c, real_t volume, real_t lifted, const real_t*
   return v;
 }}
 
+#if !MMA
 // rhs := full right-hand side at node i of element k, from the volume terms already in rhs and the
 // lifted fluxes acc.
 DGMAX_FN void finish_rhs(int k, int i, const real_t* __restrict__ acc, const real_t* __restrict__ mat,
@@ -258,6 +290,8 @@ DGMAX_FN void lift_block(int K, int kb, int i, int y, const real_t (*__restrict_
     finish_rhs(k, i, acc[r], mat, q, vert, t, rhs);
   }}
 }}
+
+#endif  // !MMA
 
 #if FUSION <= 1
 // Volume terms: rhs_E = curl H, rhs_H = -curl E.
@@ -332,7 +366,7 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
 
 #endif
 
-#if FUSION == 2
+#if FUSION == 2 && !MMA
 // One whole LSERK stage per element block: volume terms, face fluxes (shared memory), lift, then
 // res = a·res + dt·rhs and q_out = q_in + b·res. q_in and q_out are different buffers (ping-pong),
 // because neighbours read q_in while this block writes its elements' new state.
@@ -392,8 +426,111 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
 }}
 #endif
 
+#if FUSION == 2 && MMA
+// The stage on fp64 tensor cores. Per block of EPB elements, one GEMM gives every right-hand side
+// before the material factors: out[NP][6 EPB] = [Dr Ds Dt LIFT] x B, where B's rows are
+//   m*NP + j (m = 0..2): node j's state weighted for the curl. The metric is constant per element
+//       and d/dx_x = sum_m g[3m+x] D_m, so curl H_x = sum_m D_m (g[3m+1] Hz - g[3m+2] Hy), and so on;
+//   3*NP + f: face node f's flux times Fscale, negated for E (E: curl H - lift, H: -curl E + lift);
+// and column e*6 + c is field c of element e. Warp w computes output rows 8w..8w+7 (all columns);
+// each lane then finishes the two values it holds.
+enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, KROWS = 3 * NP + NFACE_NODES, COLS = 6 * EPB }};
+
+// Where B[r][col] lives in shared memory: as the B fragment of tile (r/4, col/8), lane
+// (col%8)*4 + r%4, so that a warp reads a fragment as 32 consecutive words (no bank conflicts).
+DGMAX_FN int bslot(int r, int col) {{ return ((r >> 2) * NTL + (col >> 3)) * 32 + (col & 7) * 4 + (r & 3); }}
+
+// (c0, c1) += A x B for one 8x8 output tile and k = 4 (this lane's fragments; fp64 DMMA).
+DGMAX_FN void mma_8x8x4(double a, double b, double& c0, double& c1) {{
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {{%0, %1}}, {{%2}}, {{%3}}, {{%0, %1}};\n"
+               : "+d"(c0), "+d"(c1)
+               : "d"(a), "d"(b));
+}}
+
+extern "C" __global__ void __launch_bounds__(NT)
+dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
+            const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
+            const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
+            real_t a, real_t b, real_t dt) {{
+  extern __shared__ __align__(16) unsigned char smem[];
+  real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments [KS][NTL][32]
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, kb = blockIdx.x * EPB;
+#if HAS_CURRENT
+  real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(bf + KS * NTL * 32);  // J: [EPB][3][NP]
+  for (int n = tid; n < EPB * NP; n += NT) {{
+    const int e = n / NP, j = n - e * NP, k = kb + e;
+    real_t j3[3] = {{0, 0, 0}};
+    if (k < K) node_current(vert, k, j, t, j3);
+    for (int c = 0; c < 3; ++c) sj[e][c][j] = j3[c];
+  }}
+#endif
+  for (int n = tid; n < EPB * NP; n += NT) {{  // rows m*NP + j: the curl-weighted state
+    const int e = n / NP, j = n - e * NP, k = kb + e;
+    const real_t* gk = geo + (long)min(k, K - 1) * GEO;
+    real_t v[6];
+#pragma unroll
+    for (int c = 0; c < 6; ++c) v[c] = k < K ? q[((long)k * 6 + c) * NP + j] : real_t(0);
+#pragma unroll
+    for (int m = 0; m < 3; ++m) {{
+      const real_t gx = gk[3 * m], gy = gk[3 * m + 1], gz = gk[3 * m + 2];
+      const real_t w[6] = {{gy * v[5] - gz * v[4], gz * v[3] - gx * v[5], gx * v[4] - gy * v[3],
+                           gz * v[1] - gy * v[2], gx * v[2] - gz * v[0], gy * v[0] - gx * v[1]}};
+#pragma unroll
+      for (int c = 0; c < 6; ++c) bf[bslot(m * NP + j, e * 6 + c)] = w[c];
+    }}
+  }}
+  for (int n = tid; n < EPB * NFACE_NODES; n += NT) {{  // rows 3*NP + f: the face fluxes
+    const int e = n / NFACE_NODES, f = n - e * NFACE_NODES, k = kb + e;
+    real_t fl[6] = {{0, 0, 0, 0, 0, 0}};
+    if (k < K) face_node_flux(k, f / NFP, f % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, fl);
+#pragma unroll
+    for (int c = 0; c < 6; ++c) bf[bslot(3 * NP + f, e * 6 + c)] = c < 3 ? -fl[c] : fl[c];
+  }}
+  for (int n = tid; n < (4 * KS - KROWS) * COLS; n += NT)  // padding rows (A is zero there too)
+    bf[bslot(KROWS + n / COLS, n % COLS)] = real_t(0);
+  __syncthreads();
+
+  double acc[NTL][2];
+#pragma unroll
+  for (int nt = 0; nt < NTL; ++nt) acc[nt][0] = acc[nt][1] = 0;
+  const real_t* af = &Afrag[0][0] + (long)warp * KS * 32 + lane;
+  for (int ks = 0; ks < KS; ++ks) {{
+    const double av = af[ks * 32];
+    const real_t* bk = bf + ks * NTL * 32 + lane;
+#pragma unroll
+    for (int nt = 0; nt < NTL; ++nt) mma_8x8x4(av, bk[nt * 32], acc[nt][0], acc[nt][1]);
+  }}
+
+  // lane holds out[i][col], out[i][col + 1] of each column tile: node i, fields c, c+1 of element e
+  const int i = warp * 8 + (lane >> 2);
+  if (i >= NP) return;
+#pragma unroll
+  for (int nt = 0; nt < NTL; ++nt) {{
+    const int col = nt * 8 + (lane & 3) * 2, e = col / 6, k = kb + e;
+    if (k >= K) continue;
+    const real_t* mk = mat + (long)k * MAT;
+    real_t src[3] = {{0, 0, 0}};
+#if HAS_CURRENT
+    for (int c = 0; c < 3; ++c) src[c] = sj[e][c][i];
+#endif
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {{
+      const int c = col - 6 * e + h;
+      const long idx = ((long)k * 6 + c) * NP + i;
+      const real_t qc = q[idx];
+      const real_t rc = rhs_component(c, acc[nt][h], real_t(0), mk, qc, src);
+      const real_t rs = a * res[idx] + dt * rc;
+      res[idx] = rs;
+      q_out[idx] = qc + b * rs;
+    }}
+  }}
+}}
+#endif
+
 )",
                      fmt::arg("epb", plan.elements_per_block), fmt::arg("ept", plan.elements_per_thread),
+                     fmt::arg("nt", plan.threads_per_block(s.Np)), fmt::arg("mma", plan.mma ? 1 : 0),
+                     fmt::arg("mt", mma.m_tiles), fmt::arg("ks", mma.k_steps), fmt::arg("ntl", mma.n_tiles),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
                      fmt::arg("vec", plan.vector_loads ? 1 : 0), fmt::arg("single", s.single ? 1 : 0),
                      fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));

@@ -14,8 +14,21 @@ int face_nodes(int N) { return (N + 1) * (N + 2) / 2; }
 
 }  // namespace
 
+MmaShape mma_shape(int Np, int Nfp, int elements_per_block) {
+  MmaShape m;
+  m.k_rows = 3 * Np + 4 * Nfp;
+  m.m_tiles = (Np + 7) / 8;
+  m.k_steps = (m.k_rows + 3) / 4;
+  m.n_tiles = (6 * elements_per_block + 7) / 8;
+  return m;
+}
+
 int CudaPlan::shared_bytes(int Np, int Nfp, bool single) const {
   const int w = single ? 4 : 8, epb = elements_per_block;
+  if (mma) {  // B fragments [k_steps][n_tiles][32], then J [EPB][3][NP]
+    const MmaShape m = mma_shape(Np, Nfp, epb);
+    return m.k_steps * m.n_tiles * 32 * w + epb * 3 * Np * w;
+  }
   const int state = epb * Np * (vector_loads ? (single ? 8 : 6) : 6) * w, fluxes = epb * 4 * Nfp * 6 * w,
             current = epb * 3 * Np * w;
   const int ops = shared_ops ? (vector_loads ? 4 : 3) * Np * Np * w : 0;
@@ -24,8 +37,8 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single) const {
 }
 
 std::string CudaPlan::name() const {
-  return fmt::format("f{}.b{}.t{}{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
-                     shared_ops ? ".S" : "", vector_loads ? ".V" : "");
+  return fmt::format("f{}.b{}.t{}{}{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
+                     shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "");
 }
 
 std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
@@ -34,7 +47,7 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   std::istringstream in(text);
   std::string part;
   int field = 0;
-  bool seen_T = false, seen_S = false, seen_V = false;
+  bool seen_T = false, seen_S = false, seen_V = false, seen_M = false;
   while (std::getline(in, part, '.')) {
     if (part.empty()) return std::nullopt;
     auto number = [&](char tag, int& out) {
@@ -46,9 +59,10 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
     if (field == 0 && number('f', p.fusion)) ++field;
     else if (field == 1 && number('b', p.elements_per_block)) ++field;
     else if (field == 2 && number('t', p.elements_per_thread)) ++field;
-    else if (field == 3 && part == "T" && !seen_T && !seen_S && !seen_V) p.transposed = seen_T = true;
-    else if (field == 3 && part == "S" && !seen_S && !seen_V) p.shared_ops = seen_S = true;
-    else if (field == 3 && part == "V" && !seen_V) p.vector_loads = seen_V = true;
+    else if (field == 3 && part == "T" && !seen_T && !seen_S && !seen_V && !seen_M) p.transposed = seen_T = true;
+    else if (field == 3 && part == "S" && !seen_S && !seen_V && !seen_M) p.shared_ops = seen_S = true;
+    else if (field == 3 && part == "V" && !seen_V && !seen_M) p.vector_loads = seen_V = true;
+    else if (field == 3 && part == "M" && !seen_M) p.mma = seen_M = true;
     else return std::nullopt;
   }
   if (field != 3 || p.fusion > 2 || p.elements_per_block < 1 || p.elements_per_thread < 1) return std::nullopt;
@@ -72,6 +86,16 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
   if (plan.elements_per_thread < 1 || plan.elements_per_block < 1)
     return "elements per block and per thread must be at least 1";
   if (plan.vector_loads && !plan.transposed) return "vector loads need the transposed operator layout (T)";
+  if (plan.mma) {
+    if (single) return "tensor-core plans are fp64 only (TF32 would not keep single precision's accuracy)";
+    if (limits.arch < 80) return fmt::format("fp64 tensor cores need sm_80 or newer (the device is sm_{})", limits.arch);
+    if (plan.fusion != 2) return "tensor-core plans need fusion level 2 (one kernel per stage)";
+    if (plan.elements_per_thread != 1 || plan.transposed || plan.shared_ops || plan.vector_loads)
+      return "tensor-core plans have one element per thread and no T, S or V";
+    if (plan.elements_per_block % 4 != 0)
+      return fmt::format("tensor-core plans need a multiple of 4 elements per block (6 x {} columns are no "
+                         "whole tiles of 8)", plan.elements_per_block);
+  }
   if (plan.elements_per_block % plan.elements_per_thread != 0)
     return fmt::format("{} elements per block is no multiple of {} elements per thread", plan.elements_per_block,
                        plan.elements_per_thread);
@@ -79,7 +103,10 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
     return fmt::format("{} threads per block, more than the {} a block may have", plan.threads_per_block(Np),
                        limits.max_threads);
   const int shared = plan.shared_bytes(Np, Nfp, single);
-  if (shared > limits.max_static_shared)
+  if (plan.mma && shared > limits.max_dynamic_shared)
+    return fmt::format("{:.1f} KB of shared memory per block, more than the {} KB a block may have",
+                       shared / 1024.0, limits.max_dynamic_shared / 1024);
+  if (!plan.mma && shared > limits.max_static_shared)
     return fmt::format("{:.1f} KB of shared memory per block, more than the {} KB of static shared memory",
                        shared / 1024.0, limits.max_static_shared / 1024);
   return "";
@@ -108,6 +135,14 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
           add(p);
         }
       }
+  // tensor cores, fp64: 4, 8 or 16 elements per block (3, 6 or 12 column tiles per warp)
+  for (int epb : {4, 8, 16}) {
+    CudaPlan p;
+    p.fusion = 2;
+    p.elements_per_block = epb;
+    p.mma = true;
+    if (!single) add(p);
+  }
   CudaPlan four = default_cuda_plan(N, single);
   four.fusion = 0;
   four.transposed = true;

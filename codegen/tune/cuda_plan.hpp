@@ -26,18 +26,27 @@ struct CudaPlan {
   // 16-byte loads in the volume loop: the staged state node-major (the six fields of a node
   // together) and Dr, Ds, Dt interleaved (entry j of row i as one 4-vector); needs `transposed`.
   bool vector_loads = false;
+  // Tensor cores (fp64 DMMA, sm_80 and up): the stage kernel computes volume and lift terms of the
+  // block as one GEMM, rhs[Np x 6E] = [Dr Ds Dt LIFT] x [curl-weighted state; face fluxes], one
+  // warp per 8 output rows. Needs fusion 2, fp64, one element per thread and a multiple of 4
+  // elements per block (6E columns in tiles of 8); shared memory is dynamic.
+  bool mma = false;
 
-  int threads_per_block(int Np) const { return Np * (elements_per_block / elements_per_thread); }
-  // Static shared memory of the largest kernel the plan launches per stage, in bytes.
+  // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes).
+  int threads_per_block(int Np) const {
+    return mma ? 32 * ((Np + 7) / 8) : Np * (elements_per_block / elements_per_thread);
+  }
+  // Shared memory of the largest kernel the plan launches per stage, in bytes (static, or dynamic
+  // for mma plans).
   int shared_bytes(int Np, int Nfp, bool single) const;
-  // "f2.b8.t2.T.S.V": fusion, elements per block, per thread, T = transposed, S = shared
-  // operators, V = vector loads.
+  // "f2.b8.t2.T.S.V" or "f2.b8.t1.M": fusion, elements per block, per thread, T = transposed,
+  // S = shared operators, V = vector loads, M = tensor cores.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
     return fusion == o.fusion && elements_per_block == o.elements_per_block &&
            elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops &&
-           vector_loads == o.vector_loads;
+           vector_loads == o.vector_loads && mma == o.mma;
   }
 };
 
@@ -49,7 +58,16 @@ CudaPlan default_cuda_plan(int N, bool single);
 struct CudaBlockLimits {
   int max_threads = 1024;
   int max_static_shared = 48 * 1024;
+  int max_dynamic_shared = 227 * 1024;  // with the opt-in attribute (sm_90: 227 KB, sm_80: 163 KB)
+  int arch = 90;                        // compute capability x 10 (mma needs 80)
 };
+
+// The tensor-core GEMM of an mma plan: K = 3 Np + 4 Nfp rows of the right-hand operand, padded to
+// a multiple of 4; N = 6 x elements per block columns in tiles of 8.
+struct MmaShape {
+  int m_tiles, k_steps, n_tiles, k_rows;
+};
+MmaShape mma_shape(int Np, int Nfp, int elements_per_block);
 
 // The reason a plan cannot run for this order and precision, or "" when it can (as far as can be
 // told before compiling; registers and spills are checked on the compiled kernel).

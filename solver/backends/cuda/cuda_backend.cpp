@@ -37,7 +37,7 @@ class CudaBackend final : public CudaPlanBackend {
 
   void set_plan(const codegen::CudaPlan& plan) override {
     const bool single = std::is_same_v<Real, float>;
-    const std::string why = codegen::cuda_plan_rejection(plan, p_.N, single);
+    const std::string why = codegen::cuda_plan_rejection(plan, p_.N, single, cuda_block_limits());
     DGMAX_ASSERT(why.empty(), "cuda plan " + plan.name() + " cannot run: " + why);
     spec_.plan.cuda = plan;
     codegen::NvrtcOptions opt;
@@ -51,6 +51,11 @@ class CudaBackend final : public CudaPlanBackend {
     if (fuse_level_ == 1) surface_lift_ = module_->function("dgmax_surface_lift");
     if (fuse_level_ == 0) surface_ = module_->function("dgmax_surface"), lift_ = module_->function("dgmax_lift");
     if (fuse_level_ == 2) stage_ = module_->function("dgmax_stage");
+    stage_dynamic_shared_ = 0;
+    if (plan.mma) {  // the B fragments live in dynamic shared memory (more than 48 KB at high order)
+      stage_dynamic_shared_ = static_cast<unsigned>(plan.shared_bytes(p_.Np(), p_.Nfp(), single));
+      cuda::set_max_dynamic_shared(stage_, "dgmax_stage", static_cast<int>(stage_dynamic_shared_));
+    }
     update_ = module_->function("dgmax_update");
     initial_ = module_->function("dgmax_initial");
     norms_ = module_->function("dgmax_norms");
@@ -72,11 +77,11 @@ class CudaBackend final : public CudaPlanBackend {
       CudaKernelReport r;
       r.kernel = name;
       r.registers = a.num_regs;
-      r.shared_bytes = a.static_shared_bytes;
+      r.shared_bytes = a.static_shared_bytes + static_cast<int>(stage_dynamic_shared_);
       r.local_bytes = a.local_bytes;
       r.max_threads = a.max_threads_per_block;
       r.threads = std::string(name) == "dgmax_surface" ? 256 : static_cast<int>(element_block().x * element_block().y);
-      r.blocks_per_sm = r.threads <= r.max_threads ? cuda::max_active_blocks(f, name, r.threads) : 0;
+      r.blocks_per_sm = r.threads <= r.max_threads ? cuda::max_active_blocks(f, name, r.threads, stage_dynamic_shared_) : 0;
       out.push_back(r);
     }
     return out;
@@ -236,6 +241,7 @@ class CudaBackend final : public CudaPlanBackend {
     return static_cast<unsigned>((p_.K() + epb - 1) / epb);
   }
   cuda::Dim3 element_block() const {
+    if (plan().mma) return cuda::Dim3(static_cast<unsigned>(plan().threads_per_block(p_.Np())), 1);
     return cuda::Dim3(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(plan().elements_per_block / plan().elements_per_thread));
   }
   // Initial state and norms: blocks of (Np, NEPB) threads whatever the plan.
@@ -306,7 +312,7 @@ class CudaBackend final : public CudaPlanBackend {
     cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
                     vmapP = vmapP_.ptr(), vert = vert_.ptr(), res = res_.ptr(), qn = q_out.ptr();
     void* args[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &vert, &t, &res, &qn, &a, &b, &dt};
-    cuda::launch(stage_, "dgmax_stage", element_blocks(), element_block(), 0, args);
+    cuda::launch(stage_, "dgmax_stage", element_blocks(), element_block(), stage_dynamic_shared_, args);
   }
 
   void update(Real a, Real b, Real dt) {
@@ -323,6 +329,7 @@ class CudaBackend final : public CudaPlanBackend {
   std::unique_ptr<cuda::Module> module_;
   cuda::Function volume_ = nullptr, surface_ = nullptr, lift_ = nullptr, update_ = nullptr, surface_lift_ = nullptr;
   int fuse_level_ = 2;
+  unsigned stage_dynamic_shared_ = 0;  // bytes (mma plans)
   cuda::Function stage_ = nullptr, initial_ = nullptr, norms_ = nullptr;
   unsigned norm_blocks_ = 1;
   size_t n_ = 0;
@@ -333,6 +340,15 @@ class CudaBackend final : public CudaPlanBackend {
 };
 
 }  // namespace
+
+codegen::CudaBlockLimits cuda_block_limits() {
+  const cuda::DeviceInfo& dev = cuda::Context::get().info();
+  codegen::CudaBlockLimits limits;
+  if (dev.max_threads_per_block > 0) limits.max_threads = std::min(limits.max_threads, dev.max_threads_per_block);
+  if (dev.max_shared_per_block_optin > 0) limits.max_dynamic_shared = static_cast<int>(dev.max_shared_per_block_optin);
+  limits.arch = dev.cc_major * 10 + dev.cc_minor;
+  return limits;
+}
 
 std::unique_ptr<Backend> make_cuda_backend(const Problem& p, bool single) {
   return make_cuda_plan_backend(p, single, codegen::default_cuda_plan(p.N, single));

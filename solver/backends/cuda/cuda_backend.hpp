@@ -29,6 +29,9 @@ class CudaPlanBackend : public Backend {
   virtual std::vector<CudaKernelReport> kernel_reports() const = 0;
 };
 
+// The limits of the current device for generated blocks (threads, shared memory, architecture).
+codegen::CudaBlockLimits cuda_block_limits();
+
 // Throws UserError when no usable GPU is present, or when the problem does not fit in device memory
 // (saying how many DOF were requested and roughly how many fit). Uses default_cuda_plan.
 std::unique_ptr<Backend> make_cuda_backend(const Problem& p, bool single);

@@ -13,6 +13,7 @@ namespace {
 
 }  // namespace
 
+codegen::CudaBlockLimits cuda_block_limits() { no_cuda(); }
 std::unique_ptr<Backend> make_cuda_backend(const Problem&, bool) { no_cuda(); }
 std::unique_ptr<CudaPlanBackend> make_cuda_plan_backend(const Problem&, bool, const codegen::CudaPlan&) { no_cuda(); }
 

@@ -92,9 +92,7 @@ double plan_check_tolerance(bool single) { return single ? 1e-5 : 1e-12; }
 CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::function<void(const PlanTrial&)>& progress) {
   const auto t0 = Clock::now();
   CudaTuneResult out;
-  const cuda::DeviceInfo& dev = cuda::Context::get().info();
-  codegen::CudaBlockLimits limits;
-  limits.max_threads = std::min(limits.max_threads, dev.max_threads_per_block > 0 ? dev.max_threads_per_block : 1024);
+  const codegen::CudaBlockLimits limits = cuda_block_limits();
   const std::vector<codegen::PlanCandidate> candidates = codegen::enumerate_cuda_plans(p.N, single, limits);
   std::vector<codegen::CudaPlan> runnable;
   for (const codegen::PlanCandidate& c : candidates)

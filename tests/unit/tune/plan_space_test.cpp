@@ -29,7 +29,9 @@ TEST(CudaPlanSpace, NamesRoundTrip) {
   EXPECT_EQ(p.name(), "f1.b12.t3.T.S");
   p.vector_loads = true;
   EXPECT_EQ(p.name(), "f1.b12.t3.T.S.V");
-  for (const char* bad : {"", "f2", "f2.b4", "f3.b4.t1", "f2.b0.t1", "f2.b4.t0", "f2.b4.t1.X", "f2.b4.t1.S.T",
+  EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M")->mma, true);
+  EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M")->name(), "f2.b8.t1.M");
+  for (const char* bad : {"f2.b4.t1.M.T", "f2.b4.t1.M.M", "f2.b4.t1.M.","", "f2", "f2.b4", "f3.b4.t1", "f2.b0.t1", "f2.b4.t0", "f2.b4.t1.X", "f2.b4.t1.S.T",
                           "f2.b4.t1.T.T", "f2.b4.t1.V.T", "f2.b4.t1.V.S", "f2.b4.t1.V.V", "f2.b4.t1.", "f-1.b4.t1", "f2.b4x.t1", "b4.f2.t1", "f2.b999999.t1"})
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad;
 }
@@ -49,7 +51,8 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
         if (!c.rejected.empty()) continue;
         ++accepted;
         EXPECT_LE(c.plan.threads_per_block(nodes(N)), 1024) << c.plan.name();
-        EXPECT_LE(c.plan.shared_bytes(nodes(N), (N + 1) * (N + 2) / 2, single), 48 * 1024) << c.plan.name();
+        EXPECT_LE(c.plan.shared_bytes(nodes(N), (N + 1) * (N + 2) / 2, single), (c.plan.mma ? 227 : 48) * 1024)
+            << c.plan.name();
         EXPECT_EQ(c.plan.elements_per_block % c.plan.elements_per_thread, 0) << c.plan.name();
       }
       // every dimension is searched: fusion 0..2, 1/2/4 elements per thread, layouts and loads
@@ -62,7 +65,9 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       }
       EXPECT_EQ(fusions, (std::set<int>{0, 1, 2}));
       EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
-      EXPECT_EQ(layouts, (std::set<std::string>{"", ".T", ".T.S", ".T.V"}));
+      // tensor cores in fp64 only
+      EXPECT_EQ(layouts, single ? (std::set<std::string>{"", ".T", ".T.S", ".T.V"})
+                                : (std::set<std::string>{"", ".M", ".T", ".T.S", ".T.V"}));
       EXPECT_GE(accepted, 12) << "N = " << N << (single ? " fp32" : " fp64");
     }
 }
@@ -93,6 +98,26 @@ TEST(CudaPlanSpace, PlansThatCannotRunSayWhy) {
   EXPECT_NE(cuda_plan_rejection(q, 4, false, CudaBlockLimits{64, 48 * 1024}), "");
 }
 
+TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
+  CudaPlan m = *CudaPlan::parse("f2.b4.t1.M");
+  EXPECT_EQ(cuda_plan_rejection(m, 4, false), "");
+  EXPECT_EQ(m.threads_per_block(35), 5 * 32);  // one warp per 8 nodes
+  EXPECT_EQ(cuda_plan_rejection(m, 4, true),
+            "tensor-core plans are fp64 only (TF32 would not keep single precision's accuracy)");
+  CudaBlockLimits a100;
+  a100.arch = 75;
+  EXPECT_EQ(cuda_plan_rejection(m, 4, false, a100), "fp64 tensor cores need sm_80 or newer (the device is sm_75)");
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f1.b4.t1.M"), 4, false),
+            "tensor-core plans need fusion level 2 (one kernel per stage)");
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.T.M"), 4, false),
+            "tensor-core plans have one element per thread and no T, S or V");
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b6.t1.M"), 4, false),
+            "tensor-core plans need a multiple of 4 elements per block (6 x 6 columns are no whole tiles of 8)");
+  // N = 8, 16 elements: (3 x 165 + 4 x 45 = 675 -> 676 rows) x 96 columns x 8 B + J = 589 KB
+  const std::string why = cuda_plan_rejection(*CudaPlan::parse("f2.b16.t1.M"), 8, false);
+  EXPECT_NE(why.find("KB of shared memory per block, more than the 227 KB a block may have"), std::string::npos) << why;
+}
+
 TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   CudaPlan p;  // fusion 2: state + fluxes + current (+ operators)
   p.elements_per_block = 2;
@@ -104,6 +129,14 @@ TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   p.vector_loads = true;  // node rows padded to 8 floats (6 doubles), operators as 4-vectors
   EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 8 * 10 + 4 * 100) * 4);
   EXPECT_EQ(p.shared_bytes(10, 6, false), (2 * 6 * 10 + 4 * 100) * 8);
+  // tensor cores (N = 2, 4 elements): B fragments of (3 x 10 + 24 = 54 -> 56 rows) x 24 columns, then J
+  const CudaPlan m = *CudaPlan::parse("f2.b4.t1.M");
+  EXPECT_EQ(m.shared_bytes(10, 6, false), (56 * 24 + 4 * 3 * 10) * 8);
+  const MmaShape s = mma_shape(10, 6, 4);
+  EXPECT_EQ(s.k_rows, 54);
+  EXPECT_EQ(s.k_steps, 14);
+  EXPECT_EQ(s.m_tiles, 2);
+  EXPECT_EQ(s.n_tiles, 3);
 }
 
 }  // namespace
