@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -148,7 +149,9 @@ std::string tag_as_written(const std::string& tag) {
 // refuses what the node tree would hide or misread. `where` turns a yaml-cpp mark into a location.
 class StructureCheck : public YAML::EventHandler {
  public:
-  explicit StructureCheck(std::function<SourceLocation(const YAML::Mark&)> where) : where_(std::move(where)) {}
+  // `anchored`, when given, receives the file offset of every anchored node (&name).
+  StructureCheck(std::function<SourceLocation(const YAML::Mark&)> where, std::set<int>* anchored)
+      : where_(std::move(where)), anchored_(anchored) {}
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     if (++documents_ > 1)
@@ -163,19 +166,22 @@ class StructureCheck : public YAML::EventHandler {
       fail(UserError("the config uses more than " + std::to_string(kMaxYamlAliases) + " YAML aliases (*name)",
                      where_(mark), "a config needs a handful; write the values out"));
   }
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
     node(mark, Kind::Scalar, tag, &value);
+    note_anchor(mark, anchor);
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
     node(mark, Kind::Sequence, tag, nullptr);
+    note_anchor(mark, anchor);
     open(mark, false);
   }
   void OnSequenceEnd() override { frames_.pop_back(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
     node(mark, Kind::Map, tag, nullptr);
+    note_anchor(mark, anchor);
     open(mark, true);
   }
   void OnMapEnd() override { frames_.pop_back(); }
@@ -187,6 +193,9 @@ class StructureCheck : public YAML::EventHandler {
  private:
   void fail(UserError e) {
     if (!first_) first_ = std::move(e);
+  }
+  void note_anchor(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (anchored_ && anchor != YAML::NullAnchor) anchored_->insert(mark.pos);
   }
   enum class Kind { Null, Alias, Scalar, Sequence, Map };
   struct Frame {
@@ -242,13 +251,15 @@ class StructureCheck : public YAML::EventHandler {
   int documents_ = 0;
   int aliases_ = 0;
   std::optional<UserError> first_;
+  std::set<int>* anchored_;
 };
 
 // Runs StructureCheck over `text`; YAML syntax errors propagate as YAML::Exception.
-void check_structure(const std::string& text, std::function<SourceLocation(const YAML::Mark&)> where) {
+void check_structure(const std::string& text, std::function<SourceLocation(const YAML::Mark&)> where,
+                     std::set<int>* anchored = nullptr) {
   std::stringstream in(text);
   YAML::Parser parser(in);
-  StructureCheck check(std::move(where));
+  StructureCheck check(std::move(where), anchored);
   // at most 3 documents: a second one is refused anyway, and yaml-cpp 0.7 reports "one more
   // document" forever on some malformed input (tests/fuzz/regressions/config/yaml-endless-documents.yaml)
   for (int docs = 0; docs < 3 && !check.first_problem() && parser.HandleNextDocument(check); ++docs) {
@@ -276,7 +287,7 @@ YamlDoc YamlDoc::load_string(const std::string& text, const std::string& name) {
                     "a config is a YAML text file");
   }
   try {
-    check_structure(text, [&doc](const YAML::Mark& m) { return doc.location(m.line, m.column); });
+    check_structure(text, [&doc](const YAML::Mark& m) { return doc.location(m.line, m.column); }, &doc.anchored_);
     doc.root_ = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     SourceLocation where = doc.location(e.mark.line, e.mark.column);
@@ -489,8 +500,12 @@ void YamlDoc::apply_override(const std::string& assignment) {
     if (key.empty()) throw UserError("malformed key path '" + path + "' in --set", {}, "e.g. --set time.final=2");
     keys.push_back(key);
   }
-  // Walk down, creating maps as needed (yaml-cpp nodes are references into the tree).
+  // Walk down, creating maps as needed (yaml-cpp nodes are references into the tree). A map the
+  // file anchors (&name) is one node shared by every alias of it (*name): from there down, the
+  // walk copies each map before it enters it, so the assignment changes the path it names and
+  // not the anchor's other uses.
   std::vector<YAML::Node> chain{root_};
+  bool shared = false;
   for (size_t i = 0; i + 1 < keys.size(); ++i) {
     YAML::Node next = chain.back()[keys[i]];
     if (next.IsDefined() && !next.IsNull() && !next.IsMap())
@@ -498,8 +513,11 @@ void YamlDoc::apply_override(const std::string& assignment) {
     if (!next.IsDefined() || next.IsNull()) {
       chain.back()[keys[i]] = YAML::Node(YAML::NodeType::Map);
       next = chain.back()[keys[i]];
+    } else {
+      shared = shared || (!next.Mark().is_null() && anchored_.count(next.Mark().pos) > 0);
     }
-    chain.push_back(next);
+    // (never `next = ...`: assigning to a node rewrites that node, and so every alias of it)
+    chain.push_back(shared ? unshare(chain.back(), keys[i]) : next);
   }
   for (size_t i = 0; i + 1 < keys.size(); ++i) {
     // maps created for this path (no file position) are attributed to the option
@@ -516,6 +534,21 @@ void YamlDoc::apply_override(const std::string& assignment) {
       for (const auto& kv : chain[i])
         if (kv.first.IsScalar() && kv.first.Scalar() == keys[i] && kv.first.Mark().is_null())
           track_override(kv.first, assignment);
+}
+
+YAML::Node YamlDoc::unshare(YAML::Node parent, const std::string& key) {
+  const YAML::Node shared_map = parent[key];
+  YAML::Node copy(YAML::NodeType::Map);
+  for (const auto& kv : shared_map) copy[kv.first] = kv.second;  // the same key and value nodes
+  // the key node is kept: its file position locates messages about the key
+  for (const auto& kv : parent)
+    if (kv.first.IsScalar() && kv.first.Scalar() == key) {
+      const YAML::Node key_node = kv.first;
+      parent.remove(key);
+      parent[key_node] = copy;  // a new entry: the assignment makes it refer to the copy
+      break;
+    }
+  return parent[key];
 }
 
 void YamlDoc::track_override(const YAML::Node& node, const std::string& assignment) {

@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,9 @@ class YamlDoc {
   dsl::ExprSource expr_source(const YAML::Node& node, const std::string& what) const;
 
   // `--set a.b.c=value`: replaces (or creates) the node at the dotted key path; `value` is parsed
-  // as YAML ("8", "[8, 8, 8]", "{alpha: 0.5}"). Throws UserError for a malformed assignment.
+  // as YAML ("8", "[8, 8, 8]", "{alpha: 0.5}"). Throws UserError for a malformed assignment. Only
+  // the named path changes: a key that is, or lies inside, a YAML alias (*name) or its anchor
+  // (&name) is set there alone, the anchor's other uses keep the file's value.
   void apply_override(const std::string& assignment);
 
  private:
@@ -66,6 +69,8 @@ class YamlDoc {
     std::string assignment;
   };
   void track_override(const YAML::Node& node, const std::string& assignment);
+  // Replaces the map parent[key] by a copy of itself (the same key and value nodes) and returns it.
+  static YAML::Node unshare(YAML::Node parent, const std::string& key);
   // Where a file position is, with its line as snippet (left out when absurdly long).
   SourceLocation location(int line0, int column0) const;
   // Lays the scalar's text over its source (quotes, escapes, folded lines), so expression errors
@@ -76,6 +81,7 @@ class YamlDoc {
   std::string path_;
   std::vector<std::string> lines_;
   std::vector<Override> overrides_;
+  std::set<int> anchored_;  // file offsets of the anchored nodes (&name)
 };
 
 }  // namespace dgmax
