@@ -84,12 +84,15 @@ void commit_temp_file(const std::string& tmp, const std::string& path) {
 void commit_temp_file_now(const std::string& tmp, const std::string& path) {
   if (const int err = sync_path(tmp, false); err != 0) {
     std::remove(tmp.c_str());
-    throw UserError("cannot write '" + path + "': flushing '" + tmp + "' failed: " + os_reason(err));
+    throw UserError("cannot write '" + path + "': flushing '" + tmp + "' failed: " + os_reason(err), {},
+                    "the disk may be full or the output directory gone; the files written before are intact");
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     std::remove(tmp.c_str());
-    throw UserError("cannot write '" + path + "': renaming '" + tmp + "' failed: " + os_reason(err));
+    throw UserError("cannot write '" + path + "': renaming '" + tmp + "' failed: " + os_reason(err), {},
+                    "check that the output directory still exists and is writable; the files written before are "
+                    "intact");
   }
   sync_path(parent_dir(path), true);  // best effort: makes the rename itself durable
 }

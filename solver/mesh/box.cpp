@@ -27,12 +27,12 @@ Mesh make_box_mesh(const BoxSpec& spec) {
     if (spec.cells[d] < 1)
       throw UserError("box mesh needs at least 1 cell per direction, got cells[" +
                           std::to_string(d) + "] = " + std::to_string(spec.cells[d]),
-                      spec.where);
+                      spec.where, "give mesh.box.cells as three integers >= 1, e.g. [4, 4, 4]");
     if (!(spec.upper[d] > spec.lower[d]))
       throw UserError("box mesh needs upper > lower in every direction (direction " +
                       std::to_string(d) + ": lower " + std::to_string(spec.lower[d]) +
                           ", upper " + std::to_string(spec.upper[d]) + ")",
-                      spec.where);
+                      spec.where, "mesh.box.upper must exceed mesh.box.lower in x, y and z");
   }
   const auto [nx, ny, nz] = spec.cells;
   const long long cells_total = static_cast<long long>(nx) * ny * nz;

@@ -29,7 +29,8 @@ StepPlan plan_steps(double t_final, double dt_max) {
     throw UserError("the time step is " + fmt_g(dt_max) + ": it must be finite and positive",
                     {}, "check time.cfl, the materials (eps, mu, sigma) and the mesh for degenerate elements");
   if (std::isnan(t_final) || std::isinf(t_final))
-    throw UserError("time.final is " + fmt_g(t_final) + ": it must be a finite number");
+    throw UserError("time.final is " + fmt_g(t_final) + ": it must be a finite number", {},
+                    "give time.final as the simulated end time, e.g. time: {final: 2}");
   if (t_final <= 0) return {0, dt_max, 0.0};
   // the ratio is compared in floating point before any conversion: a cast of a ratio beyond
   // long long's range is undefined (it gave one step across the whole interval)

@@ -32,4 +32,12 @@ inline UserError expect_user_error(const std::function<void()>& f, std::initiali
   return e;
 }
 
+// The same, and the error must carry a hint: the README promises "a message ... and a hint" for
+// every error a user can cause, so a check of the exception's type alone is not enough.
+inline UserError expect_hinted_user_error(const std::function<void()>& f, std::initializer_list<std::string> words) {
+  const UserError e = expect_user_error(f, words);
+  EXPECT_FALSE(e.hint().empty()) << "no hint:\n" << e.render();
+  return e;
+}
+
 }  // namespace dgmax::test

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "expect_user_error.hpp"
 #include "solver/element/basis.hpp"
 #include "solver/element/nodes.hpp"
 #include "solver/element/reference_element.hpp"
@@ -295,12 +296,14 @@ TEST(RefElement, SizesAndVertices) {
 }
 
 TEST(RefElement, RejectsUnsupportedOrders) {
-  EXPECT_THROW(make_ref_element(0), UserError);
-  EXPECT_THROW(make_ref_element(16), UserError);
-  EXPECT_THROW(make_ref_element(-3), UserError);
-  EXPECT_THROW(ref_element(0), UserError);
-  EXPECT_THROW(ref_element(16), UserError);
-  EXPECT_THROW(ref_element_as<float>(16), UserError);
+  for (const int N : {0, 16, -3}) {
+    const UserError e = test::expect_hinted_user_error([&] { make_ref_element(N); },
+                                                       {"polynomial order " + std::to_string(N) + " is not supported"});
+    EXPECT_NE(e.hint().find("between 1 and 15"), std::string::npos) << e.render();
+  }
+  test::expect_hinted_user_error([] { ref_element(0); }, {"polynomial order 0 is not supported"});
+  test::expect_hinted_user_error([] { ref_element(16); }, {"polynomial order 16 is not supported"});
+  test::expect_hinted_user_error([] { ref_element_as<float>(16); }, {"polynomial order 16 is not supported"});
   try {
     make_ref_element(16);
   } catch (const UserError& err) {

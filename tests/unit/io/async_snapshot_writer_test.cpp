@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "expect_user_error.hpp"
 #include "io_test_util.hpp"
 #include "solver/io/async_snapshot_writer.hpp"
 #include "solver/io/atomic_write.hpp"
@@ -326,8 +327,8 @@ TEST(AsyncSnapshotWriter, BackgroundErrorReachesFinishAsTheUserError) {
   } catch (const UserError& e) {
     EXPECT_EQ(e.message(), first);
   }
-  EXPECT_THROW(w.acquire_buffer(), UserError);
-  EXPECT_THROW(w.finish(), UserError);
+  expect_hinted_user_error([&] { w.acquire_buffer(); }, {first});
+  expect_hinted_user_error([&] { w.finish(); }, {first});
   EXPECT_EQ(w.written(), 1);
   EXPECT_EQ(w.files().size(), 1u);
   EXPECT_EQ(dir.count_tmp(), 0);
@@ -349,7 +350,7 @@ TEST(AsyncSnapshotWriter, BackgroundErrorReachesTheNextWrite) {
   } catch (const UserError& e) {
     EXPECT_NE(e.message().find(out + "/s_00000."), std::string::npos) << e.message();
   }
-  EXPECT_THROW(w.finish(), UserError);
+  expect_hinted_user_error([&] { w.finish(); }, {out + "/s_00000."});
 }
 
 // A run that fails elsewhere destroys the writer without finish(): the queued snapshots are
@@ -396,7 +397,7 @@ TEST(AsyncSnapshotWriter, DestructorAfterAnUnreportedErrorWarnsAndDoesNotThrow) 
     AsyncSnapshotWriter w(dir / "out2", "s", context(fx), SnapshotFormat::Hdf5);
     break_directory(dir / "out2");
     w.write(fx.q, 0.0);
-    EXPECT_THROW(w.finish(), UserError);
+    expect_hinted_user_error([&] { w.finish(); }, {dir / "out2/s_00000.h5"});
   }
   EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
 }
@@ -412,8 +413,10 @@ TEST(AsyncSnapshotWriter, ConstructorErrorsAreThrownAtOnce) {
   TempDir dir("async_ctor");
   IoFixture fx(1);
   { std::ofstream(dir / "plainfile") << "x"; }
-  EXPECT_THROW(AsyncSnapshotWriter(dir / "plainfile/out", "s", context(fx)), UserError);
-  EXPECT_THROW(AsyncSnapshotWriter(dir.str(), "a/b", context(fx)), UserError);
+  expect_hinted_user_error([&] { AsyncSnapshotWriter(dir / "plainfile/out", "s", context(fx)); },
+                           {"cannot create output directory '" + dir / "plainfile/out" + "'"});
+  expect_hinted_user_error([&] { AsyncSnapshotWriter(dir.str(), "a/b", context(fx)); },
+                           {"invalid output file name 'a/b'"});
 }
 
 TEST(AsyncSnapshotWriter, StateOfTheWrongShapeIsAnInternalError) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <thread>
 
+#include "expect_user_error.hpp"
 #include "io_test_util.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/util/error.hpp"
@@ -79,7 +80,8 @@ TEST(CommitDeferral, AFailedCommitRemovesTheRestAndKeepsWhatWasCommitted) {
   }
   // the second file's temporary disappears before its commit (a full or broken disk, say)
   fs::remove(batch[1].tmp);
-  EXPECT_THROW(commit_pending(batch), UserError);
+  expect_hinted_user_error([&] { commit_pending(batch); },
+                           {"cannot write '" + dir.str() + "/sub_later.txt'", batch[1].tmp});
   EXPECT_EQ(read(dir.str() + "/ok.txt"), "ok");
   EXPECT_FALSE(fs::exists(dir.str() + "/sub_later.txt"));
   EXPECT_FALSE(fs::exists(dir.str() + "/last.txt"));

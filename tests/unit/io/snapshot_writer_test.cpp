@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dgmax/config.hpp"
+#include "expect_user_error.hpp"
 #include "hdf5_check.hpp"
 #include "io_test_util.hpp"
 #include "solver/io/snapshot_writer.hpp"
@@ -52,7 +53,8 @@ TEST(SnapshotWriter, DirectoryThatIsAFileIsAUserError) {
   IoFixture fx(1);
   const std::string file = dir / "f";
   { std::ofstream(file) << "x"; }
-  EXPECT_THROW(SnapshotWriter(file, "s", {&fx.md.mesh, fx.ref, &fx.xyz}), UserError);
+  expect_hinted_user_error([&] { SnapshotWriter(file, "s", {&fx.md.mesh, fx.ref, &fx.xyz}); },
+                           {"'" + file + "'", "Not a directory"});
 }
 
 TEST(SnapshotWriter, ReadOnlyFileSystemIsAUserError) {
@@ -70,8 +72,11 @@ TEST(SnapshotWriter, ReadOnlyFileSystemIsAUserError) {
 TEST(SnapshotWriter, BadStemIsAUserError) {
   TempDir dir("snap_stem");
   IoFixture fx(1);
-  EXPECT_THROW(SnapshotWriter(dir.str(), "", {&fx.md.mesh, fx.ref, &fx.xyz}), UserError);
-  EXPECT_THROW(SnapshotWriter(dir.str(), "a/b", {&fx.md.mesh, fx.ref, &fx.xyz}), UserError);
+  for (const std::string stem : {"", "a/b"}) {
+    const UserError e = expect_hinted_user_error([&] { SnapshotWriter(dir.str(), stem, {&fx.md.mesh, fx.ref, &fx.xyz}); },
+                                                 {"invalid output file name '" + stem + "'"});
+    EXPECT_NE(e.hint().find("without '/'"), std::string::npos) << e.render();
+  }
 }
 
 TEST(SnapshotWriter, FormatNamesAndAuto) {
@@ -79,15 +84,17 @@ TEST(SnapshotWriter, FormatNamesAndAuto) {
   EXPECT_EQ(parse_snapshot_format("vtu"), SnapshotFormat::Vtu);
   EXPECT_EQ(parse_snapshot_format("hdf5"), SnapshotFormat::Hdf5);
   EXPECT_EQ(parse_snapshot_format("both"), SnapshotFormat::Both);
-  EXPECT_THROW(parse_snapshot_format("vtk9"), UserError);
+  const UserError e = expect_hinted_user_error([] { parse_snapshot_format("vtk9"); }, {"unknown output format 'vtk9'"});
+  EXPECT_NE(e.hint().find("auto, vtu, hdf5, both"), std::string::npos) << e.render();
   EXPECT_EQ(vtu_output_available(), DGMAX_HAS_VTK != 0);
   TempDir dir("snap_auto");
   IoFixture fx(1);
   SnapshotWriter sw(dir.str(), "s", {&fx.md.mesh, fx.ref, &fx.xyz});
   EXPECT_EQ(sw.format(), DGMAX_HAS_VTK ? SnapshotFormat::Vtu : SnapshotFormat::Hdf5);
   if (!DGMAX_HAS_VTK) {
-    EXPECT_THROW(SnapshotWriter(dir.str(), "s", {&fx.md.mesh, fx.ref, &fx.xyz}, SnapshotFormat::Vtu),
-                 UserError);
+    expect_hinted_user_error(
+        [&] { SnapshotWriter(dir.str(), "s", {&fx.md.mesh, fx.ref, &fx.xyz}, SnapshotFormat::Vtu); },
+        {"output format 'vtu' needs VTK, but this dgmax was built without it"});
   }
 }
 

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "codegen/jit/jit_cache.hpp"
+#include "expect_user_error.hpp"
 #include "jit_test_util.hpp"
 #include "solver/util/error.hpp"
 
@@ -166,10 +167,13 @@ TEST(JitCache, TheHolderRecordsItself) {
 TEST(JitCache, LockTimeoutFromTheEnvironment) {
   ::setenv("DGMAX_CACHE_LOCK_TIMEOUT", "7.5", 1);
   EXPECT_EQ(LockWait::from_env(), 7.5);
-  ::setenv("DGMAX_CACHE_LOCK_TIMEOUT", "soon", 1);
-  EXPECT_THROW(LockWait::from_env(), UserError);
-  ::setenv("DGMAX_CACHE_LOCK_TIMEOUT", "-1", 1);
-  EXPECT_THROW(LockWait::from_env(), UserError);
+  for (const char* bad : {"soon", "-1"}) {
+    ::setenv("DGMAX_CACHE_LOCK_TIMEOUT", bad, 1);
+    const UserError e = ::dgmax::test::expect_hinted_user_error(
+        [] { LockWait::from_env(); },
+        {"DGMAX_CACHE_LOCK_TIMEOUT='" + std::string(bad) + "' is not a number of seconds >= 0"});
+    EXPECT_NE(e.hint().find("default 120"), std::string::npos) << e.render();
+  }
   ::unsetenv("DGMAX_CACHE_LOCK_TIMEOUT");
   EXPECT_EQ(LockWait::from_env(), 120);
 }
@@ -227,7 +231,9 @@ TEST(JitCache, UnwritableFolderIsAUserErrorNamingIt) {
     EXPECT_NE(e.message().find("cannot write to the kernel cache directory '" + d.path() + "'"), std::string::npos)
         << e.message();
   }
-  EXPECT_THROW(KeyLock(d, "k"), UserError);
+  const UserError e = ::dgmax::test::expect_hinted_user_error(
+      [&] { KeyLock(d, "k"); }, {"cannot write to the kernel cache directory '" + d.path() + "'", "k.lock"});
+  EXPECT_NE(e.hint().find("DGMAX_CACHE_DIR"), std::string::npos) << e.render();
 }
 
 }  // namespace

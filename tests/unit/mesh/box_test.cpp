@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "expect_user_error.hpp"
 #include "solver/mesh/box.hpp"
 #include "solver/mesh/mesh_setup.hpp"
 #include "solver/mesh/mesh_stats.hpp"
@@ -80,16 +81,19 @@ TEST(BoxMesh, Shorthand) {
   EXPECT_EQ(spec.cells, (std::array<int, 3>{3, 3, 3}));
   EXPECT_FALSE(parse_box_shorthand("meshes/cube.geo", spec));
   for (const char* bad : {"box:", "box:4,4", "box:a,b,c", "box:0,1,1", "box:4,4,4,4", "box:2x2"})
-    EXPECT_THROW(parse_box_shorthand(bad, spec), UserError) << bad;
+    test::expect_hinted_user_error([&] { parse_box_shorthand(bad, spec); },
+                                   {"malformed box mesh '" + std::string(bad) + "'"});
 }
 
 TEST(BoxMesh, RejectsBadSpecs) {
   BoxSpec spec;
   spec.cells = {0, 1, 1};
-  EXPECT_THROW(make_box_mesh(spec), UserError);
+  test::expect_hinted_user_error([&] { make_box_mesh(spec); },
+                                 {"box mesh needs at least 1 cell per direction, got cells[0] = 0"});
   spec.cells = {1, 1, 1};
   spec.upper = {1, 0, 1};
-  EXPECT_THROW(make_box_mesh(spec), UserError);
+  test::expect_hinted_user_error([&] { make_box_mesh(spec); },
+                                 {"box mesh needs upper > lower in every direction (direction 1"});
 }
 
 TEST(BoxMesh, RegionsTagElementsByCentroid) {

@@ -32,7 +32,9 @@ TEST(MemoryEstimate, ReadsMemAvailableOrTheOverride) {
     EXPECT_EQ(available_host_bytes(), 2.5e9);
   }
   const AvailableMemory bad("lots");
-  EXPECT_THROW(available_host_bytes(), UserError);
+  const UserError e = test::expect_hinted_user_error([] { available_host_bytes(); },
+                                                     {"DGMAX_MEMORY_AVAILABLE='lots'", "not a number of bytes"});
+  EXPECT_NE(e.hint().find("DGMAX_MEMORY_AVAILABLE=8e9"), std::string::npos) << e.render();
 }
 
 TEST(MemoryEstimate, FormatsAndGrowsWithOrder) {

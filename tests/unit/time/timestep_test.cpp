@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 
+#include "expect_user_error.hpp"
 #include "simulate.hpp"
 #include "solver/time/lserk4.hpp"
 #include "solver/util/error.hpp"
@@ -178,10 +179,13 @@ TEST(CflFormula, WaveSpeedAndLossRateComeFromTheMaterials) {
 }
 
 TEST(StepPlan, RefusesWhatItCannotCount) {
-  EXPECT_THROW(plan_steps(1e20, 1e-3), UserError);  // 1e23 steps: once overflowed long long
-  EXPECT_THROW(plan_steps(1.0, 0.0), UserError);
-  EXPECT_THROW(plan_steps(1.0, std::nan("")), UserError);
-  EXPECT_THROW(plan_steps(std::numeric_limits<double>::infinity(), 1.0), UserError);
+  // 1e23 steps: once overflowed long long
+  test::expect_hinted_user_error([] { plan_steps(1e20, 1e-3); },
+                                 {"needs 1e+23 steps, more than the limit of 1000000000"});
+  for (const double dt : {0.0, std::nan("")})
+    test::expect_hinted_user_error([&] { plan_steps(1.0, dt); }, {"the time step is ", "must be finite and positive"});
+  test::expect_hinted_user_error([] { plan_steps(std::numeric_limits<double>::infinity(), 1.0); },
+                                 {"time.final is inf: it must be a finite number"});
   EXPECT_EQ(plan_steps(1.0, 1.0 / static_cast<double>(kMaxSteps)).steps, kMaxSteps);
   try {
     plan_steps(1.0, 1e-12);
