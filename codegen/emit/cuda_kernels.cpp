@@ -19,21 +19,23 @@ namespace {
 std::string mma_operator_table(const KernelSpec& s) {
   const int Np = s.Np, Nf = 4 * s.Nfp;
   const MmaShape m = mma_shape(Np, s.Nfp, s.plan.cuda.elements_per_block);
-  auto A = [&](int row, int col) -> double {
+  const int NPK = m.np_padded;
+  auto A = [&](int row, int col) -> double {  // columns: Dr, Ds, Dt (each padded to NPK), LIFT
     if (row >= Np || col >= m.k_rows) return 0.0;
     const size_t r = static_cast<size_t>(row);
-    if (col < 3 * Np) {
-      const std::vector<double>& D = col < Np ? s.Dr : col < 2 * Np ? s.Ds : s.Dt;
-      return D[r * Np + col % Np];
+    if (col < 3 * NPK) {
+      const std::vector<double>& D = col < NPK ? s.Dr : col < 2 * NPK ? s.Ds : s.Dt;
+      return col % NPK < Np ? D[r * Np + col % NPK] : 0.0;
     }
-    return s.LIFT[r * Nf + (col - 3 * Np)];
+    return s.LIFT[r * Nf + (col - 3 * NPK)];
   };
   std::vector<double> frag(static_cast<size_t>(m.m_tiles) * m.k_steps * 32);
   for (int mt = 0; mt < m.m_tiles; ++mt)
     for (int ks = 0; ks < m.k_steps; ++ks)
       for (int lane = 0; lane < 32; ++lane)
         frag[(static_cast<size_t>(mt) * m.k_steps + ks) * 32 + lane] = A(8 * mt + lane / 4, 4 * ks + lane % 4);
-  return "// [Dr Ds Dt LIFT] as tensor-core A fragments: Afrag[mt*KS + ks][lane] = A[8 mt + lane/4][4 ks + lane%4].\n" +
+  return "// [Dr Ds Dt LIFT] (each D padded to NPK columns) as tensor-core A fragments:\n"
+         "// Afrag[mt*KS + ks][lane] = A[8 mt + lane/4][4 ks + lane%4].\n" +
          matrix_literal("Afrag", frag, m.m_tiles * m.k_steps, 32) + "\n";
 }
 
@@ -429,14 +431,17 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
 #if FUSION == 2 && MMA
 // The stage on fp64 tensor cores. Per block of EPB elements, one GEMM gives every right-hand side
 // before the material factors: out[NP][6 EPB] = [Dr Ds Dt LIFT] x B, where B's rows are
-//   m*NP + j (m = 0..2): node j's state weighted for the curl. The metric is constant per element
+//   m*NPK + j (m = 0..2): node j's state weighted for the curl. The metric is constant per element
 //       and d/dx_x = sum_m g[3m+x] D_m, so curl H_x = sum_m D_m (g[3m+1] Hz - g[3m+2] Hy), and so on;
-//   3*NP + f: face node f's flux times Fscale, negated for E (E: curl H - lift, H: -curl E + lift);
-// and column e*6 + c is field c of element e. Warp w computes output rows 8w..8w+7 (all columns);
-// each lane then finishes the two values it holds.
-enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, KROWS = 3 * NP + NFACE_NODES, COLS = 6 * EPB }};
+//   3*NPK + f: face node f's flux times Fscale, negated for E (E: curl H - lift, H: -curl E + lift);
+// and column e*6 + c is field c of element e. B is staged in shared memory all at once, or one chunk
+// at a time (MMA_CHUNKED: the rows of one operator, then the fluxes). Warp w computes output rows
+// 8w..8w+7 (all columns); each lane then finishes the two values it holds.
+#define MMA_CHUNKED {chunked}
+// B_STEPS: the k steps of B held in shared memory at once (all, or the largest chunk)
+enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, NPK = {npk}, B_STEPS = MMA_CHUNKED ? {chunk_steps} : KS }};
 
-// Where B[r][col] lives in shared memory: as the B fragment of tile (r/4, col/8), lane
+// Where B[r][col] of a chunk lives in shared memory: as the B fragment of tile (r/4, col/8), lane
 // (col%8)*4 + r%4, so that a warp reads a fragment as 32 consecutive words (no bank conflicts).
 DGMAX_FN int bslot(int r, int col) {{ return ((r >> 2) * NTL + (col >> 3)) * 32 + (col & 7) * 4 + (r & 3); }}
 
@@ -447,16 +452,65 @@ DGMAX_FN void mma_8x8x4(double a, double b, double& c0, double& c1) {{
                : "d"(a), "d"(b));
 }}
 
+// acc += the warp's A fragments (af: this lane's word of the chunk's first k step) x the staged
+// chunk of `steps` k steps.
+DGMAX_FN void gemm_chunk(const real_t* __restrict__ af, int steps, const real_t* __restrict__ bf, int lane,
+                         double (*__restrict__ acc)[2]) {{
+#pragma unroll 4
+  for (int ks = 0; ks < steps; ++ks) {{
+    const double av = af[ks * 32];
+    const real_t* bk = bf + ks * NTL * 32 + lane;
+#pragma unroll
+    for (int nt = 0; nt < NTL; ++nt) mma_8x8x4(av, bk[nt * 32], acc[nt][0], acc[nt][1]);
+  }}
+}}
+
+// B rows m*NPK + j for the operators m0 <= m < m1 (chunk m - m0 at bf + (m - m0) * NPK/4 tiles):
+// node j's curl-weighted state, zero past NP and past K.
+DGMAX_FN void stage_curl_rows(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ geo,
+                              int m0, int m1, real_t* __restrict__ bf) {{
+  for (int n = tid; n < EPB * NPK; n += NT) {{
+    const int e = n / NPK, j = n - e * NPK, k = kb + e;
+    const bool live = k < K && j < NP;
+    real_t v[6];
+#pragma unroll
+    for (int c = 0; c < 6; ++c) v[c] = live ? q[((long)k * 6 + c) * NP + j] : real_t(0);
+    for (int m = m0; m < m1; ++m) {{
+      const real_t* gk = geo + (long)min(k, K - 1) * GEO + 3 * m;  // (d r_m/dx, d r_m/dy, d r_m/dz)
+      const real_t gx = gk[0], gy = gk[1], gz = gk[2];
+      const real_t w[6] = {{gy * v[5] - gz * v[4], gz * v[3] - gx * v[5], gx * v[4] - gy * v[3],   // curl H
+                           gz * v[1] - gy * v[2], gx * v[2] - gz * v[0], gy * v[0] - gx * v[1]}};  // -curl E
+      real_t* chunk = bf + (m - m0) * (NPK / 4) * NTL * 32;
+#pragma unroll
+      for (int c = 0; c < 6; ++c) chunk[bslot(j, e * 6 + c)] = w[c];
+    }}
+  }}
+}}
+
+// B rows 3*NPK + f (a chunk of their own at bf): face node f's flux, negated for E.
+DGMAX_FN void stage_flux_rows(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ geo,
+                              const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
+                              const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
+                              real_t* __restrict__ bf) {{
+  for (int n = tid; n < EPB * NFACE_NODES; n += NT) {{
+    const int e = n / NFACE_NODES, f = n - e * NFACE_NODES, k = kb + e;
+    real_t fl[6] = {{0, 0, 0, 0, 0, 0}};
+    if (k < K) face_node_flux(k, f / NFP, f % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, fl);
+#pragma unroll
+    for (int c = 0; c < 6; ++c) bf[bslot(f, e * 6 + c)] = c < 3 ? -fl[c] : fl[c];
+  }}
+}}
+
 extern "C" __global__ void __launch_bounds__(NT)
 dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
             const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
             const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
             real_t a, real_t b, real_t dt) {{
   extern __shared__ __align__(16) unsigned char smem[];
-  real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments [KS][NTL][32]
+  real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments [KS or CHUNK_STEPS][NTL][32]
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, kb = blockIdx.x * EPB;
 #if HAS_CURRENT
-  real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(bf + KS * NTL * 32);  // J: [EPB][3][NP]
+  real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(bf + B_STEPS * NTL * 32);  // J: [EPB][3][NP]
   for (int n = tid; n < EPB * NP; n += NT) {{
     const int e = n / NP, j = n - e * NP, k = kb + e;
     real_t j3[3] = {{0, 0, 0}};
@@ -464,42 +518,27 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
     for (int c = 0; c < 3; ++c) sj[e][c][j] = j3[c];
   }}
 #endif
-  for (int n = tid; n < EPB * NP; n += NT) {{  // rows m*NP + j: the curl-weighted state
-    const int e = n / NP, j = n - e * NP, k = kb + e;
-    const real_t* gk = geo + (long)min(k, K - 1) * GEO;
-    real_t v[6];
-#pragma unroll
-    for (int c = 0; c < 6; ++c) v[c] = k < K ? q[((long)k * 6 + c) * NP + j] : real_t(0);
-#pragma unroll
-    for (int m = 0; m < 3; ++m) {{
-      const real_t gx = gk[3 * m], gy = gk[3 * m + 1], gz = gk[3 * m + 2];
-      const real_t w[6] = {{gy * v[5] - gz * v[4], gz * v[3] - gx * v[5], gx * v[4] - gy * v[3],
-                           gz * v[1] - gy * v[2], gx * v[2] - gz * v[0], gy * v[0] - gx * v[1]}};
-#pragma unroll
-      for (int c = 0; c < 6; ++c) bf[bslot(m * NP + j, e * 6 + c)] = w[c];
-    }}
-  }}
-  for (int n = tid; n < EPB * NFACE_NODES; n += NT) {{  // rows 3*NP + f: the face fluxes
-    const int e = n / NFACE_NODES, f = n - e * NFACE_NODES, k = kb + e;
-    real_t fl[6] = {{0, 0, 0, 0, 0, 0}};
-    if (k < K) face_node_flux(k, f / NFP, f % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, fl);
-#pragma unroll
-    for (int c = 0; c < 6; ++c) bf[bslot(3 * NP + f, e * 6 + c)] = c < 3 ? -fl[c] : fl[c];
-  }}
-  for (int n = tid; n < (4 * KS - KROWS) * COLS; n += NT)  // padding rows (A is zero there too)
-    bf[bslot(KROWS + n / COLS, n % COLS)] = real_t(0);
-  __syncthreads();
-
   double acc[NTL][2];
 #pragma unroll
   for (int nt = 0; nt < NTL; ++nt) acc[nt][0] = acc[nt][1] = 0;
   const real_t* af = &Afrag[0][0] + (long)warp * KS * 32 + lane;
-  for (int ks = 0; ks < KS; ++ks) {{
-    const double av = af[ks * 32];
-    const real_t* bk = bf + ks * NTL * 32 + lane;
-#pragma unroll
-    for (int nt = 0; nt < NTL; ++nt) mma_8x8x4(av, bk[nt * 32], acc[nt][0], acc[nt][1]);
+#if MMA_CHUNKED
+  for (int m = 0; m < 3; ++m) {{
+    if (m > 0) __syncthreads();  // the previous chunk is consumed
+    stage_curl_rows(K, kb, tid, q, geo, m, m + 1, bf);
+    __syncthreads();
+    gemm_chunk(af + m * (NPK / 4) * 32, NPK / 4, bf, lane, acc);
   }}
+  __syncthreads();
+  stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, bf);
+  __syncthreads();
+  gemm_chunk(af + 3 * (NPK / 4) * 32, NFACE_NODES / 4, bf, lane, acc);
+#else
+  stage_curl_rows(K, kb, tid, q, geo, 0, 3, bf);
+  stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, bf + 3 * (NPK / 4) * NTL * 32);
+  __syncthreads();
+  gemm_chunk(af, KS, bf, lane, acc);
+#endif
 
   // lane holds out[i][col], out[i][col + 1] of each column tile: node i, fields c, c+1 of element e
   const int i = warp * 8 + (lane >> 2);
@@ -531,6 +570,8 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                      fmt::arg("epb", plan.elements_per_block), fmt::arg("ept", plan.elements_per_thread),
                      fmt::arg("nt", plan.threads_per_block(s.Np)), fmt::arg("mma", plan.mma ? 1 : 0),
                      fmt::arg("mt", mma.m_tiles), fmt::arg("ks", mma.k_steps), fmt::arg("ntl", mma.n_tiles),
+                     fmt::arg("npk", mma.np_padded), fmt::arg("chunk_steps", mma.chunk_rows / 4),
+                     fmt::arg("chunked", plan.mma_chunked ? 1 : 0),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
                      fmt::arg("vec", plan.vector_loads ? 1 : 0), fmt::arg("single", s.single ? 1 : 0),
                      fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));

@@ -16,29 +16,31 @@ int face_nodes(int N) { return (N + 1) * (N + 2) / 2; }
 
 MmaShape mma_shape(int Np, int Nfp, int elements_per_block) {
   MmaShape m;
-  m.k_rows = 3 * Np + 4 * Nfp;
+  m.np_padded = (Np + 3) / 4 * 4;
+  m.k_rows = 3 * m.np_padded + 4 * Nfp;
+  m.chunk_rows = std::max(m.np_padded, 4 * Nfp);
   m.m_tiles = (Np + 7) / 8;
-  m.k_steps = (m.k_rows + 3) / 4;
+  m.k_steps = m.k_rows / 4;
   m.n_tiles = (6 * elements_per_block + 7) / 8;
   return m;
 }
 
-int CudaPlan::shared_bytes(int Np, int Nfp, bool single) const {
+int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) const {
   const int w = single ? 4 : 8, epb = elements_per_block;
-  if (mma) {  // B fragments [k_steps][n_tiles][32], then J [EPB][3][NP]
+  if (mma) {  // B fragments [k_rows or chunk_rows / 4][n_tiles][32], then J [EPB][3][NP]
     const MmaShape m = mma_shape(Np, Nfp, epb);
-    return m.k_steps * m.n_tiles * 32 * w + epb * 3 * Np * w;
+    return (mma_chunked ? m.chunk_rows : m.k_rows) / 4 * m.n_tiles * 32 * w + (with_current ? epb * 3 * Np * w : 0);
   }
   const int state = epb * Np * (vector_loads ? (single ? 8 : 6) : 6) * w, fluxes = epb * 4 * Nfp * 6 * w,
-            current = epb * 3 * Np * w;
+            current = with_current ? epb * 3 * Np * w : 0;
   const int ops = shared_ops ? (vector_loads ? 4 : 3) * Np * Np * w : 0;
   if (fusion >= 2) return state + fluxes + current + ops;  // dgmax_stage
   return std::max(state + ops, fluxes);                    // dgmax_volume; surface+lift or lift
 }
 
 std::string CudaPlan::name() const {
-  return fmt::format("f{}.b{}.t{}{}{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
-                     shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "");
+  return fmt::format("f{}.b{}.t{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
+                     shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "", mma_chunked ? ".C" : "");
 }
 
 std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
@@ -47,7 +49,7 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   std::istringstream in(text);
   std::string part;
   int field = 0;
-  bool seen_T = false, seen_S = false, seen_V = false, seen_M = false;
+  bool seen_T = false, seen_S = false, seen_V = false, seen_M = false, seen_C = false;
   while (std::getline(in, part, '.')) {
     if (part.empty()) return std::nullopt;
     auto number = [&](char tag, int& out) {
@@ -63,16 +65,25 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
     else if (field == 3 && part == "S" && !seen_S && !seen_V && !seen_M) p.shared_ops = seen_S = true;
     else if (field == 3 && part == "V" && !seen_V && !seen_M) p.vector_loads = seen_V = true;
     else if (field == 3 && part == "M" && !seen_M) p.mma = seen_M = true;
+    else if (field == 3 && part == "C" && seen_M && !seen_C) p.mma_chunked = seen_C = true;
     else return std::nullopt;
   }
   if (field != 3 || p.fusion > 2 || p.elements_per_block < 1 || p.elements_per_thread < 1) return std::nullopt;
   return p;
 }
 
-CudaPlan default_cuda_plan(int N, bool /*single*/) {
+CudaPlan default_cuda_plan(int N, bool single, int arch) {
+  CudaPlan p;
+  if (!single && N >= 4 && arch >= 80) {
+    // fp64 from N = 4: tensor cores, 4 elements per block, B staged at once: within 7% of the best
+    // tensor-core plan at N = 4..8 on the H100 and 1.2-1.7x the best plan without (bench/NOTES.md)
+    p.fusion = 2;
+    p.elements_per_block = 4;
+    p.mma = true;
+    return p;
+  }
   // one kernel per stage, operators transposed, about 64 threads per block: within 15% of the
   // tuned plan at N = 1..8 in fp64 on the H100 (bench/NOTES.md, 2026-11-24)
-  CudaPlan p;
   p.fusion = 2;
   p.elements_per_block = std::max(1, (64 + nodes(N) / 2) / nodes(N));
   p.elements_per_thread = 1;
@@ -86,6 +97,7 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
   if (plan.elements_per_thread < 1 || plan.elements_per_block < 1)
     return "elements per block and per thread must be at least 1";
   if (plan.vector_loads && !plan.transposed) return "vector loads need the transposed operator layout (T)";
+  if (plan.mma_chunked && !plan.mma) return "chunked staging (C) is a tensor-core option (needs M)";
   if (plan.mma) {
     if (single) return "tensor-core plans are fp64 only (TF32 would not keep single precision's accuracy)";
     if (limits.arch < 80) return fmt::format("fp64 tensor cores need sm_80 or newer (the device is sm_{})", limits.arch);
@@ -136,14 +148,16 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
         }
       }
   // tensor cores, fp64: 4, 8 or 16 elements per block (3, 6 or 12 column tiles per warp)
-  for (int epb : {4, 8, 16}) {
-    CudaPlan p;
-    p.fusion = 2;
-    p.elements_per_block = epb;
-    p.mma = true;
-    if (!single) add(p);
-  }
-  CudaPlan four = default_cuda_plan(N, single);
+  for (int epb : {4, 8, 16})
+    for (bool chunked : {false, true}) {
+      CudaPlan p;
+      p.fusion = 2;
+      p.elements_per_block = epb;
+      p.mma = true;
+      p.mma_chunked = chunked;
+      if (!single) add(p);
+    }
+  CudaPlan four = default_cuda_plan(N, /*single=*/true);  // the rule without tensor cores
   four.fusion = 0;
   four.transposed = true;
   add(four);

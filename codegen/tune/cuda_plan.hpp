@@ -31,28 +31,32 @@ struct CudaPlan {
   // warp per 8 output rows. Needs fusion 2, fp64, one element per thread and a multiple of 4
   // elements per block (6E columns in tiles of 8); shared memory is dynamic.
   bool mma = false;
+  // With mma: B staged one chunk at a time (each operator's rows, then the fluxes: 4 barriers, a
+  // quarter of the shared memory) instead of all at once.
+  bool mma_chunked = false;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes).
   int threads_per_block(int Np) const {
     return mma ? 32 * ((Np + 7) / 8) : Np * (elements_per_block / elements_per_thread);
   }
   // Shared memory of the largest kernel the plan launches per stage, in bytes (static, or dynamic
-  // for mma plans).
-  int shared_bytes(int Np, int Nfp, bool single) const;
-  // "f2.b8.t2.T.S.V" or "f2.b8.t1.M": fusion, elements per block, per thread, T = transposed,
-  // S = shared operators, V = vector loads, M = tensor cores.
+  // for mma plans; `with_current`: the problem has a source current J, staged too).
+  int shared_bytes(int Np, int Nfp, bool single, bool with_current = true) const;
+  // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.C": fusion, elements per block, per thread, T = transposed,
+  // S = shared operators, V = vector loads, M = tensor cores, C = chunked.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
     return fusion == o.fusion && elements_per_block == o.elements_per_block &&
            elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops &&
-           vector_loads == o.vector_loads && mma == o.mma;
+           vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked;
   }
 };
 
 // The plan used when the tuning database has none for a problem: measured on an H100
 // (bench/NOTES.md), the best of the plan space over N = 1..8 in the mean.
-CudaPlan default_cuda_plan(int N, bool single);
+// `arch`: the device's compute capability x 10 (tensor-core plans from 80).
+CudaPlan default_cuda_plan(int N, bool single, int arch = 90);
 
 // What a generated block may use (the device's limits for kernels with static shared memory).
 struct CudaBlockLimits {
@@ -62,10 +66,14 @@ struct CudaBlockLimits {
   int arch = 90;                        // compute capability x 10 (mma needs 80)
 };
 
-// The tensor-core GEMM of an mma plan: K = 3 Np + 4 Nfp rows of the right-hand operand, padded to
-// a multiple of 4; N = 6 x elements per block columns in tiles of 8.
+// The tensor-core GEMM of an mma plan. The right-hand operand has K = 3 NPK + 4 Nfp rows (the
+// curl-weighted state for Dr, Ds and Dt, each padded to NPK = Np rounded up to 4, then the face
+// fluxes) and N = 6 x elements per block columns in tiles of 8. It is staged in shared memory one
+// chunk (one operator's rows, or the fluxes) at a time.
 struct MmaShape {
   int m_tiles, k_steps, n_tiles, k_rows;
+  int np_padded;   // NPK
+  int chunk_rows;  // max(NPK, 4 Nfp): the rows staged at once
 };
 MmaShape mma_shape(int Np, int Nfp, int elements_per_block);
 

@@ -53,7 +53,7 @@ class CudaBackend final : public CudaPlanBackend {
     if (fuse_level_ == 2) stage_ = module_->function("dgmax_stage");
     stage_dynamic_shared_ = 0;
     if (plan.mma) {  // the B fragments live in dynamic shared memory (more than 48 KB at high order)
-      stage_dynamic_shared_ = static_cast<unsigned>(plan.shared_bytes(p_.Np(), p_.Nfp(), single));
+      stage_dynamic_shared_ = static_cast<unsigned>(plan.shared_bytes(p_.Np(), p_.Nfp(), single, spec_.current.has_value()));
       cuda::set_max_dynamic_shared(stage_, "dgmax_stage", static_cast<int>(stage_dynamic_shared_));
     }
     update_ = module_->function("dgmax_update");
@@ -351,7 +351,10 @@ codegen::CudaBlockLimits cuda_block_limits() {
 }
 
 std::unique_ptr<Backend> make_cuda_backend(const Problem& p, bool single) {
-  return make_cuda_plan_backend(p, single, codegen::default_cuda_plan(p.N, single));
+  std::string why;
+  if (!cuda::driver_available(&why))
+    throw UserError("the cuda backend needs an NVIDIA GPU: " + why, {}, "use backend: cpu (or auto)");
+  return make_cuda_plan_backend(p, single, codegen::default_cuda_plan(p.N, single, cuda_block_limits().arch));
 }
 
 std::unique_ptr<CudaPlanBackend> make_cuda_plan_backend(const Problem& p, bool single, const codegen::CudaPlan& plan) {

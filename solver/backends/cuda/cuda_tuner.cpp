@@ -190,22 +190,25 @@ codegen::CudaPlan cuda_plan_for(const Problem& p, bool single, std::string* sour
     const std::optional<codegen::CudaPlan> plan = codegen::CudaPlan::parse(forced);
     if (!plan)
       throw UserError(std::string("DGMAX_CUDA_PLAN='") + forced + "' is no plan name", {},
-                      "write fF.bB.tT[.T][.S], e.g. f2.b4.t1.T (dgmax tune lists the plans)");
-    const std::string why = codegen::cuda_plan_rejection(*plan, p.N, single);
+                      "write fF.bB.tT[.T][.S][.V] or f2.bB.t1.M[.C], e.g. f2.b4.t1.T (dgmax tune lists the plans)");
+    const std::string why = codegen::cuda_plan_rejection(
+        *plan, p.N, single, cuda::driver_available() ? cuda_block_limits() : codegen::CudaBlockLimits{});
     if (!why.empty()) throw UserError(std::string("DGMAX_CUDA_PLAN='") + forced + "' cannot run: " + why);
     if (source) *source = "DGMAX_CUDA_PLAN";
     return *plan;
   }
   if (source) *source = "default";
-  const codegen::CudaPlan fallback = codegen::default_cuda_plan(p.N, single);
-  const std::string root = codegen::NvrtcOptions::default_cache_dir();
   // no GPU: the backend, made next, says so in its own words
-  if (root.empty() || !cuda::driver_available()) return fallback;
+  if (!cuda::driver_available()) return codegen::default_cuda_plan(p.N, single);
+  const codegen::CudaBlockLimits limits = cuda_block_limits();
+  const codegen::CudaPlan fallback = codegen::default_cuda_plan(p.N, single, limits.arch);
+  const std::string root = codegen::NvrtcOptions::default_cache_dir();
+  if (root.empty()) return fallback;
   const codegen::TuningDb db(root, "cuda");
   const std::optional<codegen::TunedPlan> t = db.find(cuda_tuning_key(p, single));
   if (!t) return fallback;
   const std::optional<codegen::CudaPlan> plan = codegen::CudaPlan::parse(t->plan);
-  if (!plan || !codegen::cuda_plan_rejection(*plan, p.N, single).empty()) {
+  if (!plan || !codegen::cuda_plan_rejection(*plan, p.N, single, limits).empty()) {
     codegen::cache_note("tuning database '" + db.path() + "' names the plan '" + t->plan + "', which cannot run: " +
                         "using the default plan");
     return fallback;

@@ -35,19 +35,23 @@ TEST(NvrtcPlans, EveryAcceptedPlanCompiles) {
 }
 
 // The tensor-core stage's shape (m tiles, k steps, padding rows) depends on the order: its
-// smallest plan compiles at every order N = 1..8, with sources and incident fields.
+// smallest plans (B at once and chunked) compile at every order N = 1..8, with sources and
+// incident fields.
 TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
   for (int N = 1; N <= 8; ++N) {
     const Problem p = test::mixed_problem(N, N);
     codegen::KernelSpec spec = make_kernel_spec(p, false);
-    spec.plan.cuda = *codegen::CudaPlan::parse("f2.b4.t1.M");
-    ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, N, false), "") << "N = " << N;
-    const std::string src = codegen::generate_cuda_source(spec);
-    EXPECT_NE(src.find("mma.sync.aligned.m8n8k4.row.col.f64"), std::string::npos);
-    codegen::NvrtcOptions opt;
-    opt.arch = "sm_90";
-    const std::vector<char> cubin = codegen::nvrtc_compile(src, "plan_N" + std::to_string(N) + "_fp64_mma", opt);
-    ASSERT_GE(cubin.size(), 4u);
-    EXPECT_EQ(std::string(cubin.data(), 4), "\x7f" "ELF") << "N = " << N;
+    for (const char* name : {"f2.b4.t1.M", "f2.b4.t1.M.C"}) {
+      spec.plan.cuda = *codegen::CudaPlan::parse(name);
+      ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, N, false), "") << "N = " << N << " " << name;
+      const std::string src = codegen::generate_cuda_source(spec);
+      EXPECT_NE(src.find("mma.sync.aligned.m8n8k4.row.col.f64"), std::string::npos);
+      codegen::NvrtcOptions opt;
+      opt.arch = "sm_90";
+      const std::vector<char> cubin =
+          codegen::nvrtc_compile(src, "plan_N" + std::to_string(N) + "_fp64_" + name, opt);
+      ASSERT_GE(cubin.size(), 4u);
+      EXPECT_EQ(std::string(cubin.data(), 4), "\x7f" "ELF") << "N = " << N << " " << name;
+    }
   }
 }

@@ -31,7 +31,9 @@ TEST(CudaPlanSpace, NamesRoundTrip) {
   EXPECT_EQ(p.name(), "f1.b12.t3.T.S.V");
   EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M")->mma, true);
   EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M")->name(), "f2.b8.t1.M");
-  for (const char* bad : {"f2.b4.t1.M.T", "f2.b4.t1.M.M", "f2.b4.t1.M.","", "f2", "f2.b4", "f3.b4.t1", "f2.b0.t1", "f2.b4.t0", "f2.b4.t1.X", "f2.b4.t1.S.T",
+  EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M.C")->mma_chunked, true);
+  EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M.C")->name(), "f2.b8.t1.M.C");
+  for (const char* bad : {"f2.b4.t1.M.T", "f2.b4.t1.M.M", "f2.b4.t1.M.", "f2.b4.t1.C", "f2.b4.t1.C.M", "f2.b4.t1.M.C.C","", "f2", "f2.b4", "f3.b4.t1", "f2.b0.t1", "f2.b4.t0", "f2.b4.t1.X", "f2.b4.t1.S.T",
                           "f2.b4.t1.T.T", "f2.b4.t1.V.T", "f2.b4.t1.V.S", "f2.b4.t1.V.V", "f2.b4.t1.", "f-1.b4.t1", "f2.b4x.t1", "b4.f2.t1", "f2.b999999.t1"})
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad;
 }
@@ -67,7 +69,8 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
       // tensor cores in fp64 only
       EXPECT_EQ(layouts, single ? (std::set<std::string>{"", ".T", ".T.S", ".T.V"})
-                                : (std::set<std::string>{"", ".M", ".T", ".T.S", ".T.V"}));
+                                : (std::set<std::string>{"", ".M", ".M.C", ".T", ".T.S", ".T.V"}));
+      EXPECT_EQ(plans.front().plan.mma, !single && N >= 4) << "the default: tensor cores in fp64 from N = 4";
       EXPECT_GE(accepted, 12) << "N = " << N << (single ? " fp32" : " fp64");
     }
 }
@@ -111,9 +114,14 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
             "tensor-core plans need fusion level 2 (one kernel per stage)");
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.T.M"), 4, false),
             "tensor-core plans have one element per thread and no T, S or V");
+  CudaPlan c;
+  c.mma_chunked = true;
+  EXPECT_EQ(cuda_plan_rejection(c, 4, false), "chunked staging (C) is a tensor-core option (needs M)");
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b6.t1.M"), 4, false),
             "tensor-core plans need a multiple of 4 elements per block (6 x 6 columns are no whole tiles of 8)");
-  // N = 8, 16 elements: (3 x 165 + 4 x 45 = 675 -> 676 rows) x 96 columns x 8 B + J = 589 KB
+  // N = 8, chunked: a chunk of max(168, 4 x 45) = 180 rows x 6 x 16 columns x 8 B + J (16 x 3 x 165 x 8 B): 197 KB
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b16.t1.M.C"), 8, false), "");
+  // all of B at once: 3 x 168 + 180 = 684 rows x 96 columns x 8 B = 513 KB
   const std::string why = cuda_plan_rejection(*CudaPlan::parse("f2.b16.t1.M"), 8, false);
   EXPECT_NE(why.find("KB of shared memory per block, more than the 227 KB a block may have"), std::string::npos) << why;
 }
@@ -129,12 +137,17 @@ TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   p.vector_loads = true;  // node rows padded to 8 floats (6 doubles), operators as 4-vectors
   EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 8 * 10 + 4 * 100) * 4);
   EXPECT_EQ(p.shared_bytes(10, 6, false), (2 * 6 * 10 + 4 * 100) * 8);
-  // tensor cores (N = 2, 4 elements): B fragments of (3 x 10 + 24 = 54 -> 56 rows) x 24 columns, then J
+  // tensor cores (N = 2, 4 elements): B fragments of 3 x 12 + 24 rows x 24 columns, then J; chunked:
+  // max(12, 24) rows
   const CudaPlan m = *CudaPlan::parse("f2.b4.t1.M");
-  EXPECT_EQ(m.shared_bytes(10, 6, false), (56 * 24 + 4 * 3 * 10) * 8);
+  EXPECT_EQ(m.shared_bytes(10, 6, false), (60 * 24 + 4 * 3 * 10) * 8);
+  EXPECT_EQ(m.shared_bytes(10, 6, false, /*with_current=*/false), 60 * 24 * 8);
+  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.C")->shared_bytes(10, 6, false), (24 * 24 + 4 * 3 * 10) * 8);
   const MmaShape s = mma_shape(10, 6, 4);
-  EXPECT_EQ(s.k_rows, 54);
-  EXPECT_EQ(s.k_steps, 14);
+  EXPECT_EQ(s.np_padded, 12);
+  EXPECT_EQ(s.k_rows, 3 * 12 + 24);
+  EXPECT_EQ(s.k_steps, 15);
+  EXPECT_EQ(s.chunk_rows, 24);
   EXPECT_EQ(s.m_tiles, 2);
   EXPECT_EQ(s.n_tiles, 3);
 }
