@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -89,6 +91,13 @@ class RunErrors : public ::testing::Test {
     EXPECT_EQ(r.err.find("please report"), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << "stdout of a failed run:\n" << r.out;
     for (const std::string& p : parts) EXPECT_NE(r.err.find(p), std::string::npos) << "missing: " << p << "\nstderr:\n" << r.err;
+  }
+
+  // The message starts a line of stderr with exactly `prefix` ("file:line:col: error: ..."): the
+  // location is the first thing on the line, not some text that merely contains it.
+  static void expect_line_starts_with(const CliResult& r, const std::string& prefix) {
+    EXPECT_TRUE(r.err.rfind(prefix, 0) == 0 || r.err.find("\n" + prefix) != std::string::npos)
+        << "no line starts with:\n" << prefix << "\nstderr:\n" << r.err;
   }
 
   // The caret line of a rendered error: "  " + (column - 1) spaces + "^".
@@ -471,6 +480,52 @@ TEST_F(RunErrors, MeshFileWithHexahedra) {
                         "hint: re-mesh with tetrahedra only", "Recombine"});
 }
 
+// "Every error ... prints one message with file:line:column": a corrupt mesh file is located in the
+// .msh itself, at the line of the bad count (ASCII: line and column, the line with a caret; binary:
+// the line of the section header, no column), by `run` and by `info` alike.
+TEST_F(RunErrors, CorruptMeshFileIsLocatedAtItsLine) {
+  if (!DGMAX_HAS_GMSH) GTEST_SKIP() << "dgmax built without Gmsh: it reads no .msh files";
+  const auto corrupt_copy = [&](const std::string& name, const std::string& to, bool binary) {
+    std::ifstream in(std::string(DGMAX_TEST_DATA_DIR) + "/" + name, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = bytes.find("$Elements\n") + 10;  // the first byte after the header line
+    if (binary)  // MSH 4.1 binary: the second size_t of the header is the element count
+      for (int i = 0; i < 8; ++i) bytes[at + 8 + i] = i < 4 ? '\xff' : '\0';
+    else
+      bytes.replace(at, bytes.find('\n', at) - at, "4294967295");
+    write(to, bytes);
+    return static_cast<int>(std::count(bytes.begin(), bytes.begin() + at, '\n')) + 1;
+  };
+  // ASCII MSH 2
+  const std::string ascii = dir_ + "/corrupt.msh";
+  const int line = corrupt_copy("two_tets_v2.msh", "corrupt.msh", false);
+  const std::string ascii_prefix = ascii + ":" + std::to_string(line) + ":1: error: mesh file '" + ascii +
+                                   "' is corrupt: section $Elements (line " + std::to_string(line - 1) +
+                                   ") declares 4294967295 elements";
+  auto r = run_config("corrupt.yaml", "mesh: {file: " + ascii + "}\ntime: {final: 0.05}\n");
+  expect_user_error(r, {ascii_prefix, "\n  4294967295\n  ^\n", "hint: the file is damaged"});
+  expect_line_starts_with(r, ascii_prefix);
+  r = run_dgmax("info " + sh_quote(ascii));
+  expect_user_error(r, {ascii_prefix, "hint: the file is damaged"});
+  expect_line_starts_with(r, ascii_prefix);
+  // binary MSH 4.1: the section header's line, no column
+  const std::string binary = dir_ + "/corrupt_binary.msh";
+  const int header_line = corrupt_copy("cube_v4_binary.msh", "corrupt_binary.msh", true) - 1;
+  const std::string binary_prefix = binary + ":" + std::to_string(header_line) + ": error: mesh file '" + binary +
+                                    "' is corrupt: section $Elements (line " + std::to_string(header_line) +
+                                    ") declares 4294967295 elements";
+  r = run_config("corrupt_binary.yaml", "mesh: {file: " + binary + "}\ntime: {final: 0.05}\n");
+  expect_user_error(r, {binary_prefix, "hint: the file is damaged"});
+  expect_line_starts_with(r, binary_prefix);
+  // truncated: located at the section that has no end
+  const std::string truncated = std::string(DGMAX_TEST_DATA_DIR) + "/truncated.msh";
+  r = run_config("truncated.yaml", "mesh: {file: " + truncated + "}\ntime: {final: 0.05}\n");
+  const std::string truncated_prefix =
+      truncated + ":12:1: error: mesh file '" + truncated + "' is truncated: section $Nodes (line 12) has no $EndNodes";
+  expect_user_error(r, {truncated_prefix, "\n  $Nodes\n  ^\n", "hint: the file is incomplete"});
+  expect_line_starts_with(r, truncated_prefix);
+}
+
 TEST_F(RunErrors, MaterialForMissingVolumeTag) {
   auto r = run_config("mat_tag.yaml", std::string(kTiny) + "materials:\n  default: {eps: 1}\n  glas: {eps: 2}\n");
   expect_user_error(r, {path_ + ":6:3: error: volume tag 'glas' does not exist in mesh 'box:1,1,1'", caret(3),
@@ -590,6 +645,9 @@ TEST_F(RunErrors, HugeSourceBlowsUpMidRun) {
   expect_user_error(r, {path_ + ": error: the solution blew up at step ", ", initially 0)",
                         "hint: likely cause: a source or incident field is not finite or grows without bound",
                         "Snapshots written so far are in " + out_});
+  // a blow-up has no source line: it is located at the config file, as the README promises
+  // ("file:line:column (or the file)"), and the file is the first thing on the line
+  expect_line_starts_with(r, path_ + ": error: the solution blew up at step ");
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.err, m, std::regex("blew up at step ([0-9]+), t = ([0-9.e+-]+):"))) << r.err;
   EXPECT_GE(std::stoll(m[1].str()), 1);
