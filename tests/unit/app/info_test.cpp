@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <regex>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "temp_path.hpp"
@@ -21,10 +23,40 @@ std::string write_temp(const std::string& name, const std::string& text) {
 
 }  // namespace
 
-TEST(InfoCli, HelpListsSubcommands) {
+// `dgmax --help` lists the README's four commands under "Subcommands:", and each command's help
+// lists the options the README gives it, as option lines ("  -b,--backend TEXT..."), not as
+// words that happen to occur somewhere in the text.
+TEST(InfoCli, HelpListsEveryCommandAndItsOptions) {
   auto r = run_dgmax("--help");
-  EXPECT_EQ(r.code, 0);
-  EXPECT_NE(r.out.find("info"), std::string::npos);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const size_t sub = r.out.find("\nSubcommands:\n");
+  ASSERT_NE(sub, std::string::npos) << r.out;
+  const std::string commands = r.out.substr(sub);
+  for (const char* c : {"run", "info", "bench", "tune"})
+    EXPECT_TRUE(std::regex_search(commands, std::regex(std::string("\n  ") + c + " +[A-Z][a-z]+ ")))
+        << "no subcommand line for '" << c << "':\n" << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\n  --version "))) << r.out;
+  struct Command {
+    const char* name;
+    std::vector<const char*> options;  // as in the README's usage lines
+  };
+  for (const Command& c : {Command{"run", {"backend", "set", "output", "overwrite", "restart", "quiet"}},
+                           Command{"info", {"order", "refine", "size", "json"}},
+                           Command{"bench", {"order", "elements", "backends", "precision", "steps", "json"}},
+                           Command{"tune", {"order", "precision", "elements", "json", "no-store"}}}) {
+    r = run_dgmax(std::string(c.name) + " --help");
+    ASSERT_EQ(r.code, 0) << c.name << ": " << r.err;
+    EXPECT_NE(r.out.find(std::string("Usage: ") + DGMAX_BINARY + " " + c.name + " [OPTIONS]"), std::string::npos)
+        << r.out;
+    for (const char* o : c.options)
+      EXPECT_TRUE(std::regex_search(r.out, std::regex(std::string("\n  (-[A-Za-z],)?--") + o + "[ =]")))
+          << c.name << " --help has no option line for --" << o << ":\n" << r.out;
+  }
+  // the choices the README gives for --backend
+  EXPECT_NE(run_dgmax("run --help").out.find("--backend TEXT:{auto,ref,cpu,cuda}"), std::string::npos);
+  // the positionals: run [CONFIG], info MESH|CONFIG
+  EXPECT_TRUE(std::regex_search(run_dgmax("run --help").out, std::regex("\n  config TEXT +YAML config file")));
+  EXPECT_TRUE(std::regex_search(run_dgmax("info --help").out, std::regex("\n  input TEXT REQUIRED +box:NX,NY,NZ")));
 }
 
 TEST(InfoCli, BoxJsonHasTheContractKeys) {
