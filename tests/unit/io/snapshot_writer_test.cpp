@@ -58,7 +58,7 @@ TEST(SnapshotWriter, DirectoryThatIsAFileIsAUserError) {
 }
 
 TEST(SnapshotWriter, ReadOnlyFileSystemIsAUserError) {
-  if (!std::filesystem::is_directory("/proc/self")) GTEST_SKIP() << "no /proc";
+  if (!std::filesystem::is_directory("/proc/self")) GTEST_SKIP() << "no /proc on this machine: no read-only directory to write into";
   IoFixture fx(1);
   try {
     SnapshotWriter sw("/proc/self", "s", {&fx.md.mesh, fx.ref, &fx.xyz});

@@ -258,7 +258,8 @@ TEST(VtuWriter, UnwritablePathIsAUserErrorAndLeavesNoFile) {
 TEST(VtuWriter, PythonConverterMatchesNativeVtu) {
   const std::string py = "/usr/bin/python3";
   if (std::system((py + " -c 'import vtk, h5py, numpy' >/dev/null 2>&1").c_str()) != 0)
-    GTEST_SKIP() << "python3 with vtk, h5py and numpy not available";
+    GTEST_SKIP() << py << " cannot import vtk, h5py and numpy (Debian: apt-get install python3-vtk9 python3-h5py "
+                     "python3-numpy): postprocess/h5_to_vtu.py not checked";
   TempDir dir("vtu_py");
   IoFixture fx(4);
   SnapshotWriter sw(dir.str(), "c", {&fx.md.mesh, fx.ref, &fx.xyz}, SnapshotFormat::Both);

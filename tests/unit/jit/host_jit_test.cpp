@@ -490,7 +490,7 @@ TEST(HostJit, UncreatableCacheDirectoryIsAUserError) {
 }
 
 TEST(HostJit, ReadOnlyCacheDirectory) {
-  if (geteuid() == 0) GTEST_SKIP() << "root can write anywhere";
+  if (geteuid() == 0) GTEST_SKIP() << "running as root, which writes anywhere: no read-only cache directory can be made (run as a user to check)";
   TempDir cache;
   const HostJitOptions opt = options_for(cache);
   jit_compile(kTwiceSource, "twice", opt);

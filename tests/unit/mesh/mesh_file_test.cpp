@@ -73,7 +73,7 @@ TEST_F(MeshFileTest, DirectoryIsNotAMeshFile) {
 }
 
 TEST_F(MeshFileTest, UnreadableFile) {
-  if (::geteuid() == 0) GTEST_SKIP() << "root can read any file";
+  if (::geteuid() == 0) GTEST_SKIP() << "running as root, which reads any file: no unreadable file can be made (run as a user to check)";
   const std::string locked = touch("locked.msh");
   fs::permissions(locked, fs::perms::none);
   expect_user_error([&] { load_mesh_file(locked); }, {locked, "cannot be read"});
