@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "../jit/jit_test_util.hpp"
 #include "expect_user_error.hpp"
@@ -77,6 +78,40 @@ TEST(CudaDriverProbe, MissingDriverLibraryIsAUserError) {
   const std::string out = read_text(log);
   EXPECT_NE(out.find("[  PASSED  ] 1 test"), std::string::npos) << out;
   EXPECT_EQ(out.find("SKIPPED"), std::string::npos) << out;
+}
+
+// DGMAX_CUDA_SYNC (README: "DGMAX_CUDA_SYNC=1 synchronizes after every launch") without a GPU:
+// launch() synchronizes when sync_after_launch() says so, and that reads the variable once per
+// process, so each setting is tried in a child (DISABLED_: run by the test below only).
+TEST(CudaDriverProbe, DISABLED_ChildPrintsSyncAfterLaunch) {
+  std::cout << "sync_after_launch: " << (sync_after_launch() ? "on" : "off") << std::endl;
+}
+
+TEST(CudaDriverProbe, SyncAfterLaunchFollowsDgmaxCudaSync) {
+  const char* inherited = std::getenv("DGMAX_CUDA_SYNC");
+  const std::string saved = inherited ? inherited : "";
+  ::unsetenv("DGMAX_CUDA_SYNC");  // the child's environment is this one plus the setting tried
+  TempDir dir;
+  const auto in_child = [&](const std::vector<std::string>& env) -> std::string {
+    const std::string log = dir / "sync.log";
+    const pid_t pid = test::spawn_self("CudaDriverProbe.DISABLED_ChildPrintsSyncAfterLaunch", env, log);
+    EXPECT_GT(pid, 0);
+    EXPECT_EQ(test::wait_exit_code(pid), 0) << read_text(log);
+    const std::string out = read_text(log);
+    if (out.find("sync_after_launch: on\n") != std::string::npos) return "on";
+    if (out.find("sync_after_launch: off\n") != std::string::npos) return "off";
+    return "no answer:\n" + out;
+  };
+#ifdef NDEBUG
+  const std::string unset = "off";
+#else
+  const std::string unset = "on";  // builds without NDEBUG synchronize after every launch anyway
+#endif
+  EXPECT_EQ(in_child({}), unset);
+  EXPECT_EQ(in_child({"DGMAX_CUDA_SYNC="}), unset);
+  EXPECT_EQ(in_child({"DGMAX_CUDA_SYNC=0"}), unset);
+  EXPECT_EQ(in_child({"DGMAX_CUDA_SYNC=1"}), "on");
+  if (inherited) ::setenv("DGMAX_CUDA_SYNC", saved.c_str(), 1);
 }
 
 TEST(CudaDriverProbe, ErrorTextAndChecks) {
