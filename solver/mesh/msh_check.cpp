@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -39,6 +40,10 @@ int nodes_per_type(long long type) {
   constexpr long long n = sizeof(kNodesPerType) / sizeof(kNodesPerType[0]);
   return type > 0 && type < n ? kNodesPerType[type] : 0;
 }
+
+// First-order MSH element types: line, triangle, quadrangle, tetrahedron, hexahedron, prism,
+// pyramid, point.
+bool first_order_type(long long type) { return (type >= 1 && type <= 7) || type == 15; }
 
 // The file's bytes, mapped read-only.
 class MappedFile {
@@ -436,7 +441,27 @@ class Walker {
     return {tag, at};
   }
   void coordinates(long long n) {
-    if (!binary_data_) return skip(n, 0, "node coordinates");
+    if (!binary_data_) {
+      // Gmsh reads coordinates with fscanf("%lf"), which stops inside a token such as "0.54.1" and
+      // reads the rest as the next number: every later node then shifts, and elements on nodes
+      // Gmsh never saw crashed its reader (fuzz finding). Each token must be one finite number.
+      for (long long i = 0; i < n; ++i) {
+        skip_space();
+        const size_t start = pos_;
+        if (pos_ >= section_.end) corrupt(pos_, "ends inside node coordinates");
+        while (pos_ < section_.end && !is_space(d_[pos_])) ++pos_;
+        std::string token(d_.substr(start, std::min<size_t>(pos_ - start, 64)));
+        char* end = nullptr;
+        const double x = std::strtod(token.c_str(), &end);
+        if (pos_ - start > 64 || end != token.c_str() + token.size() || !std::isfinite(x))
+        {
+          for (char& ch : token)
+            if (!std::isprint(static_cast<unsigned char>(ch))) ch = '?';  // no raw bytes in the message
+          corrupt(start, "has the node coordinate '" + token + "', which is not a finite number", true);
+        }
+      }
+      return;
+    }
     if (static_cast<unsigned long long>(n) > room() / 8) corrupt(pos_, "ends inside node coordinates");
     for (long long i = 0; i < n; ++i, pos_ += 8) {
       unsigned char b[8];
@@ -480,10 +505,11 @@ class Walker {
 
   // MSH 2 element tags: physical, elementary, then optionally the number of partitions and the
   // partitions. More tags would name a parent element, which Gmsh asserts to exist.
-  void v2_tags(long long tags, size_t at) {
-    long long partitions = -1;
+  long long v2_tags(long long tags, size_t at) {
+    long long partitions = -1, elementary = 0;
     for (long long t = 0; t < tags; ++t) {
       const long long v = integer(Width::Int, "an element's tags");
+      if (t == 1) elementary = v;
       if (t == 2) partitions = v;
     }
     if (tags > 2 && partitions != tags - 3)
@@ -497,6 +523,21 @@ class Walker {
                   std::to_string(line_of(section_.header)) + ", has an element in " + std::to_string(partitions) +
                   " partition" + (partitions == 1 ? "" : "s") + "), which dgmax does not read",
               "save the mesh from Gmsh without partitioning it (Mesh.NbPartitions = 0), or as MSH 4.1");
+    return elementary;
+  }
+
+  // Gmsh 4.8 corrupts its heap on an entity that holds first-order and higher-order elements
+  // (a 10-node triangle among 3-node ones: fuzz finding). dgmax reads first-order meshes only, so
+  // a mesh with higher-order elements is refused either way; mixed ones before Gmsh reads them.
+  void element_order(long long entity, long long type, size_t at, const std::string& entity_name) {
+    const int order = first_order_type(type) ? 1 : 2;
+    const auto [it, added] = entity_order_.emplace(entity, order);
+    if (!added && it->second != order)
+      fail_at(at, !binary_data_,
+              "mesh file '" + path_ + "' mixes first-order and higher-order elements in " + entity_name +
+                  " (section $Elements, line " + std::to_string(line_of(section_.header)) +
+                  ": an element of type " + std::to_string(type) + "), which Gmsh 4.8 cannot read safely",
+              "re-mesh with first-order elements only (`Mesh.ElementOrder = 1;` in the .geo, or `gmsh -3 -order 1`)");
   }
 
   // MSH 2: "<n>" line; ASCII: n × (tag type ntags tags... nodes...); binary: blocks of
@@ -508,10 +549,12 @@ class Walker {
         ascii_int("an element tag");
         skip_space();
         const size_t at_type = pos_;
-        const int nodes = element_type(ascii_int("an element type"), at_type);
+        const long long type = ascii_int("an element type");
+        const int nodes = element_type(type, at_type);
         skip_space();
         const size_t at_tags = pos_;
-        v2_tags(count(Width::Int, "tags of the element on this line", 0, 1), at_tags);
+        const long long entity = v2_tags(count(Width::Int, "tags of the element on this line", 0, 1), at_tags);
+        element_order(entity, type, at_type, "elementary entity " + std::to_string(entity));
         node_refs(nodes, Width::Int);
       }
       return;
@@ -519,7 +562,8 @@ class Walker {
     long long left = n;
     while (left > 0) {
       const size_t at_type = pos_;
-      const int nodes = element_type(binary_int(Width::Int, "an element block header"), at_type);
+      const long long type = binary_int(Width::Int, "an element block header");
+      const int nodes = element_type(type, at_type);
       const size_t at_count = pos_;
       const long long k = binary_int(Width::Int, "an element block header");
       const size_t at_tags = pos_;
@@ -530,7 +574,8 @@ class Walker {
                               std::to_string(left) + " of the declared total left");
       for (long long e = 0; e < k; ++e) {
         binary_int(Width::Int, "an element tag");
-        v2_tags(tags, at_tags);
+        const long long entity = v2_tags(tags, at_tags);
+        element_order(entity, type, at_type, "elementary entity " + std::to_string(entity));
         node_refs(nodes, Width::Int);
       }
       left -= k;
@@ -594,11 +639,15 @@ class Walker {
     const TagRange range = v41_totals("elements", 16, 2);
     long long seen = 0;
     for (long long b = 0; b < blocks; ++b) {
-      integer(Width::Int, "an element block header");
-      integer(Width::Int, "an element block header");
+      const long long dim = integer(Width::Int, "an element block header");
+      const long long entity = integer(Width::Int, "an element block header");
       skip_if_ascii();
       const size_t at_type = pos_;
-      const int nodes = element_type(integer(Width::Int, "an element block header"), at_type);
+      const long long type = integer(Width::Int, "an element block header");
+      const int nodes = element_type(type, at_type);
+      if (dim >= 0 && dim <= 3)
+        element_order(entity * 4 + dim, type, at_type,
+                      "entity " + std::to_string(entity) + " of dimension " + std::to_string(dim));
       skip_if_ascii();
       const size_t at_count = pos_;
       const long long k = count(Width::Size, "elements in a block", 8 * (1 + nodes), 1 + nodes);
@@ -676,6 +725,7 @@ class Walker {
   size_t pos_ = 0;
   bool binary_data_ = false;  // whether the current spot is binary data
   long long min_node_ = INT64_MAX, max_node_ = 0;  // node tags defined in $Nodes
+  std::map<long long, int> entity_order_;           // element order (1 or 2 = higher) per entity
 };
 
 }  // namespace

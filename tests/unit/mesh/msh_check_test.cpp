@@ -230,6 +230,55 @@ TEST_F(MshCheck, Msh2CountLineWithMoreWordsIsRefused) {
   EXPECT_NO_THROW(check_msh_structure(write("crlf.msh", crlf)));
 }
 
+// Gmsh reads coordinates with fscanf("%lf"): "0.54.1" is two numbers to it and one token to a
+// word-by-word walk, so the nodes after it shifted and an element on a node Gmsh never saw crashed
+// its reader (fuzz finding, tests/fuzz/regressions/msh/gmsh-msh2-coordinate-token-split.msh).
+TEST_F(MshCheck, CoordinatesThatAreNotOneNumberAreRefused) {
+  for (const char* name : {"two_tets_v2.msh", "two_tets_v4.msh"}) {
+    SCOPED_TRACE(name);
+    const std::string good = slurp(data(name));
+    for (const char* token : {"0.54.1", "1e", "nan", "inf", "0x", "1,5"}) {
+      SCOPED_TRACE(token);
+      std::string bad = good;
+      // the first coordinate of the last node line before $EndNodes
+      const size_t end_nodes = bad.find("$EndNodes");
+      const size_t line = bad.rfind('\n', end_nodes - 2) + 1;
+      const size_t x = bad.find(' ', line) + 1;
+      bad.replace(x, bad.find(' ', x) - x, token);
+      const UserError e = expect_rejected(write("coord.msh", bad), {"is corrupt", "$Nodes",
+                                                                    std::string("the node coordinate '") + token + "'",
+                                                                    "not a finite number"});
+      EXPECT_EQ(e.where().line, 1 + std::count(bad.begin(), bad.begin() + x, '\n')) << e.render();
+    }
+  }
+  std::string ok = slurp(data("two_tets_v2.msh"));  // exponents and signs are numbers
+  const size_t line = ok.rfind('\n', ok.find("$EndNodes") - 2) + 1;
+  const size_t x = ok.find(' ', line) + 1;
+  ok.replace(x, ok.find(' ', x) - x, "+1.0E+00");
+  EXPECT_NO_THROW(check_msh_structure(write("exp.msh", ok)));
+}
+
+// Gmsh 4.8 corrupts its heap on an entity holding first-order and higher-order elements (a
+// 10-node triangle among 3-node ones; fuzz finding,
+// tests/fuzz/regressions/msh/gmsh-msh2-mixed-element-orders.msh): refused before Gmsh reads it.
+// A mesh of higher-order elements only still reaches dgmax's own "first-order only" message.
+TEST_F(MshCheck, MixedElementOrdersInOneEntityAreRefused) {
+  const std::string good = slurp(data("two_tets_v2.msh"));
+  std::string bad = good;
+  bad.replace(bad.find("$Elements\n8\n"), 12, "$Elements\n9\n");
+  const size_t at = bad.find("$EndElements");
+  bad.insert(at, "20 21 2 1 1 1 2 3 4 5 1 2 3 4 5\n");
+  const UserError e = expect_rejected(write("mixed.msh", bad), {"mixes first-order and higher-order elements",
+                                                                "elementary entity 1", "type 21"});
+  EXPECT_EQ(e.where().line, 1 + std::count(bad.begin(), bad.begin() + at, '\n')) << e.render();
+  EXPECT_NE(e.hint().find("Mesh.ElementOrder = 1"), std::string::npos) << e.hint();
+  // the same element in an entity of its own passes the walk (dgmax refuses it after reading)
+  std::string own = bad;
+  own.replace(own.find("20 21 2 1 1 "), 12, "20 21 2 1 7 ");
+  EXPECT_NO_THROW(check_msh_structure(write("own.msh", own)));
+  EXPECT_NO_THROW(check_msh_structure(data("second_order_tets.msh")));
+}
+
 // An MSH 2 element with partition tags crashed Gmsh 4.8's reader (fuzz finding,
 // tests/fuzz/regressions/msh/gmsh-msh2-partition-tag.msh): partitioned MSH 2 files are refused.
 TEST_F(MshCheck, PartitionedMsh2IsRefused) {
