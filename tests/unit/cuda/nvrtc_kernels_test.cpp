@@ -3,6 +3,8 @@
 // compiles with NVRTC for sm_80 and sm_90 — without a GPU, so CI catches a broken template.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "codegen/emit/cuda_kernels.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "field_cases.hpp"
@@ -37,25 +39,36 @@ TEST(NvrtcKernels, EveryKernelTheBackendLooksUpIsDefined) {
   codegen::KernelSpec spec = make_kernel_spec(p, false);
   const std::vector<std::vector<std::string>> kernels = {
       {"dgmax_volume", "dgmax_surface", "dgmax_lift"}, {"dgmax_volume", "dgmax_surface_lift"}, {"dgmax_stage"}};
-  for (int fusion = 0; fusion <= 2; ++fusion) {
-    spec.plan.cuda.fusion = fusion;
+  // plans: fusion 0, 1, 2 and the tensor-core stage (fusion 2, MMA)
+  for (int variant = 0; variant <= 3; ++variant) {
+    const int fusion = std::min(variant, 2);
+    const bool mma = variant == 3;
+    spec.plan.cuda = *codegen::CudaPlan::parse(mma ? "f2.b4.t1.M" : "f" + std::to_string(fusion) + ".b4.t1.T");
     const std::string src = codegen::generate_cuda_source(spec);
     EXPECT_NE(src.find("#define FUSION " + std::to_string(fusion) + "\n"), std::string::npos);
+    EXPECT_NE(src.find(std::string("#define MMA ") + (mma ? "1" : "0") + "\n"), std::string::npos);
+    // whether an `#if` line of the generated source holds for this plan
+    auto holds = [&](const std::string& cond) {
+      if (cond == "#if FUSION <= 1") return fusion <= 1;
+      const std::string level = "#if FUSION == " + std::to_string(fusion);
+      if (cond == level) return true;
+      if (cond == level + " && !MMA") return !mma;
+      if (cond == level + " && MMA") return mma;
+      return false;
+    };
     std::vector<std::string> names = kernels[fusion];
     for (const char* k : {"dgmax_update", "dgmax_initial", "dgmax_norms", "dgmax_field_at"}) names.push_back(k);
     for (const std::string& k : names) {
-      const size_t at = src.find(k + "(");
-      ASSERT_NE(at, std::string::npos) << k;
-      const size_t line = src.rfind("extern \"C\" __global__", at);
-      EXPECT_NE(line, std::string::npos) << k;
-      EXPECT_LT(at - line, 120u) << k << " is not an extern \"C\" __global__ function";
-      // fusion-level kernels sit inside `#if FUSION ...` that holds for this level
-      const size_t guard = src.rfind("#if FUSION", at);
-      if (guard != std::string::npos && src.find("#endif", guard) > at) {
-        const std::string cond = src.substr(guard, src.find('\n', guard) - guard);
-        const bool holds = cond == "#if FUSION <= 1" ? fusion <= 1 : cond == "#if FUSION == " + std::to_string(fusion);
-        EXPECT_TRUE(holds) << k << " is compiled under '" << cond << "' at fusion " << fusion;
+      // every definition of k, and how many are compiled for this plan: exactly one
+      int compiled = 0;
+      for (size_t at = src.find(k + "("); at != std::string::npos; at = src.find(k + "(", at + 1)) {
+        const size_t line = src.rfind("extern \"C\" __global__", at);
+        if (line == std::string::npos || at - line >= 120) continue;  // a call or a comment, not a definition
+        const size_t guard = src.rfind("#if FUSION", at);
+        const bool guarded = guard != std::string::npos && src.find("#endif", guard) > at;
+        if (!guarded || holds(src.substr(guard, src.find('\n', guard) - guard))) ++compiled;
       }
+      EXPECT_EQ(compiled, 1) << k << " in plan " << spec.plan.cuda.name();
     }
   }
 }
