@@ -118,6 +118,18 @@ class Walker {
         pos = eol;  // a stray end marker: Gmsh ignores it too
         continue;
       }
+      // Gmsh takes a file without "$MeshFormat" first for MSH 1 and reads its sections with other
+      // layouts than this walk ("$MEshFormat" gave a division by zero in Gmsh: fuzz finding)
+      if (last.empty() && s.name != "$MeshFormat") {
+        std::string shown = s.name.substr(0, 40);
+        for (char& ch : shown)
+          if (!std::isprint(static_cast<unsigned char>(ch))) ch = '?';
+        fail_at(s.header, true,
+                "mesh file '" + path_ + "' does not start with a $MeshFormat section (its first section is '" +
+                    shown + "', line " + std::to_string(line_of(s.header)) +
+                    "): it is in MSH format 1 or no Gmsh mesh, and dgmax reads MSH 2.2 and 4.1",
+                kFormatHint);
+      }
       s.end = find_end_marker(s);
       if (s.end == std::string_view::npos)
         fail_at(s.header, true,

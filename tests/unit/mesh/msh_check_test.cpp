@@ -279,6 +279,28 @@ TEST_F(MshCheck, MixedElementOrdersInOneEntityAreRefused) {
   EXPECT_NO_THROW(check_msh_structure(data("second_order_tets.msh")));
 }
 
+// Without "$MeshFormat" first Gmsh reads a file as MSH 1, with other layouts than the walk's:
+// "$MEshFormat" ended in a division by zero inside Gmsh (fuzz finding,
+// tests/fuzz/regressions/msh/gmsh-meshformat-misspelt.msh).
+TEST_F(MshCheck, FilesNotStartingWithMeshFormatAreRefused) {
+  const std::string good = slurp(data("two_tets_v4.msh"));
+  for (const char* first : {"$MEshFormat", "$meshformat", "$NOD", "$Nodes"}) {
+    SCOPED_TRACE(first);
+    std::string bad = good;
+    if (std::string(first) == "$Nodes") {
+      bad = bad.substr(bad.find("$Nodes"));  // no header sections at all
+    } else {
+      bad.replace(0, 11, first);
+      bad.replace(bad.find("$EndMeshFormat"), 14, std::string("$End") + (first + 1));
+    }
+    const UserError e = expect_rejected(write("first.msh", bad), {"does not start with a $MeshFormat section",
+                                                                  std::string("its first section is '") + first + "'",
+                                                                  "dgmax reads MSH 2.2 and 4.1"});
+    EXPECT_EQ(e.where().line, 1) << e.render();
+    EXPECT_NE(e.hint().find("gmsh file.msh -save -format msh41"), std::string::npos) << e.hint();
+  }
+}
+
 // An MSH 2 element with partition tags crashed Gmsh 4.8's reader (fuzz finding,
 // tests/fuzz/regressions/msh/gmsh-msh2-partition-tag.msh): partitioned MSH 2 files are refused.
 TEST_F(MshCheck, PartitionedMsh2IsRefused) {
