@@ -28,6 +28,13 @@ inline double fn_mul(double a, double b) { return a * b; }
 inline double fn_div(double a, double b) { return a / b; }
 // x^2 is by far the most common power; x*x is exact-rounded and much cheaper than pow.
 inline double fn_pow(double a, double b) { return b == 2.0 ? a * a : std::pow(a, b); }
+// fmin/fmax with the tie of +0 and -0 written out: fmin/fmax may return either zero, and GCC swaps
+// their operands at will, so the same formula could give -0 here and +0 in the DAG or the emitted C.
+// min(+0, -0) = min(-0, +0) = -0 and max = +0 (IEEE 754-2019 minimumNumber/maximumNumber); a NaN
+// operand gives the other one, as fmin/fmax. codegen/lower/scalar_dag.cpp and the C printed by
+// codegen/emit/c_expr.cpp use the same expressions.
+inline double fn_min(double a, double b) { return a < b || (a == b && std::signbit(a)) || b != b ? a : b; }
+inline double fn_max(double a, double b) { return a > b || (a == b && !std::signbit(a)) || b != b ? a : b; }
 
 }  // namespace
 
@@ -38,7 +45,7 @@ inline double fn_pow(double a, double b) { return b == 2.0 ? a * a : std::pow(a,
   X(exp, std::exp) X(log, std::log) X(sqrt, std::sqrt) X(abs, std::fabs) X(floor, std::floor) \
   X(ceil, std::ceil) X(sign, fn_sign) X(heaviside, fn_heaviside) X(erf, std::erf)
 #define DGMAX_DSL_BINARY_BUILTINS(X) \
-  X(atan2, std::atan2) X(min, std::fmin) X(max, std::fmax) X(pow, fn_pow)
+  X(atan2, std::atan2) X(min, fn_min) X(max, fn_max) X(pow, fn_pow)
 #define DGMAX_DSL_UNARY_OPS(X) DGMAX_DSL_UNARY_BUILTINS(X) X(neg, fn_neg) X(square, fn_square)
 #define DGMAX_DSL_BINARY_OPS(X) \
   DGMAX_DSL_BINARY_BUILTINS(X) X(add, fn_add) X(sub, fn_sub) X(mul, fn_mul) X(div, fn_div)

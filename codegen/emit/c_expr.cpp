@@ -12,7 +12,8 @@ namespace {
 
 using Op = DagNode::Op;
 
-// C function of a builtin (sign, heaviside and a non-constant pow exponent are printed inline).
+// C function of a builtin (sign, heaviside, min, max and a non-constant pow exponent are printed
+// inline).
 const char* c_function(dsl::Builtin fn) {
   using B = dsl::Builtin;
   switch (fn) {
@@ -30,14 +31,14 @@ const char* c_function(dsl::Builtin fn) {
     case B::log: return "log";
     case B::sqrt: return "sqrt";
     case B::abs: return "fabs";
-    case B::min: return "fmin";
-    case B::max: return "fmax";
     case B::pow: return "pow";
     case B::floor: return "floor";
     case B::ceil: return "ceil";
     case B::erf: return "erf";
     case B::sign:
-    case B::heaviside: break;
+    case B::heaviside:
+    case B::min:  // fmin/fmax leave the tie of +0 and -0 open
+    case B::max: break;
   }
   DGMAX_ASSERT(false, "builtin without a C function");
 }
@@ -135,6 +136,13 @@ class Printer {
         // interpreter does (b == 2 ? a*a : pow(a, b)).
         if (n.fn == dsl::Builtin::pow && dag_.nodes()[n.b].op != Op::constant)
           return b + " == " + T + "(2) ? " + a + " * " + a + " : " + fn("pow") + "(" + a + ", " + b + ")";
+        // as fn_min/fn_max in codegen/lower/scalar_dag.cpp: a NaN gives the other operand, -0 < +0
+        if (n.fn == dsl::Builtin::min)
+          return a + " < " + b + " || (" + a + " == " + b + " && " + fn("signbit") + "(" + a + ")) || " + b +
+                 " != " + b + " ? " + a + " : " + b;
+        if (n.fn == dsl::Builtin::max)
+          return a + " > " + b + " || (" + a + " == " + b + " && !" + fn("signbit") + "(" + a + ")) || " + b +
+                 " != " + b + " ? " + a + " : " + b;
         return fn(c_function(n.fn)) + "(" + a + ", " + b + ")";
       case Op::input:
       case Op::constant: break;

@@ -15,6 +15,8 @@ using Op = DagNode::Op;
 inline double fn_sign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }            // NaN -> NaN
 inline double fn_heaviside(double x) { return x < 0 ? 0.0 : x >= 0 ? 1.0 : x; }      // NaN -> NaN
 inline double fn_pow(double a, double b) { return b == 2.0 ? a * a : std::pow(a, b); }
+inline double fn_min(double a, double b) { return a < b || (a == b && std::signbit(a)) || b != b ? a : b; }
+inline double fn_max(double a, double b) { return a > b || (a == b && !std::signbit(a)) || b != b ? a : b; }
 
 double apply1(dsl::Builtin fn, double x) {
   using B = dsl::Builtin;
@@ -46,8 +48,8 @@ double apply2(dsl::Builtin fn, double a, double b) {
   using B = dsl::Builtin;
   switch (fn) {
     case B::atan2: return std::atan2(a, b);
-    case B::min: return std::fmin(a, b);
-    case B::max: return std::fmax(a, b);
+    case B::min: return fn_min(a, b);
+    case B::max: return fn_max(a, b);
     case B::pow: return fn_pow(a, b);
     default: break;
   }

@@ -15,7 +15,8 @@
 // Not done, because it is not exact: x*0 → 0 (NaN, inf), x + (+0) → x (x = -0), x - x → 0,
 // reassociation, x*(-1) → -x. No FMA contraction anywhere (emitted code must not contract either).
 //
-// Function semantics (evaluate() and the emitted C agree): abs = fabs, min/max = fmin/fmax,
+// Function semantics (evaluate() and the emitted C agree): abs = fabs, min/max = fmin/fmax with
+// the tie of zeros fixed (min(+0, -0) = min(-0, +0) = -0, max of them +0, whatever the order),
 // sign(x) = x > 0 ? 1 : x < 0 ? -1 : x, heaviside(x) = x < 0 ? 0 : x >= 0 ? 1 : x,
 // pow(a, b) = b == 2 ? a*a : pow(a, b) (the b == 2 test only matters for a non-constant b).
 #pragma once

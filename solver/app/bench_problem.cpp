@@ -32,7 +32,8 @@ std::vector<int> parse_orders(const std::string& s) {
   }
   if (out.empty()) throw UserError("malformed --order '" + s + "'", {}, "write N, N1,N2 or N1..N2 (e.g. 1..6)");
   for (int n : out)
-    if (n < 1 || n > 15) throw UserError("--order must be between 1 and 15, got " + std::to_string(n));
+    if (n < 1 || n > 15) throw UserError("--order must be between 1 and 15, got " + std::to_string(n), {},
+                      "the polynomial order, e.g. --order 3, --order 2,4 or --order 1..6");
   return out;
 }
 
@@ -40,7 +41,8 @@ std::shared_ptr<const MeshData> bench_mesh(long long elements) {
   // bounds, so a typo is an error rather than an hours-long run or an overflowing mesh size
   if (elements < 6 || elements > kMaxBenchElements)
     throw UserError("--elements must be between 6 and " + std::to_string(kMaxBenchElements) + ", got " +
-                    std::to_string(elements));
+                        std::to_string(elements),
+                    {}, "the number of tetrahedra (a box of n x n x n cubes, 6 each), e.g. --elements 48000");
   const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(elements / 6.0))));
   BoxSpec spec;
   spec.cells = {n, n, n};

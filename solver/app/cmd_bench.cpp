@@ -70,7 +70,8 @@ void run_bench(const BenchOptions& opt) {
   const std::vector<int> orders = parse_orders(opt.orders);
   const std::vector<std::string> backends = parse_backends(opt.backends);
   if (opt.precision != "double" && opt.precision != "single")
-    throw UserError("--precision must be double or single, got '" + opt.precision + "'");
+    throw UserError("--precision must be double or single, got '" + opt.precision + "'", {},
+                    "write --precision double or --precision single");
   const bool single = opt.precision == "single";
   if (opt.steps_given && (opt.steps < 1 || opt.steps > kMaxBenchSteps))
     throw UserError("--steps must be between 1 and " + std::to_string(kMaxBenchSteps) + ", got " +

@@ -49,7 +49,8 @@ void run_info(const InfoOptions& opt) {
   if (opt.refine >= 0) spec.refine = opt.refine;
   if (opt.size >= 0) spec.size = opt.size;
   if (order < 1 || order > 15)
-    throw UserError("order must be between 1 and 15, got " + std::to_string(order));
+    throw UserError("order must be between 1 and 15, got " + std::to_string(order), {},
+                    "set the polynomial order with --order N or discretization.order in the config");
 
   const MeshData md = load_mesh(spec);
   check_tags_exist(md.mesh, refs);

@@ -110,7 +110,8 @@ void run_tune(const TuneOptions& opt) {
   if (opt.precision == "double" || opt.precision == "both") precisions.push_back(false);
   if (opt.precision == "single" || opt.precision == "both") precisions.push_back(true);
   if (precisions.empty())
-    throw UserError("--precision must be double, single or both, got '" + opt.precision + "'");
+    throw UserError("--precision must be double, single or both, got '" + opt.precision + "'", {},
+                    "write --precision double, --precision single or --precision both");
   if (opt.config.empty()) parse_orders(opt.orders);
   std::string why;
   if (!cuda::driver_available(&why))

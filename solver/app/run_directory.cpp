@@ -59,6 +59,9 @@ bool is_run_output(const std::string& name, const std::string& stem) {
   return std::regex_match(name, snapshot);
 }
 
+// The hint when the earlier run's files cannot be moved aside or removed.
+constexpr const char* kClearHint = "check the permissions of the output directory, or choose another with --output";
+
 RunDirectory::RunDirectory(std::string dir, std::string stem, ClaimMode mode, nlohmann::json identity)
     : dir_(std::move(dir)), stem_(std::move(stem)) {
   if (dir_.empty())
@@ -67,7 +70,9 @@ RunDirectory::RunDirectory(std::string dir, std::string stem, ClaimMode mode, nl
   const fs::path root(dir_);
   const std::string lock_path = (root / ".dgmax.lock").string();
   lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) throw UserError("cannot create " + lock_path + ": " + os_reason(errno));
+  if (lock_fd_ < 0)
+    throw UserError("cannot create " + lock_path + ": " + os_reason(errno), {},
+                    "check that the output directory is writable, or choose another with --output");
   const nlohmann::json earlier = read_manifest(root / "run.json");
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     ::close(lock_fd_);
@@ -92,18 +97,18 @@ RunDirectory::RunDirectory(std::string dir, std::string stem, ClaimMode mode, nl
       if (mode == ClaimMode::MoveAside) {
         const fs::path prev = root / "previous";
         fs::remove_all(prev, ec);
-        if (ec) throw UserError("cannot remove " + prev.string() + " to make room for the earlier run's files: " + ec.message());
+        if (ec) throw UserError("cannot remove " + prev.string() + " to make room for the earlier run's files: " + ec.message(), {}, kClearHint);
         fs::create_directory(prev, ec);
-        if (ec) throw UserError("cannot create " + prev.string() + ": " + ec.message());
+        if (ec) throw UserError("cannot create " + prev.string() + ": " + ec.message(), {}, kClearHint);
         for (const auto& f : ours) {
           fs::rename(f, prev / f.filename(), ec);
-          if (ec) throw UserError("cannot move " + f.string() + " into " + prev.string() + ": " + ec.message());
+          if (ec) throw UserError("cannot move " + f.string() + " into " + prev.string() + ": " + ec.message(), {}, kClearHint);
         }
         cleared_to_ = prev.string();
       } else {
         for (const auto& f : ours) {
           fs::remove(f, ec);
-          if (ec) throw UserError("cannot remove " + f.string() + ": " + ec.message());
+          if (ec) throw UserError("cannot remove " + f.string() + ": " + ec.message(), {}, kClearHint);
         }
       }
       cleared_ = static_cast<int>(ours.size());

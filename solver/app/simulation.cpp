@@ -271,7 +271,8 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
       const auto g = progress.at("guard").get<std::vector<double>>();
       guard.restore({g.at(0), g.at(1), g.at(2), g.at(3)});
     } catch (const std::exception& e) {
-      throw UserError("checkpoint " + path + " has an unreadable progress record: " + e.what());
+      throw UserError("checkpoint " + path + " has an unreadable progress record: " + e.what(), {},
+                      "the file is damaged or not from this dgmax: remove it to restart from the checkpoint before");
     }
     // bit for bit needs the same kernels: the plan the checkpoint was written with, whatever the
     // tuning database says now

@@ -39,7 +39,8 @@ class H5File {
     if (writing_)
       throw UserError("cannot write checkpoint '" + path_ + "': " + what, {},
                       "check that the checkpoint directory is writable and the disk is not full");
-    throw UserError("cannot read checkpoint '" + path_ + "': " + what);
+    throw UserError("cannot read checkpoint '" + path_ + "': " + what, {},
+                    "the file is damaged or not a dgmax checkpoint: remove it to restart from the one before");
   }
 
   template <class T>
@@ -383,7 +384,8 @@ Checkpoint read_latest_checkpoint(const std::string& dir, std::ostream& warnings
       reasons += "\n  " + e.message();
     }
   }
-  throw UserError("cannot restart: no valid checkpoint in '" + shown + "':" + reasons);
+  throw UserError("cannot restart: no valid checkpoint in '" + shown + "':" + reasons, {},
+                  "run again without --restart to start from t = 0");
 }
 
 Checkpoint read_latest_checkpoint(const std::string& dir) { return read_latest_checkpoint(dir, std::cerr); }

@@ -46,6 +46,13 @@ std::string snippet_of(const std::string& line) {
 
 std::string quoted(const std::string& text) { return "'" + dsl::quote_for_message(text, 60) + "'"; }
 
+// keys[0].keys[1]...keys[n-1]
+std::string join_keys(const std::vector<std::string>& keys, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s += (i ? "." : "") + keys[i];
+  return s;
+}
+
 std::string mib(size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 [[noreturn]] void too_large(const std::string& name) {
@@ -78,7 +85,8 @@ std::string read_config_file(const std::string& path) {
     if (n == 0) break;
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw UserError("cannot read config file '" + path + "': " + std::strerror(errno));
+      throw UserError("cannot read config file '" + path + "': " + std::strerror(errno), {},
+                      "check that the file is a readable regular file");
     }
     text.append(buf, static_cast<size_t>(n));
   }
@@ -296,7 +304,9 @@ YamlDoc YamlDoc::load_string(const std::string& text, const std::string& name) {
   }
   if (doc.root_.IsNull()) doc.root_ = YAML::Node(YAML::NodeType::Map);
   if (!doc.root_.IsMap())
-    throw UserError("the config must be a YAML mapping (key: value lines)", doc.location(0, 0));
+    throw UserError("the config must be a YAML mapping (key: value lines)", doc.location(0, 0),
+                    "write one 'key: value' per top-level setting, e.g. 'mesh: {box: {cells: [4, 4, 4]}}' "
+                    "(configs/ has complete examples)");
   return doc;
 }
 
@@ -491,7 +501,9 @@ void YamlDoc::apply_override(const std::string& assignment) {
     check_structure(value, [&](const YAML::Mark&) { return SourceLocation{"--set " + assignment}; });
     parsed = YAML::Load(value);
   } catch (const YAML::Exception& e) {
-    throw UserError("--set " + path + ": the value " + quoted(value) + " is not valid YAML: " + e.msg);
+    throw UserError("--set " + path + ": the value " + quoted(value) + " is not valid YAML: " + e.msg, {},
+                    "the value after '=' is read as YAML: close its brackets and quotes, and quote the whole "
+                    "option for the shell, e.g. --set 'mesh.box.cells=[4, 4, 4]'");
   }
   std::vector<std::string> keys;
   std::stringstream ss(path);
@@ -509,7 +521,9 @@ void YamlDoc::apply_override(const std::string& assignment) {
   for (size_t i = 0; i + 1 < keys.size(); ++i) {
     YAML::Node next = chain.back()[keys[i]];
     if (next.IsDefined() && !next.IsNull() && !next.IsMap())
-      throw UserError("--set " + path + ": '" + keys[i] + "' is not a mapping in the config");
+      throw UserError("--set " + path + ": '" + keys[i] + "' is not a mapping in the config", {},
+                      "'" + keys[i] + "' holds a value, not settings below it: set it as a whole with --set " +
+                          join_keys(keys, i + 1) + "=VALUE");
     if (!next.IsDefined() || next.IsNull()) {
       chain.back()[keys[i]] = YAML::Node(YAML::NodeType::Map);
       next = chain.back()[keys[i]];
@@ -552,14 +566,24 @@ YAML::Node YamlDoc::unshare(YAML::Node parent, const std::string& key) {
 }
 
 void YamlDoc::track_override(const YAML::Node& node, const std::string& assignment) {
-  overrides_.push_back({node, assignment});
-  if (node.IsMap())
-    for (const auto& kv : node) {
-      track_override(kv.first, assignment);
-      track_override(kv.second, assignment);
-    }
-  else if (node.IsSequence())
-    for (const auto& item : node) track_override(item, assignment);
+  // A YAML alias (*name) is the node it names, not a copy: each node is tracked once, so an alias
+  // bomb in a --set value (10 levels of 10 aliases) costs its few distinct nodes, not 10^10 visits.
+  std::map<int, std::vector<YAML::Node>> seen;  // by position in the text, then by identity
+  std::function<void(const YAML::Node&)> walk = [&](const YAML::Node& n) {
+    std::vector<YAML::Node>& here = seen[n.Mark().pos];
+    for (const YAML::Node& s : here)
+      if (s.is(n)) return;
+    here.push_back(n);
+    overrides_.push_back({n, assignment});
+    if (n.IsMap())
+      for (const auto& kv : n) {
+        walk(kv.first);
+        walk(kv.second);
+      }
+    else if (n.IsSequence())
+      for (const auto& item : n) walk(item);
+  };
+  walk(node);
 }
 
 }  // namespace dgmax

@@ -61,6 +61,10 @@ class YamlDoc {
   // (&name) is set there alone, the anchor's other uses keep the file's value.
   void apply_override(const std::string& assignment);
 
+  // How many nodes --set has replaced or created so far, each counted once however many YAML
+  // aliases name it (what bounds the work of an alias bomb in a --set value; for tests).
+  size_t override_node_count() const { return overrides_.size(); }
+
  private:
   // Nodes created or replaced by --set, with the assignment they came from: their errors name
   // the option instead of a (wrong) place in the file.

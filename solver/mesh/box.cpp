@@ -41,7 +41,7 @@ Mesh make_box_mesh(const BoxSpec& spec) {
   if (cells_total * 6 > 2'000'000'000LL)
     throw UserError(what + " with " + std::to_string(cells_total * 6) +
                         " elements is too large (limit 2e9: element indices are 32-bit)",
-                    spec.where);
+                    spec.where, "use fewer mesh.box.cells (each cell is 6 tetrahedra)");
   // The mesh is built to be run: refuse what no run could fit, before building it.
   require_host_memory(static_cast<double>(cells_total) * 6, kMinRunBytesPerElement, what,
                       spec.where, "use fewer cells, or a machine with more memory");

@@ -77,7 +77,8 @@ void glue_periodic(const Mesh& mesh, int pair_index, const std::vector<std::pair
   if (side_a.size() != side_b.size())
     throw UserError("periodic boundaries '" + name_a + "' and '" + name_b + "' have " +
                     std::to_string(side_a.size()) + " and " + std::to_string(side_b.size()) +
-                    " faces; periodic sides need matching meshes");
+                    " faces; periodic sides need matching meshes",
+                    {}, "mesh the two sides alike (in Gmsh: a Periodic Surface constraint between them)");
   if (side_a.empty()) return;
 
   double h = 0;

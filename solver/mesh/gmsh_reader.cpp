@@ -128,7 +128,7 @@ void require_msh_content(const std::string& path) {
   char c = 0;
   std::size_t read = 0;
   while (in.get(c) && read < 4096 && std::isspace(static_cast<unsigned char>(c))) ++read;
-  if (!in) throw UserError("mesh file '" + path + "' is empty", {path});
+  if (!in) throw UserError("mesh file '" + path + "' is empty", {path}, "give a mesh written by Gmsh (.msh)");
   if (c == '$') return;
   std::string start(1, c);
   while (start.size() < 24 && in.get(c) && c != '\n' && c != '\r') start += c;
@@ -367,7 +367,7 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
     if (p < 0)
       throw UserError(what + ": a tetrahedron uses node " + std::to_string(used[i]) +
                           ", which the file does not define",
-                      {path});
+                      {path}, "the file is damaged or cut short: write it again with Gmsh");
     mesh.vertices[i] = {node_coords[3 * p], node_coords[3 * p + 1], node_coords[3 * p + 2]};
   }
   const TagIndex vertex_id(used);
@@ -530,7 +530,7 @@ void refuse_oversized_mesh(const std::string& path, double size) {
 Mesh read_gmsh(const std::string& path, double size) {
   if (!std::isfinite(size) || size < 0)
     throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)",
-                    {path});
+                    {path}, "give mesh.size (info: --size) as a positive length, or leave it out to keep the file's own");
   require_readable_file(path);
   const bool is_msh = has_msh_extension(path);
   if (is_msh) {

@@ -34,7 +34,7 @@ std::string lower_extension(const std::string& path) {
 }  // namespace
 
 void require_readable_file(const std::string& path, const std::string& what) {
-  if (path.empty()) throw UserError(what + " path is empty");
+  if (path.empty()) throw UserError(what + " path is empty", {}, "give the path of a file");
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (!fs::exists(st)) {
@@ -47,18 +47,18 @@ void require_readable_file(const std::string& path, const std::string& what) {
              fs::current_path(ec).string() + "')";
     throw UserError(what + " '" + path + "' does not exist", {path}, hint);
   }
-  if (fs::is_directory(st)) throw UserError(what + " '" + path + "' is a directory, not a file", {path});
+  if (fs::is_directory(st)) throw UserError(what + " '" + path + "' is a directory, not a file", {path}, "give the path of a file in it");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int err = errno;
     throw UserError(what + " '" + path + "' cannot be read" +
                         (err != 0 ? std::string(": ") + std::strerror(err) : std::string()),
-                    {path});
+                    {path}, "check the file's permissions");
   }
 }
 
 Mesh load_mesh_file(const std::string& path, double size) {
-  if (path.empty()) throw UserError("mesh file path is empty");
+  if (path.empty()) throw UserError("mesh file path is empty", {}, "give mesh.file a .msh (Gmsh mesh) or .geo (Gmsh geometry) file");
   const std::string ext = lower_extension(path);
   if (ext != ".msh" && ext != ".geo") {
     throw UserError(
@@ -69,7 +69,7 @@ Mesh load_mesh_file(const std::string& path, double size) {
   }
   if (!std::isfinite(size) || size < 0)
     throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)",
-                    {path});
+                    {path}, "give mesh.size (info: --size) as a positive length, or leave it out to keep the file's own");
   require_readable_file(path);
 #if DGMAX_HAS_GMSH
   Mesh mesh = read_gmsh(path, size);

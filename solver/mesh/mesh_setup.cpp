@@ -13,7 +13,8 @@ namespace dgmax {
 MeshData setup_mesh(Mesh mesh, int refine) {
   if (refine < 0 || refine > 6)
     throw UserError("mesh.refine must be between 0 and 6 (each level multiplies the element count "
-                    "by 8), got " + std::to_string(refine));
+                    "by 8), got " + std::to_string(refine),
+                    {}, "for more elements, start from a finer mesh (more mesh.box.cells, or a smaller mesh size)");
   if (refine > 0)  // refuse before refining what no run could hold
     require_host_memory(static_cast<double>(mesh.num_elements()) * std::pow(8.0, refine),
                         kMinRunBytesPerElement,

@@ -12,6 +12,8 @@
 namespace dgmax {
 namespace {
 
+constexpr const char* kDamagedHint = "the mesh file is damaged or was cut short: write it again with Gmsh";
+
 Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
@@ -59,7 +61,7 @@ void check_basic(const Mesh& mesh) {
       if (!std::isfinite(x)) bad_vertex = std::min(bad_vertex, i);
   if (bad_vertex < Nv)
     throw UserError(where_in(mesh) + ": vertex " + std::to_string(bad_vertex) +
-                    " has a non-finite coordinate", {mesh.source});
+                    " has a non-finite coordinate", {mesh.source}, kDamagedHint);
   auto element_ok = [&](int k) {
     const auto& e = mesh.elements[k];
     for (int i = 0; i < 4; ++i) {
@@ -80,7 +82,7 @@ void check_basic(const Mesh& mesh) {
     if (e[i] < 0 || e[i] >= Nv)
       throw UserError(where_in(mesh) + ": element " + std::to_string(k) + " refers to vertex " +
                       std::to_string(e[i]) + ", but there are " + std::to_string(Nv) +
-                      " vertices", {mesh.source});
+                      " vertices", {mesh.source}, kDamagedHint);
     for (int j = 0; j < i; ++j)
       if (e[i] == e[j])
         throw UserError(where_in(mesh) + ": element " + std::to_string(k) + " uses vertex " +

@@ -56,7 +56,25 @@ TEST(CliErrors, BenchStepsOutOfRange) {
 
 TEST(CliErrors, BenchElementsOutOfRange) {
   expect_user_error(run_dgmax("bench --backends ref --json '' --elements 100000000000000"),
-                    {"error: --elements must be between 6 and 1000000000"});
+                    {"error: --elements must be between 6 and 1000000000",
+                     "hint: the number of tetrahedra (a box of n x n x n cubes, 6 each), e.g. --elements 48000"});
+}
+
+// Option values out of range name what to write instead.
+TEST(CliErrors, BenchAndInfoOptionsOutOfRangeCarryAHint) {
+  expect_user_error(run_dgmax("bench --backends ref --elements 6 --json '' --precision quad"),
+                    {"error: --precision must be double or single, got 'quad'",
+                     "hint: write --precision double or --precision single"});
+  expect_user_error(run_dgmax("bench --backends ref --elements 6 --json '' --order 16"),
+                    {"error: --order must be between 1 and 15, got 16",
+                     "hint: the polynomial order, e.g. --order 3, --order 2,4 or --order 1..6"});
+  // (info's --order is range-checked by the option parser; the config's order is checked here)
+  const std::string dir = temp_dir("info_order");
+  { std::ofstream(dir + "/c.yaml") << "mesh: {box: {cells: [1, 1, 1]}}\ndiscretization: {order: 16}\n"; }
+  expect_user_error(run_dgmax("info " + dir + "/c.yaml"),
+                    {"error: order must be between 1 and 15, got 16",
+                     "hint: set the polynomial order with --order N or discretization.order in the config"});
+  fs::remove_all(dir);
 }
 
 TEST(CliErrors, DirectoryAsConfig) {
@@ -88,9 +106,12 @@ TEST(CliErrors, TuneArgumentsAndMissingGpu) {
   auto r = run_dgmax("tune --precision quad");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("error: --precision must be double, single or both, got 'quad'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hint: write --precision double, --precision single or --precision both"), std::string::npos)
+      << r.err;
   r = run_dgmax("tune --order 0");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("--order must be between 1 and 15, got 0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hint: the polynomial order"), std::string::npos) << r.err;
   std::string why;
   if (dgmax::cuda::driver_available(&why)) return;  // the rest is for machines without a GPU
   r = run_dgmax("tune --order 3");

@@ -161,9 +161,11 @@ TEST_F(RunErrors, DuplicateKeyIsRejected) {
 
 TEST_F(RunErrors, ConfigThatIsNotAMapping) {
   auto r = run_config("list.yaml", "- mesh\n- time\n");
-  expect_user_error(r, {path_ + ":1:1: error: the config must be a YAML mapping (key: value lines)"});
+  expect_user_error(r, {path_ + ":1:1: error: the config must be a YAML mapping (key: value lines)",
+                        "hint: write one 'key: value' per top-level setting"});
   r = run_config("scalar.yaml", "hello\n");
-  expect_user_error(r, {path_ + ":1:1: error: the config must be a YAML mapping (key: value lines)"});
+  expect_user_error(r, {path_ + ":1:1: error: the config must be a YAML mapping (key: value lines)",
+                        "hint: write one 'key: value' per top-level setting"});
 }
 
 TEST_F(RunErrors, EmptyFile) {
@@ -571,12 +573,14 @@ TEST_F(RunErrors, SetWithEmptyKey) {
 
 TEST_F(RunErrors, SetWithInvalidYamlValue) {
   auto r = run_args("--set 'time.final=[1, 2' --output " + sh_quote(out_));
-  expect_user_error(r, {"error: --set time.final: the value '[1, 2' is not valid YAML"});
+  expect_user_error(r, {"error: --set time.final: the value '[1, 2' is not valid YAML",
+                        "hint: the value after '=' is read as YAML"});
 }
 
 TEST_F(RunErrors, SetBelowAScalar) {
   auto r = run_args("--set time.final.x=1 --output " + sh_quote(out_));
-  expect_user_error(r, {"error: --set time.final.x: 'final' is not a mapping in the config"});
+  expect_user_error(r, {"error: --set time.final.x: 'final' is not a mapping in the config",
+                        "hint: 'final' holds a value, not settings below it: set it as a whole with --set time.final=VALUE"});
 }
 
 TEST_F(RunErrors, SetValuesAreValidatedLikeFileValues) {

@@ -203,9 +203,13 @@ TEST(Checkpoint, CorruptDataIsDetected) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << bytes;
   }
-  expect_user_error([&] { read_checkpoint(path); }, {path});
+  // each with a hint on what to do (remove the damaged file; start afresh)
+  UserError e = test::expect_hinted_user_error([&] { read_checkpoint(path); }, {path});
+  EXPECT_NE(e.hint().find("remove it"), std::string::npos) << e.render();
   std::ostringstream warnings;
-  expect_user_error([&] { read_latest_checkpoint(dir.str(), warnings); }, {"no valid checkpoint", dir.str()});
+  e = test::expect_hinted_user_error([&] { read_latest_checkpoint(dir.str(), warnings); },
+                                     {"no valid checkpoint", dir.str()});
+  EXPECT_NE(e.hint().find("without --restart"), std::string::npos) << e.render();
 }
 
 TEST(Checkpoint, NoCheckpointNamesTheDirectory) {
@@ -215,7 +219,8 @@ TEST(Checkpoint, NoCheckpointNamesTheDirectory) {
   // only garbage: every candidate fails, the error says so
   { std::ofstream(dir / "checkpoint_000000000001.h5") << "not hdf5"; }
   std::ostringstream warnings;
-  expect_user_error([&] { read_latest_checkpoint(dir.str(), warnings); }, {"no valid checkpoint", "not an HDF5 file"});
+  test::expect_hinted_user_error([&] { read_latest_checkpoint(dir.str(), warnings); },
+                                 {"no valid checkpoint", "not an HDF5 file"});
 }
 
 TEST(Checkpoint, FileNamedForAnotherStepIsRefused) {

@@ -156,8 +156,8 @@ TEST(ScalarDag, FunctionsEvaluateLikeScalarExpressions) {
       {B::abs, [](double a, double) { return std::fabs(a); }},
       {B::sign, [](double a, double) { return a > 0 ? 1.0 : a < 0 ? -1.0 : a; }},
       {B::heaviside, [](double a, double) { return a < 0 ? 0.0 : a >= 0 ? 1.0 : a; }},
-      {B::min, [](double a, double b) { return std::fmin(a, b); }},
-      {B::max, [](double a, double b) { return std::fmax(a, b); }},
+      {B::min, [](double a, double b) { return a == 0 && b == 0 ? (std::signbit(a) ? a : b) : std::fmin(a, b); }},
+      {B::max, [](double a, double b) { return a == 0 && b == 0 ? (std::signbit(a) ? b : a) : std::fmax(a, b); }},
       {B::pow, [](double a, double b) { return b == 2.0 ? a * a : std::pow(a, b); }},
   };
   for (const F& f : fs) {

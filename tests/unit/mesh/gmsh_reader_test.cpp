@@ -381,7 +381,9 @@ TEST(GmshReader, RejectsZeroByteFiles) {
   const std::string msh = (dir / "zero.msh").string(), geo = (dir / "zero.geo").string();
   std::ofstream{msh};
   std::ofstream{geo};
-  expect_user_error([&] { read_gmsh(msh); }, {msh, "is empty"});
+  const UserError e = test::expect_hinted_user_error([&] { read_gmsh(msh); }, {msh, "is empty"});
+  EXPECT_NE(e.hint().find("Gmsh"), std::string::npos) << e.render();
+  test::expect_hinted_user_error([&] { read_gmsh(msh, -1); }, {"mesh size for", "must be positive"});
   expect_user_error([&] { read_gmsh(geo); }, {geo, "is empty", "no nodes"});
   std::filesystem::remove_all(dir);
 }
