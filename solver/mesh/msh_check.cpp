@@ -114,19 +114,21 @@ class Walker {
       while (name_end < d_.size() && !is_space(d_[name_end])) ++name_end;
       s.name = std::string(d_.substr(pos, name_end - pos));
       s.begin = eol;
-      if (s.name.size() >= 4 && ieq(std::string_view(s.name).substr(1, 3), "End")) {
+      if (s.header != 0 && s.name.size() >= 4 && ieq(std::string_view(s.name).substr(1, 3), "End")) {
         pos = eol;  // a stray end marker: Gmsh ignores it too
         continue;
       }
-      // Gmsh takes a file without "$MeshFormat" first for MSH 1 and reads its sections with other
-      // layouts than this walk ("$MEshFormat" gave a division by zero in Gmsh: fuzz finding)
-      if (last.empty() && s.name != "$MeshFormat") {
+      // Gmsh recognizes an MSH file by "$MeshFormat" at its first byte; anything else it parses as
+      // MSH 1 or as a .geo script, with other layouts than this walk ("$MEshFormat" gave a division
+      // by zero in Gmsh's .geo parser, "$EndMeshFormat" first a bad free in it: fuzz findings)
+      if (last.empty() && (s.name != "$MeshFormat" || s.header != 0)) {
         std::string shown = s.name.substr(0, 40);
         for (char& ch : shown)
           if (!std::isprint(static_cast<unsigned char>(ch))) ch = '?';
         fail_at(s.header, true,
                 "mesh file '" + path_ + "' does not start with a $MeshFormat section (its first section is '" +
                     shown + "', line " + std::to_string(line_of(s.header)) +
+                    (s.header != 0 && s.name == "$MeshFormat" ? ", after other text" : "") +
                     "): it is in MSH format 1 or no Gmsh mesh, and dgmax reads MSH 2.2 and 4.1",
                 kFormatHint);
       }

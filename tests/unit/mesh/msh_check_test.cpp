@@ -284,6 +284,13 @@ TEST_F(MshCheck, MixedElementOrdersInOneEntityAreRefused) {
 // tests/fuzz/regressions/msh/gmsh-meshformat-misspelt.msh).
 TEST_F(MshCheck, FilesNotStartingWithMeshFormatAreRefused) {
   const std::string good = slurp(data("two_tets_v4.msh"));
+  // text or an end marker before $MeshFormat: Gmsh parses such files as .geo scripts
+  // (a first line of other text is refused earlier: "is not a Gmsh .msh file")
+  for (const std::string& before : {std::string("\n"), std::string("$EndMeshFormat\n")}) {
+    const UserError e = expect_rejected(write("before.msh", before + good), {"does not start with a $MeshFormat section"});
+    EXPECT_NE(e.message().find(before[0] == '$' ? "first section is '$EndMeshFormat'" : "after other text"),
+              std::string::npos) << e.render();
+  }
   for (const char* first : {"$MEshFormat", "$meshformat", "$NOD", "$Nodes"}) {
     SCOPED_TRACE(first);
     std::string bad = good;
