@@ -132,6 +132,13 @@ class Walker {
                     "): it is in MSH format 1 or no Gmsh mesh, and dgmax reads MSH 2.2 and 4.1",
                 kFormatHint);
       }
+      // a second $MeshFormat switches Gmsh's reader to another version or to binary mid-file (a
+      // bad free in Gmsh: fuzz finding)
+      if (!last.empty() && s.name == "$MeshFormat")
+        fail_at(s.header, true,
+                "mesh file '" + path_ + "' has a second $MeshFormat section (line " +
+                    std::to_string(line_of(s.header)) + "): it is two files in one, or damaged",
+                kCorruptHint);
       s.end = find_end_marker(s);
       if (s.end == std::string_view::npos)
         fail_at(s.header, true,

@@ -291,6 +291,12 @@ TEST_F(MshCheck, FilesNotStartingWithMeshFormatAreRefused) {
     EXPECT_NE(e.message().find(before[0] == '$' ? "first section is '$EndMeshFormat'" : "after other text"),
               std::string::npos) << e.render();
   }
+  // a second $MeshFormat (a bad free in Gmsh: tests/fuzz/regressions/msh/gmsh-geo-parser-bad-free.msh)
+  {
+    const std::string two = good + slurp(data("two_tets_v2.msh"));
+    const UserError e = expect_rejected(write("two.msh", two), {"has a second $MeshFormat section"});
+    EXPECT_EQ(e.where().line, 1 + std::count(good.begin(), good.end(), '\n')) << e.render();
+  }
   for (const char* first : {"$MEshFormat", "$meshformat", "$NOD", "$Nodes"}) {
     SCOPED_TRACE(first);
     std::string bad = good;
