@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <sstream>
 
 #include "codegen/emit/kernel_common.hpp"
@@ -11,17 +13,26 @@ namespace dgmax::codegen {
 
 namespace {
 
-// Dr, Ds, Dt as one table [3][NP][NP] and LIFT, in the plan's layout, with accessors
-// D_AT(ops, m, i, j) (operator m, row i, column j) and LIFT_AT(i, f) (row i, face node f).
-// [Dr Ds Dt LIFT] (Np x (3 Np + 4 Nfp)) as A fragments of the m8n8k4 tensor-core op, zero-padded:
-// Afrag[mt * KS + ks][lane] = A[8 mt + lane / 4][4 ks + lane % 4], so a warp loads a fragment as
-// 32 consecutive words.
+// A float rounded to TF32 as cvt.rna.tf32.f32 does (10 mantissa bits, ties away from zero).
+float tf32_round(float x) {
+  uint32_t b;
+  std::memcpy(&b, &x, 4);
+  b = (b + 0x1000u) & 0xFFFFE000u;
+  std::memcpy(&x, &b, 4);
+  return x;
+}
+
+// [Dr Ds Dt LIFT] (Np x K: each D padded to NPK columns, LIFT to NFK) as A fragments of the
+// tensor-core op, zero-padded. fp64 (m8n8k4): Afrag[mt * KS + ks][lane] = A[8 mt + lane/4][4 ks +
+// lane%4]. fp32 (m16n8k8, g = lane/4, t = lane%4): Afrag_hi/lo[mt * KS + ks][4 lane + v] =
+// A[16 mt + g + 8 (v%2)][8 ks + t + 4 (v/2)], split into TF32 high and low parts. A warp loads a
+// fragment as consecutive words.
 std::string mma_operator_table(const KernelSpec& s) {
   const int Np = s.Np, Nf = 4 * s.Nfp;
-  const MmaShape m = mma_shape(Np, s.Nfp, s.plan.cuda.elements_per_block);
+  const MmaShape m = mma_shape(Np, s.Nfp, s.plan.cuda.elements_per_block, s.single);
   const int NPK = m.np_padded;
   auto A = [&](int row, int col) -> double {  // columns: Dr, Ds, Dt (each padded to NPK), LIFT
-    if (row >= Np || col >= m.k_rows) return 0.0;
+    if (row >= Np || col >= 3 * NPK + Nf) return 0.0;
     const size_t r = static_cast<size_t>(row);
     if (col < 3 * NPK) {
       const std::vector<double>& D = col < NPK ? s.Dr : col < 2 * NPK ? s.Ds : s.Dt;
@@ -29,16 +40,39 @@ std::string mma_operator_table(const KernelSpec& s) {
     }
     return s.LIFT[r * Nf + (col - 3 * NPK)];
   };
-  std::vector<double> frag(static_cast<size_t>(m.m_tiles) * m.k_steps * 32);
+  const size_t tiles = static_cast<size_t>(m.m_tiles) * m.k_steps;
+  if (!s.single) {
+    std::vector<double> frag(tiles * 32);
+    for (int mt = 0; mt < m.m_tiles; ++mt)
+      for (int ks = 0; ks < m.k_steps; ++ks)
+        for (int lane = 0; lane < 32; ++lane)
+          frag[(static_cast<size_t>(mt) * m.k_steps + ks) * 32 + lane] = A(8 * mt + lane / 4, 4 * ks + lane % 4);
+    return "// [Dr Ds Dt LIFT] (each D padded to NPK columns) as tensor-core A fragments:\n"
+           "// Afrag[mt*KS + ks][lane] = A[8 mt + lane/4][4 ks + lane%4].\n" +
+           matrix_literal("Afrag", frag, static_cast<int>(tiles), 32) + "\n";
+  }
+  std::vector<double> hi(tiles * 128), lo(tiles * 128);
   for (int mt = 0; mt < m.m_tiles; ++mt)
     for (int ks = 0; ks < m.k_steps; ++ks)
       for (int lane = 0; lane < 32; ++lane)
-        frag[(static_cast<size_t>(mt) * m.k_steps + ks) * 32 + lane] = A(8 * mt + lane / 4, 4 * ks + lane % 4);
-  return "// [Dr Ds Dt LIFT] (each D padded to NPK columns) as tensor-core A fragments:\n"
-         "// Afrag[mt*KS + ks][lane] = A[8 mt + lane/4][4 ks + lane%4].\n" +
-         matrix_literal("Afrag", frag, m.m_tiles * m.k_steps, 32) + "\n";
+        for (int v = 0; v < 4; ++v) {
+          const float x = static_cast<float>(A(16 * mt + lane / 4 + 8 * (v % 2), 8 * ks + lane % 4 + 4 * (v / 2)));
+          const float h = tf32_round(x);
+          const size_t at = (static_cast<size_t>(mt) * m.k_steps + ks) * 128 + 4 * lane + v;
+          hi[at] = h;
+          lo[at] = tf32_round(x - h);
+        }
+  std::string h_table = matrix_literal("Afrag_hi", hi, static_cast<int>(tiles), 128);
+  std::string l_table = matrix_literal("Afrag_lo", lo, static_cast<int>(tiles), 128);
+  for (std::string* t : {&h_table, &l_table})  // 16-byte loads of a lane's four words
+    t->replace(t->find("DGMAX_TABLE real_t"), 18, "DGMAX_TABLE __align__(16) real_t");
+  return "// [Dr Ds Dt LIFT] (each D padded to NPK columns, LIFT to NFK) as TF32 A fragments, high and low\n"
+         "// parts: Afrag_hi/lo[mt*KS + ks][4 lane + v] = A[16 mt + lane/4 + 8 (v%2)][8 ks + lane%4 + 4 (v/2)].\n" +
+         h_table + l_table + "\n";
 }
 
+// Dr, Ds, Dt as one table [3][NP][NP] and LIFT, in the plan's layout, with accessors
+// D_AT(ops, m, i, j) (operator m, row i, column j) and LIFT_AT(i, f) (row i, face node f).
 std::string operator_tables(const KernelSpec& s) {
   if (s.plan.cuda.mma) return mma_operator_table(s);
   const int Np = s.Np, Nf = 4 * s.Nfp;
@@ -83,16 +117,16 @@ int cuda_norm_elements_per_block(int Np) { return std::max(1, 128 / Np); }
 
 std::string generate_cuda_source(const KernelSpec& s) {
   const CudaPlan& plan = s.plan.cuda;
-  const MmaShape mma = mma_shape(s.Np, s.Nfp, plan.elements_per_block);
+  const MmaShape mma = mma_shape(s.Np, s.Nfp, plan.elements_per_block, s.single);
   std::ostringstream src;
   src << kernel_header_comment(s, "cuda")
       << fmt::format("// Plan {}: fusion level {}, {} elements per block, {} per thread ({} threads per block),\n"
                      "// operators {}{}{}.\n\n",
                      plan.name(), plan.fusion, plan.elements_per_block, plan.elements_per_thread,
-                     plan.threads_per_block(s.Np), plan.transposed ? "transposed" : "row-major",
+                     plan.threads_per_block(s.Np, s.single), plan.transposed ? "transposed" : "row-major",
                      plan.shared_ops ? ", staged in shared memory" : ", read from global memory through L1",
                      plan.vector_loads ? "; 16-byte loads of the state and the operators" : "")
-      << (plan.mma ? "// Tensor cores: volume and lift terms as one fp64 GEMM per block (dgmax_stage).\n\n" : "")
+      << (plan.mma ? "// Tensor cores: volume and lift terms as one GEMM per block (dgmax_stage).\n\n" : "")
       << "#define DGMAX_FN __device__ __forceinline__\n#define DGMAX_TABLE __device__ const\n\n"
       << kernel_common_section(s, true) << operator_tables(s);
   src << fmt::format(R"(// Block shape of the volume, lift and stage kernels: (NP, TY) threads; thread (i, y) owns node i
@@ -429,33 +463,80 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
 #endif
 
 #if FUSION == 2 && MMA
-// The stage on fp64 tensor cores. Per block of EPB elements, one GEMM gives every right-hand side
-// before the material factors: out[NP][6 EPB] = [Dr Ds Dt LIFT] x B, where B's rows are
+// The stage on tensor cores. Per block of EPB elements, one GEMM gives every right-hand side before
+// the material factors: out[NP][6 EPB] = [Dr Ds Dt LIFT] x B, where B's rows are
 //   m*NPK + j (m = 0..2): node j's state weighted for the curl. The metric is constant per element
 //       and d/dx_x = sum_m g[3m+x] D_m, so curl H_x = sum_m D_m (g[3m+1] Hz - g[3m+2] Hy), and so on;
 //   3*NPK + f: face node f's flux times Fscale, negated for E (E: curl H - lift, H: -curl E + lift);
-// and column e*6 + c is field c of element e. B is staged in shared memory all at once, or one chunk
-// at a time (MMA_CHUNKED: the rows of one operator, then the fluxes). Warp w computes output rows
-// 8w..8w+7 (all columns); each lane then finishes the two values it holds.
+// and column e*6 + c is field c of element e. fp64: DMMA m8n8k4, 8 output rows per warp. fp32:
+// TF32 m16n8k8, 16 rows per warp, each operand split into TF32 high and low parts and the product
+// taken as lo*hi + hi*lo + hi*hi (fp32-level accuracy; the TF32 product alone would keep 10 bits).
+// B is staged in shared memory all at once, or one chunk at a time (MMA_CHUNKED: the rows of one
+// operator, then the fluxes). Warp w computes output rows MROWS*w .. MROWS*w + MROWS-1 (all
+// columns); each lane then finishes the values it holds.
 #define MMA_CHUNKED {chunked}
-// B_STEPS: the k steps of B held in shared memory at once (all, or the largest chunk)
-enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, NPK = {npk}, B_STEPS = MMA_CHUNKED ? {chunk_steps} : KS }};
+enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, NPK = {npk}, NFK = {nfk}, MROWS = {mrows}, KSTEP = {kstep},
+        B_ROWS = MMA_CHUNKED ? {chunk_rows} : 3 * NPK + NFK }};
 
-// Where B[r][col] of a chunk lives in shared memory: as the B fragment of tile (r/4, col/8), lane
+#if SINGLE
+typedef float acc_t;
+enum {{ NACC = 4, BW = 2 }};  // accumulators per lane and tile; words per B entry (TF32 hi, lo)
+// Where B[r][col] of a chunk lives: in the m16n8k8 B fragment of tile (r/8, col/8), register r%8/4,
+// lane (col%8)*4 + r%4; a warp reads each fragment register as 32 consecutive float2 (hi, lo).
+DGMAX_FN int bslot(int r, int col) {{
+  return ((r >> 3) * NTL + (col >> 3)) * 64 + ((r >> 2) & 1) * 32 + (col & 7) * 4 + (r & 3);
+}}
+DGMAX_FN unsigned to_tf32(float x) {{
+  unsigned r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  return r;
+}}
+DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, float x) {{
+  const unsigned hi = to_tf32(x);
+  reinterpret_cast<float2*>(chunk)[slot] = make_float2(__uint_as_float(hi), __uint_as_float(to_tf32(x - __uint_as_float(hi))));
+}}
+// c += a x b for one 16x8 output tile and k = 8 (this lane's TF32 fragments).
+DGMAX_FN void mma_16x8x8(const unsigned* a, unsigned b0, unsigned b1, float* c) {{
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {{%0, %1, %2, %3}}, {{%4, %5, %6, %7}}, {{%8, %9}}, "
+               "{{%0, %1, %2, %3}};\n"
+               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}}
+// acc += the warp's A fragments for k steps k0 .. k0+steps-1 x the staged chunk.
+DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int warp, int lane, acc_t (*__restrict__ acc)[NACC]) {{
+  const float4* ah = reinterpret_cast<const float4*>(&Afrag_hi[0][0]) + ((long)warp * KS + k0) * 32 + lane;
+  const float4* al = reinterpret_cast<const float4*>(&Afrag_lo[0][0]) + ((long)warp * KS + k0) * 32 + lane;
+  const float2* b = reinterpret_cast<const float2*>(bf) + lane;
+#pragma unroll 2
+  for (int ks = 0; ks < steps; ++ks) {{
+    const float4 h = ah[ks * 32], l = al[ks * 32];
+    const unsigned ahi[4] = {{__float_as_uint(h.x), __float_as_uint(h.y), __float_as_uint(h.z), __float_as_uint(h.w)}};
+    const unsigned alo[4] = {{__float_as_uint(l.x), __float_as_uint(l.y), __float_as_uint(l.z), __float_as_uint(l.w)}};
+#pragma unroll
+    for (int nt = 0; nt < NTL; ++nt) {{
+      const float2 b0 = b[(ks * NTL + nt) * 64], b1 = b[(ks * NTL + nt) * 64 + 32];
+      mma_16x8x8(alo, __float_as_uint(b0.x), __float_as_uint(b1.x), acc[nt]);  // small terms first
+      mma_16x8x8(ahi, __float_as_uint(b0.y), __float_as_uint(b1.y), acc[nt]);
+      mma_16x8x8(ahi, __float_as_uint(b0.x), __float_as_uint(b1.x), acc[nt]);
+    }}
+  }}
+}}
+#else
+typedef double acc_t;
+enum {{ NACC = 2, BW = 1 }};
+// Where B[r][col] of a chunk lives: in the m8n8k4 B fragment of tile (r/4, col/8), lane
 // (col%8)*4 + r%4, so that a warp reads a fragment as 32 consecutive words (no bank conflicts).
 DGMAX_FN int bslot(int r, int col) {{ return ((r >> 2) * NTL + (col >> 3)) * 32 + (col & 7) * 4 + (r & 3); }}
-
+DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, double x) {{ chunk[slot] = x; }}
 // (c0, c1) += A x B for one 8x8 output tile and k = 4 (this lane's fragments; fp64 DMMA).
 DGMAX_FN void mma_8x8x4(double a, double b, double& c0, double& c1) {{
   asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {{%0, %1}}, {{%2}}, {{%3}}, {{%0, %1}};\n"
                : "+d"(c0), "+d"(c1)
                : "d"(a), "d"(b));
 }}
-
-// acc += the warp's A fragments (af: this lane's word of the chunk's first k step) x the staged
-// chunk of `steps` k steps.
-DGMAX_FN void gemm_chunk(const real_t* __restrict__ af, int steps, const real_t* __restrict__ bf, int lane,
-                         double (*__restrict__ acc)[2]) {{
+// acc += the warp's A fragments for k steps k0 .. k0+steps-1 x the staged chunk.
+DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int warp, int lane, acc_t (*__restrict__ acc)[NACC]) {{
+  const real_t* af = &Afrag[0][0] + ((long)warp * KS + k0) * 32 + lane;
 #pragma unroll 4
   for (int ks = 0; ks < steps; ++ks) {{
     const double av = af[ks * 32];
@@ -464,8 +545,12 @@ DGMAX_FN void gemm_chunk(const real_t* __restrict__ af, int steps, const real_t*
     for (int nt = 0; nt < NTL; ++nt) mma_8x8x4(av, bk[nt * 32], acc[nt][0], acc[nt][1]);
   }}
 }}
+#endif
 
-// B rows m*NPK + j for the operators m0 <= m < m1 (chunk m - m0 at bf + (m - m0) * NPK/4 tiles):
+// The first word of B's chunk that starts at row `rows` (a multiple of KSTEP).
+DGMAX_FN real_t* b_rows(real_t* bf, int rows) {{ return bf + (long)rows * NTL * 8 * BW; }}
+
+// B rows m*NPK + j for the operators m0 <= m < m1 (chunk m - m0 at b_rows(bf, (m - m0) * NPK)):
 // node j's curl-weighted state, zero past NP and past K.
 DGMAX_FN void stage_curl_rows(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                               int m0, int m1, real_t* __restrict__ bf) {{
@@ -480,24 +565,24 @@ DGMAX_FN void stage_curl_rows(int K, int kb, int tid, const real_t* __restrict__
       const real_t gx = gk[0], gy = gk[1], gz = gk[2];
       const real_t w[6] = {{gy * v[5] - gz * v[4], gz * v[3] - gx * v[5], gx * v[4] - gy * v[3],   // curl H
                            gz * v[1] - gy * v[2], gx * v[2] - gz * v[0], gy * v[0] - gx * v[1]}};  // -curl E
-      real_t* chunk = bf + (m - m0) * (NPK / 4) * NTL * 32;
+      real_t* chunk = b_rows(bf, (m - m0) * NPK);
 #pragma unroll
-      for (int c = 0; c < 6; ++c) chunk[bslot(j, e * 6 + c)] = w[c];
+      for (int c = 0; c < 6; ++c) store_b(chunk, bslot(j, e * 6 + c), w[c]);
     }}
   }}
 }}
 
-// B rows 3*NPK + f (a chunk of their own at bf): face node f's flux, negated for E.
+// B rows 3*NPK + f (a chunk of their own at bf): face node f's flux, negated for E; zero rows up to NFK.
 DGMAX_FN void stage_flux_rows(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                               const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
                               const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
                               real_t* __restrict__ bf) {{
-  for (int n = tid; n < EPB * NFACE_NODES; n += NT) {{
-    const int e = n / NFACE_NODES, f = n - e * NFACE_NODES, k = kb + e;
+  for (int n = tid; n < EPB * NFK; n += NT) {{
+    const int e = n / NFK, f = n - e * NFK, k = kb + e;
     real_t fl[6] = {{0, 0, 0, 0, 0, 0}};
-    if (k < K) face_node_flux(k, f / NFP, f % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, fl);
+    if (k < K && f < NFACE_NODES) face_node_flux(k, f / NFP, f % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, fl);
 #pragma unroll
-    for (int c = 0; c < 6; ++c) bf[bslot(f, e * 6 + c)] = c < 3 ? -fl[c] : fl[c];
+    for (int c = 0; c < 6; ++c) store_b(bf, bslot(f, e * 6 + c), c < 3 ? -fl[c] : fl[c]);
   }}
 }}
 
@@ -507,10 +592,10 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
             const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
             real_t a, real_t b, real_t dt) {{
   extern __shared__ __align__(16) unsigned char smem[];
-  real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments [KS or CHUNK_STEPS][NTL][32]
+  real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments: B_ROWS x 6 EPB entries of BW words
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, kb = blockIdx.x * EPB;
 #if HAS_CURRENT
-  real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(bf + B_STEPS * NTL * 32);  // J: [EPB][3][NP]
+  real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(b_rows(bf, B_ROWS));  // J: [EPB][3][NP]
   for (int n = tid; n < EPB * NP; n += NT) {{
     const int e = n / NP, j = n - e * NP, k = kb + e;
     real_t j3[3] = {{0, 0, 0}};
@@ -518,59 +603,59 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
     for (int c = 0; c < 3; ++c) sj[e][c][j] = j3[c];
   }}
 #endif
-  double acc[NTL][2];
+  acc_t acc[NTL][NACC];
 #pragma unroll
-  for (int nt = 0; nt < NTL; ++nt) acc[nt][0] = acc[nt][1] = 0;
-  const real_t* af = &Afrag[0][0] + (long)warp * KS * 32 + lane;
+  for (int nt = 0; nt < NTL; ++nt)
+#pragma unroll
+    for (int h = 0; h < NACC; ++h) acc[nt][h] = 0;
 #if MMA_CHUNKED
   for (int m = 0; m < 3; ++m) {{
     if (m > 0) __syncthreads();  // the previous chunk is consumed
     stage_curl_rows(K, kb, tid, q, geo, m, m + 1, bf);
     __syncthreads();
-    gemm_chunk(af + m * (NPK / 4) * 32, NPK / 4, bf, lane, acc);
+    gemm_chunk(m * (NPK / KSTEP), NPK / KSTEP, bf, warp, lane, acc);
   }}
   __syncthreads();
   stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, bf);
   __syncthreads();
-  gemm_chunk(af + 3 * (NPK / 4) * 32, NFACE_NODES / 4, bf, lane, acc);
+  gemm_chunk(3 * (NPK / KSTEP), NFK / KSTEP, bf, warp, lane, acc);
 #else
   stage_curl_rows(K, kb, tid, q, geo, 0, 3, bf);
-  stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, bf + 3 * (NPK / 4) * NTL * 32);
+  stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, b_rows(bf, 3 * NPK));
   __syncthreads();
-  gemm_chunk(af, KS, bf, lane, acc);
+  gemm_chunk(0, KS, bf, warp, lane, acc);
 #endif
 
-  // lane holds out[i][col], out[i][col + 1] of each column tile: node i, fields c, c+1 of element e
-  const int i = warp * 8 + (lane >> 2);
-  if (i >= NP) return;
+  // accumulator h of tile nt: out[i][col] with i = MROWS*warp + lane/4 (+ 8 for h >= 2) and
+  // col = 8 nt + 2 (lane%4) + h%2: node i, field c of element e
 #pragma unroll
-  for (int nt = 0; nt < NTL; ++nt) {{
-    const int col = nt * 8 + (lane & 3) * 2, e = col / 6, k = kb + e;
-    if (k >= K) continue;
-    const real_t* mk = mat + (long)k * MAT;
-    real_t src[3] = {{0, 0, 0}};
+  for (int nt = 0; nt < NTL; ++nt)
+#pragma unroll
+    for (int h = 0; h < NACC; ++h) {{
+      const int i = warp * MROWS + (lane >> 2) + (h >> 1) * 8;
+      const int col = nt * 8 + (lane & 3) * 2 + (h & 1), e = col / 6, c = col - 6 * e, k = kb + e;
+      if (i >= NP || k >= K) continue;
+      const real_t* mk = mat + (long)k * MAT;
+      real_t src[3] = {{0, 0, 0}};
 #if HAS_CURRENT
-    for (int c = 0; c < 3; ++c) src[c] = sj[e][c][i];
+      if (c < 3) src[0] = src[1] = src[2] = sj[e][c][i];  // rhs_component reads src[c] only
 #endif
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {{
-      const int c = col - 6 * e + h;
       const long idx = ((long)k * 6 + c) * NP + i;
       const real_t qc = q[idx];
-      const real_t rc = rhs_component(c, acc[nt][h], real_t(0), mk, qc, src);
+      const real_t rc = rhs_component(c, (real_t)acc[nt][h], real_t(0), mk, qc, src);
       const real_t rs = a * res[idx] + dt * rc;
       res[idx] = rs;
       q_out[idx] = qc + b * rs;
     }}
-  }}
 }}
 #endif
 
 )",
                      fmt::arg("epb", plan.elements_per_block), fmt::arg("ept", plan.elements_per_thread),
-                     fmt::arg("nt", plan.threads_per_block(s.Np)), fmt::arg("mma", plan.mma ? 1 : 0),
+                     fmt::arg("nt", plan.threads_per_block(s.Np, s.single)), fmt::arg("mma", plan.mma ? 1 : 0),
                      fmt::arg("mt", mma.m_tiles), fmt::arg("ks", mma.k_steps), fmt::arg("ntl", mma.n_tiles),
-                     fmt::arg("npk", mma.np_padded), fmt::arg("chunk_steps", mma.chunk_rows / 4),
+                     fmt::arg("npk", mma.np_padded), fmt::arg("nfk", mma.nf_padded), fmt::arg("chunk_rows", mma.chunk_rows),
+                     fmt::arg("mrows", mma.rows), fmt::arg("kstep", mma.k_step),
                      fmt::arg("chunked", plan.mma_chunked ? 1 : 0),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
                      fmt::arg("vec", plan.vector_loads ? 1 : 0), fmt::arg("single", s.single ? 1 : 0),

@@ -14,22 +14,26 @@ int face_nodes(int N) { return (N + 1) * (N + 2) / 2; }
 
 }  // namespace
 
-MmaShape mma_shape(int Np, int Nfp, int elements_per_block) {
+MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single) {
   MmaShape m;
-  m.np_padded = (Np + 3) / 4 * 4;
-  m.k_rows = 3 * m.np_padded + 4 * Nfp;
-  m.chunk_rows = std::max(m.np_padded, 4 * Nfp);
-  m.m_tiles = (Np + 7) / 8;
-  m.k_steps = m.k_rows / 4;
+  m.rows = single ? 16 : 8;
+  m.k_step = single ? 8 : 4;
+  m.np_padded = (Np + m.k_step - 1) / m.k_step * m.k_step;
+  m.nf_padded = (4 * Nfp + m.k_step - 1) / m.k_step * m.k_step;
+  m.k_rows = 3 * m.np_padded + m.nf_padded;
+  m.chunk_rows = std::max(m.np_padded, m.nf_padded);
+  m.m_tiles = (Np + m.rows - 1) / m.rows;
+  m.k_steps = m.k_rows / m.k_step;
   m.n_tiles = (6 * elements_per_block + 7) / 8;
   return m;
 }
 
 int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) const {
   const int w = single ? 4 : 8, epb = elements_per_block;
-  if (mma) {  // B fragments [k_rows or chunk_rows / 4][n_tiles][32], then J [EPB][3][NP]
-    const MmaShape m = mma_shape(Np, Nfp, epb);
-    return (mma_chunked ? m.chunk_rows : m.k_rows) / 4 * m.n_tiles * 32 * w + (with_current ? epb * 3 * Np * w : 0);
+  if (mma) {  // B fragments: 8 bytes (a double, or a float's TF32 high and low parts) per entry
+              // of [k_rows or chunk_rows][6 EPB]; then J [EPB][3][NP]
+    const MmaShape m = mma_shape(Np, Nfp, epb, single);
+    return (mma_chunked ? m.chunk_rows : m.k_rows) * m.n_tiles * 8 * 8 + (with_current ? epb * 3 * Np * w : 0);
   }
   const int state = epb * Np * (vector_loads ? (single ? 8 : 6) : 6) * w, fluxes = epb * 4 * Nfp * 6 * w,
             current = with_current ? epb * 3 * Np * w : 0;
@@ -99,8 +103,7 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
   if (plan.vector_loads && !plan.transposed) return "vector loads need the transposed operator layout (T)";
   if (plan.mma_chunked && !plan.mma) return "chunked staging (C) is a tensor-core option (needs M)";
   if (plan.mma) {
-    if (single) return "tensor-core plans are fp64 only (TF32 would not keep single precision's accuracy)";
-    if (limits.arch < 80) return fmt::format("fp64 tensor cores need sm_80 or newer (the device is sm_{})", limits.arch);
+    if (limits.arch < 80) return fmt::format("tensor-core plans need sm_80 or newer (the device is sm_{})", limits.arch);
     if (plan.fusion != 2) return "tensor-core plans need fusion level 2 (one kernel per stage)";
     if (plan.elements_per_thread != 1 || plan.transposed || plan.shared_ops || plan.vector_loads)
       return "tensor-core plans have one element per thread and no T, S or V";
@@ -111,8 +114,8 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
   if (plan.elements_per_block % plan.elements_per_thread != 0)
     return fmt::format("{} elements per block is no multiple of {} elements per thread", plan.elements_per_block,
                        plan.elements_per_thread);
-  if (plan.threads_per_block(Np) > limits.max_threads)
-    return fmt::format("{} threads per block, more than the {} a block may have", plan.threads_per_block(Np),
+  if (plan.threads_per_block(Np, single) > limits.max_threads)
+    return fmt::format("{} threads per block, more than the {} a block may have", plan.threads_per_block(Np, single),
                        limits.max_threads);
   const int shared = plan.shared_bytes(Np, Nfp, single);
   if (plan.mma && shared > limits.max_dynamic_shared)
@@ -147,7 +150,7 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
           add(p);
         }
       }
-  // tensor cores, fp64: 4, 8 or 16 elements per block (3, 6 or 12 column tiles per warp)
+  // tensor cores: 4, 8 or 16 elements per block (3, 6 or 12 column tiles per warp)
   for (int epb : {4, 8, 16})
     for (bool chunked : {false, true}) {
       CudaPlan p;
@@ -155,7 +158,7 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
       p.elements_per_block = epb;
       p.mma = true;
       p.mma_chunked = chunked;
-      if (!single) add(p);
+      add(p);
     }
   CudaPlan four = default_cuda_plan(N, /*single=*/true);  // the rule without tensor cores
   four.fusion = 0;

@@ -26,18 +26,22 @@ struct CudaPlan {
   // 16-byte loads in the volume loop: the staged state node-major (the six fields of a node
   // together) and Dr, Ds, Dt interleaved (entry j of row i as one 4-vector); needs `transposed`.
   bool vector_loads = false;
-  // Tensor cores (fp64 DMMA, sm_80 and up): the stage kernel computes volume and lift terms of the
-  // block as one GEMM, rhs[Np x 6E] = [Dr Ds Dt LIFT] x [curl-weighted state; face fluxes], one
-  // warp per 8 output rows. Needs fusion 2, fp64, one element per thread and a multiple of 4
-  // elements per block (6E columns in tiles of 8); shared memory is dynamic.
+  // Tensor cores (sm_80 and up): the stage kernel computes volume and lift terms of the block as
+  // one GEMM, rhs[Np x 6E] = [Dr Ds Dt LIFT] x [curl-weighted state; face fluxes]. fp64: DMMA
+  // m8n8k4, one warp per 8 output rows; fp32: TF32 m16n8k8 with each operand split in a high and
+  // a low TF32 part (3 products: fp32-level accuracy), one warp per 16 rows. Needs fusion 2, one
+  // element per thread and a multiple of 4 elements per block (6E columns in tiles of 8); shared
+  // memory is dynamic.
   bool mma = false;
   // With mma: B staged one chunk at a time (each operator's rows, then the fluxes: 4 barriers, a
   // quarter of the shared memory) instead of all at once.
   bool mma_chunked = false;
 
-  // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes).
-  int threads_per_block(int Np) const {
-    return mma ? 32 * ((Np + 7) / 8) : Np * (elements_per_block / elements_per_thread);
+  // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
+  // fp64, per 16 in fp32).
+  int threads_per_block(int Np, bool single = false) const {
+    const int rows = single ? 16 : 8;
+    return mma ? 32 * ((Np + rows - 1) / rows) : Np * (elements_per_block / elements_per_thread);
   }
   // Shared memory of the largest kernel the plan launches per stage, in bytes (static, or dynamic
   // for mma plans; `with_current`: the problem has a source current J, staged too).
@@ -66,16 +70,18 @@ struct CudaBlockLimits {
   int arch = 90;                        // compute capability x 10 (mma needs 80)
 };
 
-// The tensor-core GEMM of an mma plan. The right-hand operand has K = 3 NPK + 4 Nfp rows (the
-// curl-weighted state for Dr, Ds and Dt, each padded to NPK = Np rounded up to 4, then the face
-// fluxes) and N = 6 x elements per block columns in tiles of 8. It is staged in shared memory one
-// chunk (one operator's rows, or the fluxes) at a time.
+// The tensor-core GEMM of an mma plan. The right-hand operand has K = 3 NPK + NFK rows (the
+// curl-weighted state for Dr, Ds and Dt, each padded to NPK = Np rounded up to the k step, then
+// the 4 Nfp face fluxes, padded to NFK) and N = 6 x elements per block columns in tiles of 8.
+// fp64 tiles are 8 x 8 x 4, fp32 (TF32) tiles 16 x 8 x 8.
 struct MmaShape {
   int m_tiles, k_steps, n_tiles, k_rows;
-  int np_padded;   // NPK
-  int chunk_rows;  // max(NPK, 4 Nfp): the rows staged at once
+  int rows, k_step;  // output rows per tile (8, 16) and k per instruction (4, 8)
+  int np_padded;     // NPK
+  int nf_padded;     // NFK
+  int chunk_rows;    // max(NPK, NFK): the rows staged at once by chunked plans
 };
-MmaShape mma_shape(int Np, int Nfp, int elements_per_block);
+MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single = false);
 
 // The reason a plan cannot run for this order and precision, or "" when it can (as far as can be
 // told before compiling; registers and spills are checked on the compiled kernel).

@@ -241,7 +241,8 @@ class CudaBackend final : public CudaPlanBackend {
     return static_cast<unsigned>((p_.K() + epb - 1) / epb);
   }
   cuda::Dim3 element_block() const {
-    if (plan().mma) return cuda::Dim3(static_cast<unsigned>(plan().threads_per_block(p_.Np())), 1);
+    if (plan().mma)
+      return cuda::Dim3(static_cast<unsigned>(plan().threads_per_block(p_.Np(), std::is_same_v<Real, float>)), 1);
     return cuda::Dim3(static_cast<unsigned>(p_.Np()), static_cast<unsigned>(plan().elements_per_block / plan().elements_per_thread));
   }
   // Initial state and norms: blocks of (Np, NEPB) threads whatever the plan.

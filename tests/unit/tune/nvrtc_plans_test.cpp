@@ -40,18 +40,21 @@ TEST(NvrtcPlans, EveryAcceptedPlanCompiles) {
 TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
   for (int N = 1; N <= 8; ++N) {
     const Problem p = test::mixed_problem(N, N);
-    codegen::KernelSpec spec = make_kernel_spec(p, false);
-    for (const char* name : {"f2.b4.t1.M", "f2.b4.t1.M.C"}) {
-      spec.plan.cuda = *codegen::CudaPlan::parse(name);
-      ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, N, false), "") << "N = " << N << " " << name;
-      const std::string src = codegen::generate_cuda_source(spec);
-      EXPECT_NE(src.find("mma.sync.aligned.m8n8k4.row.col.f64"), std::string::npos);
-      codegen::NvrtcOptions opt;
-      opt.arch = "sm_90";
-      const std::vector<char> cubin =
-          codegen::nvrtc_compile(src, "plan_N" + std::to_string(N) + "_fp64_" + name, opt);
-      ASSERT_GE(cubin.size(), 4u);
-      EXPECT_EQ(std::string(cubin.data(), 4), "\x7f" "ELF") << "N = " << N << " " << name;
+    for (bool single : {false, true}) {
+      codegen::KernelSpec spec = make_kernel_spec(p, single);
+      for (const char* name : {"f2.b4.t1.M", "f2.b4.t1.M.C"}) {
+        spec.plan.cuda = *codegen::CudaPlan::parse(name);
+        ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, N, single), "") << "N = " << N << " " << name;
+        const std::string src = codegen::generate_cuda_source(spec);
+        EXPECT_NE(src.find(single ? "mma.sync.aligned.m16n8k8.row.col.f32.tf32" : "mma.sync.aligned.m8n8k4.row.col.f64"),
+                  std::string::npos);
+        codegen::NvrtcOptions opt;
+        opt.arch = "sm_90";
+        const std::vector<char> cubin = codegen::nvrtc_compile(
+            src, "plan_N" + std::to_string(N) + (single ? "_fp32_" : "_fp64_") + name, opt);
+        ASSERT_GE(cubin.size(), 4u);
+        EXPECT_EQ(std::string(cubin.data(), 4), "\x7f" "ELF") << "N = " << N << " " << name;
+      }
     }
   }
 }

@@ -67,9 +67,7 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       }
       EXPECT_EQ(fusions, (std::set<int>{0, 1, 2}));
       EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
-      // tensor cores in fp64 only
-      EXPECT_EQ(layouts, single ? (std::set<std::string>{"", ".T", ".T.S", ".T.V"})
-                                : (std::set<std::string>{"", ".M", ".M.C", ".T", ".T.S", ".T.V"}));
+      EXPECT_EQ(layouts, (std::set<std::string>{"", ".M", ".M.C", ".T", ".T.S", ".T.V"}));
       EXPECT_EQ(plans.front().plan.mma, !single && N >= 4) << "the default: tensor cores in fp64 from N = 4";
       EXPECT_GE(accepted, 12) << "N = " << N << (single ? " fp32" : " fp64");
     }
@@ -105,11 +103,11 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
   CudaPlan m = *CudaPlan::parse("f2.b4.t1.M");
   EXPECT_EQ(cuda_plan_rejection(m, 4, false), "");
   EXPECT_EQ(m.threads_per_block(35), 5 * 32);  // one warp per 8 nodes
-  EXPECT_EQ(cuda_plan_rejection(m, 4, true),
-            "tensor-core plans are fp64 only (TF32 would not keep single precision's accuracy)");
-  CudaBlockLimits a100;
-  a100.arch = 75;
-  EXPECT_EQ(cuda_plan_rejection(m, 4, false, a100), "fp64 tensor cores need sm_80 or newer (the device is sm_75)");
+  EXPECT_EQ(cuda_plan_rejection(m, 4, true), "");  // fp32: split TF32
+  EXPECT_EQ(m.threads_per_block(35, true), 3 * 32);  // one warp per 16 nodes
+  CudaBlockLimits turing;
+  turing.arch = 75;
+  EXPECT_EQ(cuda_plan_rejection(m, 4, false, turing), "tensor-core plans need sm_80 or newer (the device is sm_75)");
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f1.b4.t1.M"), 4, false),
             "tensor-core plans need fusion level 2 (one kernel per stage)");
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.T.M"), 4, false),
@@ -148,6 +146,14 @@ TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   EXPECT_EQ(s.k_rows, 3 * 12 + 24);
   EXPECT_EQ(s.k_steps, 15);
   EXPECT_EQ(s.chunk_rows, 24);
+  // fp32 (TF32 m16n8k8): k steps of 8, 16 rows per tile; N = 1: 12 face nodes padded to 16
+  const MmaShape f = mma_shape(4, 3, 4, true);
+  EXPECT_EQ(f.np_padded, 8);
+  EXPECT_EQ(f.nf_padded, 16);
+  EXPECT_EQ(f.k_rows, 3 * 8 + 16);
+  EXPECT_EQ(f.k_steps, 5);
+  EXPECT_EQ(f.m_tiles, 1);
+  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M")->shared_bytes(4, 3, true, false), 40 * 24 * 8);
   EXPECT_EQ(s.m_tiles, 2);
   EXPECT_EQ(s.n_tiles, 3);
 }
