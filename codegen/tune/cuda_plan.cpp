@@ -78,12 +78,14 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
 
 CudaPlan default_cuda_plan(int N, bool single, int arch) {
   CudaPlan p;
-  if (!single && N >= 4 && arch >= 80) {
-    // fp64 from N = 4: tensor cores, 4 elements per block, B staged at once: within 7% of the best
-    // tensor-core plan at N = 4..8 on the H100 and 1.2-1.7x the best plan without (bench/NOTES.md)
+  if (arch >= 80 && (single ? N >= 5 : N >= 4)) {
+    // tensor cores, 4 elements per block: fp64 from N = 4 with B staged at once (within 7% of the
+    // best tensor-core plan at N = 4..8 on the H100, 1.3-1.6x the best plan without); fp32 (split
+    // TF32) from N = 5, chunked (1.1-1.4x the best plan without at N = 5..8) (bench/NOTES.md)
     p.fusion = 2;
     p.elements_per_block = 4;
     p.mma = true;
+    p.mma_chunked = single;
     return p;
   }
   // one kernel per stage, operators transposed, about 64 threads per block: within 15% of the
@@ -160,7 +162,7 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
       p.mma_chunked = chunked;
       add(p);
     }
-  CudaPlan four = default_cuda_plan(N, /*single=*/true);  // the rule without tensor cores
+  CudaPlan four = default_cuda_plan(N, single, /*arch=*/0);  // the rule without tensor cores
   four.fusion = 0;
   four.transposed = true;
   add(four);

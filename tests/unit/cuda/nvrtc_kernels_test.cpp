@@ -31,6 +31,17 @@ TEST(NvrtcKernels, AllOrdersPrecisionsAndArchitecturesCompile) {
   }
 }
 
+// Where the `#if` at `at` ends: its matching `#endif` (nested #if blocks skipped).
+static size_t block_end(const std::string& src, size_t at) {
+  int depth = 0;
+  for (size_t pos = at; pos < src.size(); pos = src.find('\n', pos) + 1) {
+    if (src.compare(pos, 3, "#if") == 0) ++depth;
+    if (src.compare(pos, 6, "#endif") == 0 && --depth == 0) return pos;
+    if (src.find('\n', pos) == std::string::npos) break;
+  }
+  return std::string::npos;
+}
+
 TEST(NvrtcKernels, EveryKernelTheBackendLooksUpIsDefined) {
   // (a GPU is needed to load the module and look kernels up; CI checks the source defines them,
   // each fusion level's own and the ones every module has)
@@ -65,7 +76,7 @@ TEST(NvrtcKernels, EveryKernelTheBackendLooksUpIsDefined) {
         const size_t line = src.rfind("extern \"C\" __global__", at);
         if (line == std::string::npos || at - line >= 120) continue;  // a call or a comment, not a definition
         const size_t guard = src.rfind("#if FUSION", at);
-        const bool guarded = guard != std::string::npos && src.find("#endif", guard) > at;
+        const bool guarded = guard != std::string::npos && block_end(src, guard) > at;
         if (!guarded || holds(src.substr(guard, src.find('\n', guard) - guard))) ++compiled;
       }
       EXPECT_EQ(compiled, 1) << k << " in plan " << spec.plan.cuda.name();

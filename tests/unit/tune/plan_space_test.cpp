@@ -68,7 +68,8 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_EQ(fusions, (std::set<int>{0, 1, 2}));
       EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
       EXPECT_EQ(layouts, (std::set<std::string>{"", ".M", ".M.C", ".T", ".T.S", ".T.V"}));
-      EXPECT_EQ(plans.front().plan.mma, !single && N >= 4) << "the default: tensor cores in fp64 from N = 4";
+      EXPECT_EQ(plans.front().plan.mma, single ? N >= 5 : N >= 4) << "the default: tensor cores from N = 4 (fp64), 5 (fp32)";
+      EXPECT_FALSE(default_cuda_plan(N, single, 75).mma) << "no tensor-core default below sm_80";
       EXPECT_GE(accepted, 12) << "N = " << N << (single ? " fp32" : " fp64");
     }
 }
