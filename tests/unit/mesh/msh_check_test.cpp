@@ -288,13 +288,28 @@ TEST_F(MshCheck, FilesNotStartingWithMeshFormatAreRefused) {
   // (a first line of other text is refused earlier: "is not a Gmsh .msh file")
   for (const std::string& before : {std::string("\n"), std::string("$EndMeshFormat\n")}) {
     const UserError e = expect_rejected(write("before.msh", before + good), {"does not start with a $MeshFormat section"});
-    EXPECT_NE(e.message().find(before[0] == '$' ? "first section is '$EndMeshFormat'" : "after other text"),
+    EXPECT_NE(e.message().find(before[0] == '$' ? "it starts with '$EndMeshFormat'" : "after blank lines"),
               std::string::npos) << e.render();
   }
   // a second $MeshFormat (a bad free in Gmsh: tests/fuzz/regressions/msh/gmsh-geo-parser-bad-free.msh)
   {
     const std::string two = good + slurp(data("two_tets_v2.msh"));
     const UserError e = expect_rejected(write("two.msh", two), {"has a second $MeshFormat section"});
+    EXPECT_EQ(e.where().line, 1 + std::count(good.begin(), good.end(), '\n')) << e.render();
+  }
+  // a comment ends for Gmsh at its first "$End..." line: a $Nodes after it is a section (fuzz finding)
+  {
+    std::string hidden = good;
+    hidden.insert(hidden.find("$EndMeshFormat\n") + 15, "$Comments\n$EndX\n$Nodes\n1\n9 0 0 0\n$EndNodes\n$EndComments\n");
+    expect_rejected(write("hidden.msh", hidden), {"section $Nodes (line 6)"});  // walked, not skipped
+  }
+  // a second $Nodes or $Elements section (a 2 GB allocation in Gmsh for a 1 KB file: fuzz finding)
+  for (const char* section : {"$Nodes", "$Elements"}) {
+    std::string twice = good;
+    const size_t a = twice.find(std::string(section) + "\n"), b = twice.find("$End" + std::string(section + 1));
+    const std::string block = twice.substr(a, b - a) + "$End" + (section + 1) + "\n";
+    twice += block;
+    const UserError e = expect_rejected(write("twice.msh", twice), {std::string("has a second ") + section + " section"});
     EXPECT_EQ(e.where().line, 1 + std::count(good.begin(), good.end(), '\n')) << e.render();
   }
   for (const char* first : {"$MEshFormat", "$meshformat", "$NOD", "$Nodes"}) {
@@ -307,7 +322,7 @@ TEST_F(MshCheck, FilesNotStartingWithMeshFormatAreRefused) {
       bad.replace(bad.find("$EndMeshFormat"), 14, std::string("$End") + (first + 1));
     }
     const UserError e = expect_rejected(write("first.msh", bad), {"does not start with a $MeshFormat section",
-                                                                  std::string("its first section is '") + first + "'",
+                                                                  std::string("it starts with '") + first + "'",
                                                                   "dgmax reads MSH 2.2 and 4.1"});
     EXPECT_EQ(e.where().line, 1) << e.render();
     EXPECT_NE(e.hint().find("gmsh file.msh -save -format msh41"), std::string::npos) << e.hint();
