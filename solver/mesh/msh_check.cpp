@@ -153,12 +153,12 @@ class Walker {
                     std::to_string(line_of(s.header)) + ") has no $End" + s.name.substr(1) +
                     (last.empty() ? std::string() : " (the last complete section is " + last + ")"),
                 kTruncatedHint);
-      if (s.name != "$Comments" && (!binary_ || s.name == "$PhysicalNames")) check_no_nested_section(s);
+      if (gmsh_reads(s.name) && (!binary_ || s.name == "$PhysicalNames")) check_no_nested_section(s);
       check_section(s);
       has_nodes |= s.name == "$Nodes" || s.name == "$NOD";
       has_elements |= s.name == "$Elements" || s.name == "$ELM";
       last = s.name;
-      pos = line_end(s.end);
+      pos = gmsh_reads(s.name) ? line_end(s.end) : s.end;  // the '$' line after an unread section is a section
     }
     if (!has_elements && !last.empty())
       fail_at(d_.size(), false,
@@ -222,14 +222,21 @@ class Walker {
       "convert it with Gmsh: `gmsh file.msh -save -format msh41 -o converted.msh`";
 
   // The '$' of "$End<name>" at the start of a line after the section's header, or npos.
-  size_t find_end_marker(const Section& s) const {
-    // Gmsh skips a section it does not read ($Comments, unknown names) up to the first line that
-    // starts with "$End", whatever name follows (a "$Nodes" after "$EndX" inside a comment was
-    // read by Gmsh and not by this walk: a 2 GB allocation, fuzz finding)
+  // Whether Gmsh's reader reads the section (else it looks for the next section at the next line
+  // that starts with '$': a "$Nodes" inside $Comments is read as nodes).
+  static bool gmsh_reads(const std::string& name) {
     static const char* const kRead[] = {"$MeshFormat", "$PhysicalNames", "$Nodes", "$Elements", "$Entities",
                                         "$Periodic", "$NOD", "$ELM", "$PartitionedEntities"};
-    const bool read = std::any_of(std::begin(kRead), std::end(kRead), [&](const char* n) { return s.name == n; });
-    const std::string marker = read ? "$End" + s.name.substr(1) : "$End";
+    return std::any_of(std::begin(kRead), std::end(kRead), [&](const char* n) { return name == n; });
+  }
+
+  // For a section Gmsh reads: the '$' of its "$End<name>" at the start of a line. For one it does
+  // not read ($Comments, unknown names): the next line that starts with '$', which Gmsh takes for
+  // the next section (a "$Nodes" inside a comment was read by Gmsh and not by this walk: a 2 GB
+  // allocation, fuzz finding). npos when there is none.
+  size_t find_end_marker(const Section& s) const {
+    const bool read = gmsh_reads(s.name);
+    const std::string marker = read ? "$End" + s.name.substr(1) : "$";
     size_t pos = s.begin;
     while (true) {
       pos = d_.find('$', pos);

@@ -196,10 +196,14 @@ TEST_F(MshCheck, SectionsInsideSectionsAreRefused) {
                                                                    "before its $EndElements"});
     EXPECT_EQ(e.where().snippet, "$Nodes") << e.render();
   }
-  // $Comments may hold anything, also '$' lines
+  // $Comments may hold any text, even '$' inside lines; but Gmsh takes a line that starts with '$'
+  // for the next section, so a "$Nodes" line in a comment is a node section (checked as one)
   std::string commented = slurp(data("two_tets_v2.msh"));
-  commented.insert(commented.find("$EndMeshFormat\n") + 15, "$Comments\n$Nodes is fine here\n$EndComments\n");
+  commented.insert(commented.find("$EndMeshFormat\n") + 15, "$Comments\nprice: $5, $Nodes\n$EndComments\n");
   EXPECT_NO_THROW(check_msh_structure(write("comments.msh", commented)));
+  std::string hiding = slurp(data("two_tets_v2.msh"));
+  hiding.insert(hiding.find("$EndMeshFormat\n") + 15, "$Comments\n$Nodes is not fine here\n$EndComments\n");
+  expect_rejected(write("hiding.msh", hiding), {"section $Nodes (line 5)"});
 }
 
 // Gmsh's MSH 2 reader takes a section's count from the first word of the line after the header and
