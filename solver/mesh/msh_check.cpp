@@ -46,6 +46,14 @@ int nodes_per_type(long long type) {
 // pyramid, point.
 bool first_order_type(long long type) { return (type >= 1 && type <= 7) || type == 15; }
 
+// Text from the file for a message: non-printable bytes as '?' (no raw bytes on the terminal).
+std::string printable(std::string_view text) {
+  std::string out(text);
+  for (char& ch : out)
+    if (!std::isprint(static_cast<unsigned char>(ch))) ch = '?';
+  return out;
+}
+
 // The file's bytes, mapped read-only.
 class MappedFile {
  public:
@@ -107,11 +115,9 @@ class Walker {
       while (first < d_.size() && is_space(d_[first])) ++first;
       size_t end = first;
       while (end < d_.size() && end - first < 40 && !is_space(d_[end])) ++end;
-      std::string shown(d_.substr(first, end - first));
-      for (char& ch : shown)
-        if (!std::isprint(static_cast<unsigned char>(ch))) ch = '?';
       fail_at(first, true,
-              "mesh file '" + path_ + "' does not start with a $MeshFormat section (it starts with '" + shown +
+              "mesh file '" + path_ + "' does not start with a $MeshFormat section (it starts with '" +
+                  printable(d_.substr(first, end - first)) +
                   "', line " + std::to_string(line_of(first)) + (first > 0 ? ", after blank lines" : "") +
                   "): it is in MSH format 1 or no Gmsh mesh, and dgmax reads MSH 2.2 and 4.1",
               kFormatHint);
@@ -263,7 +269,7 @@ class Walker {
         binary_data_ = false;
         size_t e = c;
         while (e < s.end && !is_space(d_[e])) ++e;
-        corrupt(c, "has a line starting with '" + std::string(d_.substr(c, std::min<size_t>(e - c, 40))) +
+        corrupt(c, "has a line starting with '" + printable(d_.substr(c, std::min<size_t>(e - c, 40))) +
                        "' (line " + std::to_string(line_of(c)) + ") before its $End" + s.name.substr(1) +
                        ": Gmsh would read it as the start of another section", true);
       }
@@ -491,15 +497,11 @@ class Walker {
         const size_t start = pos_;
         if (pos_ >= section_.end) corrupt(pos_, "ends inside node coordinates");
         while (pos_ < section_.end && !is_space(d_[pos_])) ++pos_;
-        std::string token(d_.substr(start, std::min<size_t>(pos_ - start, 64)));
+        const std::string token(d_.substr(start, std::min<size_t>(pos_ - start, 64)));
         char* end = nullptr;
         const double x = std::strtod(token.c_str(), &end);
         if (pos_ - start > 64 || end != token.c_str() + token.size() || !std::isfinite(x))
-        {
-          for (char& ch : token)
-            if (!std::isprint(static_cast<unsigned char>(ch))) ch = '?';  // no raw bytes in the message
-          corrupt(start, "has the node coordinate '" + token + "', which is not a finite number", true);
-        }
+          corrupt(start, "has the node coordinate '" + printable(token) + "', which is not a finite number", true);
       }
       return;
     }

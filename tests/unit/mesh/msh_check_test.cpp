@@ -255,6 +255,13 @@ TEST_F(MshCheck, CoordinatesThatAreNotOneNumberAreRefused) {
       EXPECT_EQ(e.where().line, 1 + std::count(bad.begin(), bad.begin() + x, '\n')) << e.render();
     }
   }
+  {  // raw bytes are not echoed
+    std::string bad = slurp(data("two_tets_v2.msh"));
+    const size_t line = bad.rfind('\n', bad.find("$EndNodes") - 2) + 1;
+    const size_t x = bad.find(' ', line) + 1;
+    bad.replace(x, bad.find(' ', x) - x, "1\x01\x7f");
+    expect_rejected(write("raw.msh", bad), {"the node coordinate '1??'"});
+  }
   std::string ok = slurp(data("two_tets_v2.msh"));  // exponents and signs are numbers
   const size_t line = ok.rfind('\n', ok.find("$EndNodes") - 2) + 1;
   const size_t x = ok.find(' ', line) + 1;
