@@ -71,7 +71,8 @@ extern "C" void dgmax_surface(int K, const real_t* __restrict q, const real_t* _
 // J(x, t) is evaluated at the node (HAS_CURRENT).
 extern "C" void dgmax_lift(int K, const real_t* __restrict flux, const real_t* __restrict mat,
                            const real_t* __restrict q, const double* __restrict vert, double t,
-                           real_t* __restrict rhs) {{
+                           real_t* __restrict rhs, const int* __restrict xslot, const real_t* __restrict xsrc,
+                           const real_t* __restrict xscale) {{
 #pragma omp parallel for schedule(static, {chunk})
   for (int k = 0; k < K; ++k) {{
     const real_t* fl = flux + (long)k * NFACE_NODES * 6;
@@ -99,12 +100,24 @@ extern "C" void dgmax_lift(int K, const real_t* __restrict flux, const real_t* _
 #if HAS_CURRENT
         e -= src[c] * mk[{inv_eps}];
 #endif
-        rk[c * NP + i] = e;
-        rk[(3 + c) * NP + i] = (rk[(3 + c) * NP + i] + acc[3 + c]) * mk[{inv_mu}];
+        rk[c * NP + i] = extra_rhs(k, c, i, e, xslot, xsrc, xscale);
+        rk[(3 + c) * NP + i] = extra_rhs(k, 3 + c, i, (rk[(3 + c) * NP + i] + acc[3 + c]) * mk[{inv_mu}], xslot, xsrc, xscale);
       }}
     }}
   }}
 }}
+
+#if HAS_PML
+// One LSERK stage of the perfectly matched layer, before the fields' right-hand side: advances the
+// auxiliary fields of every layer element and writes the source dgmax_lift adds (pml_node).
+extern "C" void dgmax_pml(int slots, const int* __restrict pml_elem, const real_t* __restrict q,
+                          const double* __restrict vert, real_t* __restrict psi, real_t* __restrict psi_res,
+                          real_t* __restrict xsrc, real_t a, real_t b, real_t dt) {{
+#pragma omp parallel for schedule(static, {chunk})
+  for (int slot = 0; slot < slots; ++slot)
+    for (int i = 0; i < NP; ++i) pml_node(slot, pml_elem[slot], i, q, vert, psi, psi_res, xsrc, a, b, dt);
+}}
+#endif
 
 // One LSERK stage over all n values.
 extern "C" void dgmax_update(long n, real_t a, real_t b, real_t dt, const real_t* __restrict rhs,

@@ -302,28 +302,29 @@ DGMAX_FN real_t rhs_component(int c, real_t volume, real_t lifted, const real_t*
 // lifted fluxes acc.
 DGMAX_FN void finish_rhs(int k, int i, const real_t* __restrict__ acc, const real_t* __restrict__ mat,
                          const real_t* __restrict__ q, const double* __restrict__ vert, double t,
-                         real_t* __restrict__ rhs) {{
+                         real_t* __restrict__ rhs, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
   real_t src[3];
   node_current(vert, k, i, t, src);
   const real_t* mk = mat + (long)k * MAT;
   const real_t* qk = q + (long)k * 6 * NP;
   real_t* rk = rhs + (long)k * 6 * NP;
 #pragma unroll
-  for (int c = 0; c < 6; ++c) rk[c * NP + i] = rhs_component(c, rk[c * NP + i], acc[c], mk, qk[c * NP + i], src);
+  for (int c = 0; c < 6; ++c)
+    rk[c * NP + i] = extra_rhs(k, c, i, rhs_component(c, rk[c * NP + i], acc[c], mk, qk[c * NP + i], src), xslot, xsrc, xscale);
 }}
 
 // Lift the block's face fluxes (sf, in shared memory) onto the volume terms in rhs: thread (i, y)
 // finishes node i of its EPT elements.
 DGMAX_FN void lift_block(int K, int kb, int i, int y, const real_t (*__restrict__ sf)[NFACE_NODES * 6],
                          const real_t* __restrict__ mat, const real_t* __restrict__ q, const double* __restrict__ vert,
-                         double t, real_t* __restrict__ rhs) {{
+                         double t, real_t* __restrict__ rhs, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
   real_t acc[EPT][6];
   lift_nodes(i, sf + y * EPT, acc);
 #pragma unroll
   for (int r = 0; r < EPT; ++r) {{
     const int k = kb + y * EPT + r;
     if (k >= K) break;
-    finish_rhs(k, i, acc[r], mat, q, vert, t, rhs);
+    finish_rhs(k, i, acc[r], mat, q, vert, t, rhs, xslot, xsrc, xscale);
   }}
 }}
 
@@ -370,7 +371,7 @@ extern "C" __global__ void dgmax_surface(int K, const real_t* __restrict__ q, co
 // Lift: the face fluxes of the block's elements (contiguous in flux) staged in shared memory.
 extern "C" __global__ void __launch_bounds__(NT)
 dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ mat, const real_t* __restrict__ q,
-           const double* __restrict__ vert, double t, real_t* __restrict__ rhs) {{
+           const double* __restrict__ vert, double t, real_t* __restrict__ rhs, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
   const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = blockIdx.x * EPB;
   {{
@@ -380,7 +381,7 @@ dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ ma
     for (int n = tid; n < valid; n += NT) s[n] = fb[n];
   }}
   __syncthreads();
-  lift_block(K, kb, i, y, sf, mat, q, vert, t, rhs);
+  lift_block(K, kb, i, y, sf, mat, q, vert, t, rhs, xslot, xsrc, xscale);
 }}
 
 #endif
@@ -392,12 +393,12 @@ extern "C" __global__ void __launch_bounds__(NT)
 dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                    const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
                    const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
-                   real_t* __restrict__ rhs) {{
+                   real_t* __restrict__ rhs, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
   const int i = threadIdx.x, y = threadIdx.y, kb = blockIdx.x * EPB;
   block_fluxes(K, kb, y * NP + i, q, geo, mat, etoe, bc, vmapP, vert, t, sf);
   __syncthreads();
-  lift_block(K, kb, i, y, sf, mat, q, vert, t, rhs);
+  lift_block(K, kb, i, y, sf, mat, q, vert, t, rhs, xslot, xsrc, xscale);
 }}
 
 #endif
@@ -410,7 +411,7 @@ extern "C" __global__ void __launch_bounds__(NT)
 dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
             const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
             const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
-            real_t a, real_t b, real_t dt) {{
+            real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
   __shared__ __align__(16) elem_state_t sq[EPB];
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
   const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = blockIdx.x * EPB;
@@ -452,7 +453,7 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
 #pragma unroll
     for (int c = 0; c < 6; ++c) {{
       const real_t qc = SQ_AT(sq[e], c, i);
-      const real_t rc = rhs_component(c, curl[r][c], acc[r][c], mk, qc, src);
+      const real_t rc = extra_rhs(k, c, i, rhs_component(c, curl[r][c], acc[r][c], mk, qc, src), xslot, xsrc, xscale);
       const long idx = ((long)k * 6 + c) * NP + i;
       const real_t rs = a * res[idx] + dt * rc;
       res[idx] = rs;
@@ -590,7 +591,7 @@ extern "C" __global__ void __launch_bounds__(NT)
 dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
             const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
             const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
-            real_t a, real_t b, real_t dt) {{
+            real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
   extern __shared__ __align__(16) unsigned char smem[];
   real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments: B_ROWS x 6 EPB entries of BW words
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, kb = blockIdx.x * EPB;
@@ -642,7 +643,7 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
 #endif
       const long idx = ((long)k * 6 + c) * NP + i;
       const real_t qc = q[idx];
-      const real_t rc = rhs_component(c, (real_t)acc[nt][h], real_t(0), mk, qc, src);
+      const real_t rc = extra_rhs(k, c, i, rhs_component(c, (real_t)acc[nt][h], real_t(0), mk, qc, src), xslot, xsrc, xscale);
       const real_t rs = a * res[idx] + dt * rc;
       res[idx] = rs;
       q_out[idx] = qc + b * rs;
@@ -669,6 +670,18 @@ extern "C" __global__ void dgmax_update(long n, real_t a, real_t b, real_t dt, c
     q[i] += b * r;
   }}
 }}
+
+#if HAS_PML
+// One LSERK stage of the perfectly matched layer, before the stage of the fields: thread (i, y)
+// advances the auxiliary fields at node i of layer element slot blockIdx.x * NEPB + y and writes
+// the source the stage kernel adds (pml_node). psi, psi_res, xsrc: [slots][...][NP].
+extern "C" __global__ void __launch_bounds__(NP * NEPB)
+dgmax_pml(int slots, const int* __restrict__ pml_elem, const real_t* __restrict__ q, const double* __restrict__ vert,
+          real_t* __restrict__ psi, real_t* __restrict__ psi_res, real_t* __restrict__ xsrc, real_t a, real_t b, real_t dt) {{
+  const int i = threadIdx.x, slot = blockIdx.x * NEPB + threadIdx.y;
+  if (slot < slots) pml_node(slot, pml_elem[slot], i, q, vert, psi, psi_res, xsrc, a, b, dt);
+}}
+#endif
 
 // The initial state q = (E, H)(x, 0); *bad = min(*bad, flat index of a value not finite in real_t).
 extern "C" __global__ void __launch_bounds__(NP * NEPB)

@@ -113,6 +113,91 @@ DGMAX_FN long initial_node(int k, int i, const double* __restrict__ vert, real_t
   return src.str();
 }
 
+// The perfectly matched layer's coefficients and node terms (codegen/emit/pml_profile.hpp has the
+// formulation and the host twin), and the hook that adds the extra terms of elements with a slot.
+std::string extra_terms_section(const KernelSpec& s) {
+  std::ostringstream src;
+  src << fmt::format("#define HAS_PML {}\n#define HAS_XSCALE {}\n\n", s.pml ? 1 : 0, s.pml && s.pml_scaled ? 1 : 0);
+  if (s.pml) {
+    const PmlProfile& p = *s.pml;
+    auto v3 = [](const double* x) {
+      return fmt::format("{{{}, {}, {}}}", dsl::format_number(x[0]), dsl::format_number(x[1]), dsl::format_number(x[2]));
+    };
+    src << "// Perfectly matched layer: the undamped box, the layer thickness and sigma_max on each side.\n"
+        << "DGMAX_TABLE double PmlInnerLo[3] = " << v3(p.inner_lo) << ", PmlInnerHi[3] = " << v3(p.inner_hi) << ";\n"
+        << "DGMAX_TABLE double PmlWidthLo[3] = " << v3(p.width_lo) << ", PmlWidthHi[3] = " << v3(p.width_hi) << ";\n"
+        << "DGMAX_TABLE double PmlSigmaLo[3] = " << v3(p.sigma_lo) << ", PmlSigmaHi[3] = " << v3(p.sigma_hi) << ";\n"
+        << fmt::format("enum {{ PML_AUX = {} }};\n", kPmlAux)
+        << fmt::format(R"(// sigma, kappa and alpha along each axis at x: graded as u^{order} with u the relative depth.
+DGMAX_FN void pml_coefficients(const double* __restrict__ x, double* __restrict__ sigma, double* __restrict__ kappa,
+                               double* __restrict__ alpha) {{
+  for (int j = 0; j < 3; ++j) {{
+    double u = 0, smax = 0;
+    if (PmlWidthLo[j] > 0 && x[j] < PmlInnerLo[j]) {{ u = (PmlInnerLo[j] - x[j]) / PmlWidthLo[j]; smax = PmlSigmaLo[j]; }}
+    if (PmlWidthHi[j] > 0 && x[j] > PmlInnerHi[j]) {{ u = (x[j] - PmlInnerHi[j]) / PmlWidthHi[j]; smax = PmlSigmaHi[j]; }}
+    const double g = u > 0 ? pow(u < 1 ? u : 1.0, {order}) : 0.0;
+    sigma[j] = smax * g;
+    kappa[j] = 1 + ({kappa_max} - 1) * g;
+    alpha[j] = {alpha};
+  }}
+}}
+
+// One LSERK stage of the layer at node i of element k (slot `slot`): from the state q and the
+// auxiliary fields psi: psi_res = a psi_res + dt psi', psi += b psi_res, and the source of the
+// element's right-hand side, xsrc (pml_profile.hpp: rhs = C * kappa_a / (kappa_b kappa_c) + xsrc).
+DGMAX_FN void pml_node(int slot, int k, int i, const real_t* __restrict__ q, const double* __restrict__ vert,
+                       real_t* __restrict__ psi, real_t* __restrict__ psi_res, real_t* __restrict__ xsrc,
+                       real_t a, real_t b, real_t dt) {{
+  double x[3], sigma[3], kappa[3], alpha[3];
+  node_position(vert + (long)k * VERT, i, x);
+  pml_coefficients(x, sigma, kappa, alpha);
+  for (int c = 0; c < 6; ++c) {{
+    const int ax = c % 3, bx = (ax + 1) % 3, cx = (ax + 2) % 3;
+    const real_t u = q[((long)k * 6 + c) * NP + i];
+    const long p0 = ((long)slot * PML_AUX + 3 * c) * NP + i;  // psi: [slots][18][NP]
+    const real_t ps0 = psi[p0], ps1 = psi[p0 + NP], ps2 = psi[p0 + 2 * NP];
+    const real_t sa = (real_t)(sigma[ax] / kappa[ax]), sb = (real_t)(sigma[bx] / kappa[bx]), sc = (real_t)(sigma[cx] / kappa[cx]);
+    real_t d[3];
+    d[0] = -((real_t)alpha[ax] + sa) * ps0 + sa * u;
+    const real_t u1 = u - ps0;
+    d[1] = -(real_t)alpha[cx] * ps1 + sc * u1;
+    const real_t u2 = u1 + ps1;
+    d[2] = -(real_t)alpha[bx] * ps2 + sb * u2;
+    xsrc[((long)slot * 6 + c) * NP + i] = d[0] - d[1] - d[2];
+    for (int m = 0; m < 3; ++m) {{
+      const long at = p0 + m * NP;
+      const real_t r = a * psi_res[at] + dt * d[m];
+      psi_res[at] = r;
+      psi[at] += b * r;
+    }}
+  }}
+}}
+
+)",
+                       fmt::arg("order", dsl::format_number(p.order)), fmt::arg("kappa_max", dsl::format_number(p.kappa_max)),
+                       fmt::arg("alpha", dsl::format_number(p.alpha)));
+  }
+  src << R"(// The extra terms of an element with a slot (a layer element): rc * xscale + xsrc for component c
+// at node i; other elements (xslot[k] < 0) keep rc.
+DGMAX_FN real_t extra_rhs(int k, int c, int i, real_t rc, const int* __restrict__ xslot,
+                          const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {
+#if HAS_PML
+  const int slot = xslot[k];
+  if (slot < 0) return rc;
+  const long at = ((long)slot * 6 + c) * NP + i;
+#if HAS_XSCALE
+  rc *= xscale[at];
+#endif
+  return rc + xsrc[at];
+#else
+  return rc;
+#endif
+}
+
+)";
+  return src.str();
+}
+
 }  // namespace
 
 std::string kernel_header_comment(const KernelSpec& s, const std::string& backend) {
@@ -161,7 +246,7 @@ std::string kernel_common_section(const KernelSpec& s, bool cuda) {
       << "DGMAX_FN void numerical_flux(const real_t* __restrict__ in, real_t* __restrict__ out) {\n"
       << emit_c_statements(s.flux.dag, st) << "}\n\n";
 
-  src << space_time_field_section(s, cuda);
+  src << space_time_field_section(s, cuda) << extra_terms_section(s);
 
   // Boundary faces whose state reads Einc/Hinc evaluate the incident field at the node first.
   std::string reads_incident;

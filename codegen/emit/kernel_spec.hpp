@@ -7,6 +7,7 @@
 
 #include "codegen/lower/field_lowering.hpp"
 #include "codegen/lower/flux_lowering.hpp"
+#include "codegen/emit/pml_profile.hpp"
 #include "codegen/tune/cuda_plan.hpp"
 
 namespace dgmax::codegen {
@@ -34,6 +35,10 @@ struct KernelSpec {
   std::optional<LoweredField> exact;     // 6 outputs: E, H (error norms in dgmax_norms)
   std::optional<LoweredField> current;   // 3 outputs: J (fused into the right-hand side)
   std::optional<LoweredField> incident;  // 6 outputs: Einc, Hinc (at boundary face nodes)
+  // A perfectly matched layer (pml_profile.hpp): its coefficients are compiled in; the kernels of
+  // elements with a slot (xslot[k] >= 0) finish their right-hand side as rhs * xscale + xsrc.
+  std::optional<PmlProfile> pml;
+  bool pml_scaled = false;               // kappa_max != 1: xscale is read (else it is 1)
   std::vector<double> M;                 // [Np][Np] reference mass matrix (energy and norms)
   std::vector<double> node_weights;      // [Np][4] node i: x = sum_v w[i][v] * vertex_v
   KernelPlan plan;

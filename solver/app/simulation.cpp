@@ -21,6 +21,7 @@
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/async_snapshot_writer.hpp"
 #include "solver/io/checkpoint.hpp"
+#include "solver/physics/pml.hpp"
 #include "codegen/jit/content_hash.hpp"
 #include "solver/mesh/memory_estimate.hpp"
 #include "solver/physics/energy_guard.hpp"
@@ -149,6 +150,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
         break;
       }
   const StepPlan plan = checked_plan(cfg, p);
+  if (p.pml) check_pml_time_step(*p.pml, *cfg.pml, plan.dt);
   if (cfg.vtk_every > 0 && cfg.t_final / cfg.vtk_every > kMaxSnapshots)
     throw UserError("output.vtk_every = " + fmt_g(cfg.vtk_every) + " asks for " +
                         fmt_g(std::floor(cfg.t_final / cfg.vtk_every)) + " snapshots up to time.final = " +
@@ -233,6 +235,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     c.res = Fields(static_cast<int>(K), static_cast<int>(Np));
     backend->get_state(c.q);
     backend->get_residual(c.res);
+    backend->get_aux(c.aux);
     const auto g = guard.state();
     nlohmann::json progress = {{"csv", csv},
                                      {"snapshot_times", snapshot_times},
@@ -260,6 +263,15 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     }
     backend->set_state(c.q);
     backend->set_residual(c.res);  // after set_state, which clears it
+    {
+      std::vector<double> aux;
+      backend->get_aux(aux);
+      if (aux.size() != c.aux.size())
+        throw UserError(fmt::format("checkpoint {} holds {} values of PML auxiliary state; this run's layer has {}", path,
+                                    c.aux.size(), aux.size()),
+                        {cfg.path}, "restart with the pml settings of the run that wrote it");
+      backend->set_aux(c.aux);
+    }
     nlohmann::json progress;
     try {
       progress = nlohmann::json::parse(c.progress);

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "solver/physics/fields.hpp"
 #include "solver/physics/norms.hpp"
 #include "solver/physics/problem.hpp"
 #include "solver/util/clock.hpp"
+#include "solver/util/error.hpp"
 
 namespace dgmax {
 
@@ -36,6 +38,13 @@ class Backend {
   // set_residual: InternalError when `res` is not [K][6][Np] of this problem.
   virtual void get_residual(Fields& res) = 0;
   virtual void set_residual(const Fields& res) = 0;
+  // The auxiliary state of a perfectly matched layer (its fields psi, then their LSERK4 residual,
+  // widened to double; empty without a layer), for checkpoints. init_state zeroes it; set_state
+  // leaves it. set_aux: InternalError when the size does not match.
+  virtual void get_aux(std::vector<double>& aux) { aux.clear(); }
+  virtual void set_aux(const std::vector<double>& aux) {
+    if (!aux.empty()) throw InternalError("this backend has no auxiliary state");
+  }
   // The state := Problem::initial at t = 0 (zero without one). UserError naming the component and
   // the point when a value is not finite in the backend's precision.
   virtual void init_state() = 0;

@@ -17,6 +17,9 @@ struct KernelData {
   std::vector<int> bc;           // [K][4] exterior-state index on boundaries, -1 elsewhere
   std::vector<int> vmapP;        // [K][4][Nfp] neighbour node k'·Np + i'
   std::vector<double> vert;      // [K][kVertStride] vertex coordinates and J, always double
+  std::vector<int> xslot;        // [K] slot of an element with extra terms (the PML), -1 elsewhere
+  std::vector<int> pml_elem;     // [slots] the layer's elements
+  std::vector<Real> xscale;      // [slots][6][Np] scale of the ordinary right-hand side (kappa != 1 only)
 };
 
 template <class Real>

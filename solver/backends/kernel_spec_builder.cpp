@@ -1,5 +1,7 @@
 #include "solver/backends/kernel_spec_builder.hpp"
 
+#include "solver/physics/pml.hpp"
+
 namespace dgmax {
 namespace {
 
@@ -45,6 +47,10 @@ codegen::KernelSpec make_kernel_spec(const Problem& p, bool single) {
   s.exact = lowered(p.exact, "exact");
   s.current = lowered(p.current, "current (sources.J)");
   s.incident = lowered(p.incident, "incident");
+  if (p.pml) {
+    s.pml = p.pml->profile;
+    s.pml_scaled = p.pml->profile.kappa_max != 1;
+  }
   s.M = row_major(ref.M);
   s.node_weights.resize(4 * static_cast<size_t>(ref.Np));
   for (int i = 0; i < ref.Np; ++i) {
@@ -54,7 +60,8 @@ codegen::KernelSpec make_kernel_spec(const Problem& p, bool single) {
     for (int v = 0; v < 4; ++v) s.node_weights[4 * static_cast<size_t>(i) + v] = w[v];
   }
   s.origin = "flux '" + p.fluxes->flux_name + "', N = " + std::to_string(ref.N) + ", " +
-             (single ? "single" : "double") + " precision";
+             (single ? "single" : "double") + " precision" +
+             (p.pml ? ", PML on " + std::to_string(p.pml->elements.size()) + " elements" : "");
   return s;
 }
 

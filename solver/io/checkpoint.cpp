@@ -182,6 +182,40 @@ std::string read_bytes(const H5File& r, hid_t f, const std::string& name) {
   return text;
 }
 
+// /aux: a flat float64 array (the PML's auxiliary state), chunked with Fletcher-32 checksums.
+void write_doubles(const H5File& w, hid_t f, const std::string& name, const std::vector<double>& v,
+                   const std::string& long_name) {
+  const hsize_t n = v.size(), chunk = std::clamp<hsize_t>(n, 1, hsize_t(1) << 17);
+  H5Id sp(w.check(H5Screate_simple(1, &n, nullptr), "H5Screate_simple", name), H5Sclose);
+  H5Id dcpl(w.check(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate", name), H5Pclose);
+  w.check(H5Pset_chunk(dcpl.get(), 1, &chunk), "H5Pset_chunk", name);
+  w.check(H5Pset_fletcher32(dcpl.get()), "H5Pset_fletcher32", name);
+  H5Id ds(w.check(H5Dcreate2(f, name.c_str(), H5T_IEEE_F64LE, sp.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), "H5Dcreate2",
+                  name),
+          H5Dclose);
+  w.check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "H5Dwrite", name);
+  w.string_attr(ds.get(), "long_name", long_name);
+}
+
+// An optional flat float64 dataset (empty when absent).
+std::vector<double> read_doubles(const H5File& r, hid_t f, const std::string& name) {
+  if (r.check(H5Lexists(f, name.c_str(), H5P_DEFAULT), "H5Lexists", name) <= 0) return {};
+  H5Id ds(r.check(H5Dopen2(f, name.c_str(), H5P_DEFAULT), "H5Dopen2", name), H5Dclose);
+  H5Id sp(r.check(H5Dget_space(ds.get()), "H5Dget_space", name), H5Sclose);
+  H5Id t(r.check(H5Dget_type(ds.get()), "H5Dget_type", name), H5Tclose);
+  if (r.check(H5Sget_simple_extent_ndims(sp.get()), "H5Sget_simple_extent_ndims", name) != 1)
+    r.fail("dataset '" + name + "' is not one-dimensional");
+  if (r.check(H5Tget_class(t.get()), "H5Tget_class", name) != H5T_FLOAT || H5Tget_size(t.get()) != 8)
+    r.fail("dataset '" + name + "' is not float64");
+  hsize_t n = 0;
+  r.check(H5Sget_simple_extent_dims(sp.get(), &n, nullptr), "H5Sget_simple_extent_dims", name);
+  if (n > (hsize_t(1) << 34)) r.fail("dataset '" + name + "' is implausibly large");
+  std::vector<double> v(n);
+  if (H5Dget_storage_size(ds.get()) < n * sizeof(double)) r.fail("dataset '" + name + "' is incomplete");
+  if (n > 0) r.check(H5Dread(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "H5Dread", name);
+  return v;
+}
+
 // Reads /q or /res after checking its shape against K and Np (from the attributes, which are
 // checked against each other before) and its type; the values are read in the stored precision
 // and widened exactly.
@@ -289,6 +323,7 @@ std::string write_checkpoint(const std::string& dir, const Checkpoint& c) {
     write_fields(w, f, "q", c.q, as_float, "state [K][6][Np] (Ex Ey Ez Hx Hy Hz)");
     write_fields(w, f, "res", c.res, as_float, "LSERK4 residual [K][6][Np]");
     write_bytes(w, f, "progress", c.progress);
+    if (!c.aux.empty()) write_doubles(w, f, "aux", c.aux, "PML auxiliary fields and their LSERK4 residual");
     w.check(H5Fclose(file.release()), "H5Fclose", tmp);
   } catch (...) {
     std::remove(tmp.c_str());
@@ -349,6 +384,7 @@ Checkpoint read_checkpoint(const std::string& path) {
   c.q = read_fields(r, f, "q", static_cast<int>(K), id.Np);
   c.res = read_fields(r, f, "res", static_cast<int>(K), id.Np);
   c.progress = read_bytes(r, f, "progress");
+  c.aux = read_doubles(r, f, "aux");
   r.check(H5Fclose(file.release()), "H5Fclose");
   return c;
 }

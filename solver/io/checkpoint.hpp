@@ -12,6 +12,7 @@
 //                                  value is exactly a float; bitwise the backend's own values)
 //                                  chunked, Fletcher-32 checksummed (corruption fails the read)
 //   /progress  uint8 [n]       the caller's `progress` text (outputs written so far)
+//   /aux       float64 [n]     optional: the PML's auxiliary state (Backend::get_aux), checksummed
 // Root attributes: format = "dgmax-checkpoint", format_version = 1, dgmax_version, config_hash,
 // mesh_fingerprint, backend, precision (strings); K, N, Np, step (int64); time, dt, t_final
 // (float64, bitwise).
@@ -46,6 +47,7 @@ struct Checkpoint {
   double time = 0;     // simulated time after `step` steps
   Fields q, res;       // state and LSERK4 residual, [K][6][Np] (Backend::get_state / get_residual)
   std::string progress;  // the run's outputs so far (the caller's text, e.g. JSON); opaque here
+  std::vector<double> aux;  // the PML's auxiliary state (Backend::get_aux); empty without a layer
 };
 
 // "<dir>/checkpoint_<step zero-padded to 12 digits>.h5".

@@ -14,6 +14,36 @@ constexpr double kMaxBoxElements = 2e9;  // as make_box_mesh
 
 }  // namespace
 
+// mesh.box.pml: a layer of whole cells around the box, tagged `pml` (the box itself stays `domain`):
+// the box grows by the thickness on each side and gains thickness / cell size cells there.
+static void add_pml_layer(const YamlDoc& doc, const YAML::Node& node, BoxSpec& box, MeshSpec& spec) {
+  const double L = doc.as_double(node, "mesh.box.pml");
+  if (!(L > 0) || !std::isfinite(L)) throw doc.error(node, "'mesh.box.pml' must be a positive thickness");
+  for (int d = 0; d < 3; ++d) {
+    const double h = (box.upper[d] - box.lower[d]) / box.cells[d], n = L / h;
+    if (std::fabs(n - std::round(n)) > 1e-6 * n || std::round(n) < 1)
+      throw doc.error(node, "'mesh.box.pml' = " + fmt_g(L) + " is not a whole number of cells (the cell size along " +
+                                std::string(1, static_cast<char>('x' + d)) + " is " + fmt_g(h) + ")",
+                      "use a multiple of the cell size, so the layer starts on cell faces");
+    if (box.periodic[d])
+      throw doc.error(node, "'mesh.box.pml' on a box that is periodic along " + std::string(1, static_cast<char>('x' + d)),
+                      "a periodic direction has no outer boundary to absorb at");
+  }
+  BoxRegion layer{"pml", box.lower, box.upper}, inner{"domain", box.lower, box.upper};
+  for (int d = 0; d < 3; ++d) {
+    const double h = (box.upper[d] - box.lower[d]) / box.cells[d];
+    const int n = static_cast<int>(std::round(L / h));
+    box.lower[d] -= n * h;
+    box.upper[d] += n * h;
+    box.cells[d] += 2 * n;
+    layer.lower[d] = box.lower[d], layer.upper[d] = box.upper[d];
+  }
+  // first the whole box is `pml`, then the inner box `domain` again; the user's regions come after
+  box.regions.insert(box.regions.begin(), {layer, inner});
+  spec.region_where.insert(spec.region_where.begin(), 2, doc.at(node));
+  spec.pml_thickness = L;
+}
+
 MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull())
     throw UserError("the config has no 'mesh' section", {doc.path()},
@@ -26,7 +56,7 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
                                   : "'mesh' needs either 'box' or 'file'");
   if (has_box) {
     const YAML::Node b = node["box"];
-    doc.check_keys(b, {"lower", "upper", "cells", "periodic", "regions"}, "mesh.box");
+    doc.check_keys(b, {"lower", "upper", "cells", "periodic", "regions", "pml"}, "mesh.box");
     BoxSpec box;
     if (b["lower"]) {
       auto v = doc.as_doubles(b["lower"], 3, "mesh.box.lower");
@@ -90,6 +120,7 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
         spec.region_where.push_back(doc.at(rs[i]));
       }
     }
+    if (const YAML::Node l = b["pml"]; l.IsDefined()) add_pml_layer(doc, l, box, spec);
     spec.box = box;
   } else {
     spec.file = doc.as_string(node["file"], "mesh.file");

@@ -15,6 +15,7 @@ namespace dgmax {
 
 // mesh:
 //   box: {lower: [0,0,0], upper: [1,1,1], cells: [4,4,4], periodic: [x, z]}   # or
+//        pml: 0.25   # optional: a layer this thick (whole cells) around the box, volume tag `pml`
 //   file: meshes/cube.geo     # .msh or .geo; relative to the config's folder, else to the cwd
 //   size: 0.1                 # .geo only: maximum element size (0 = the file's own)
 //   refine: 0                 # uniform refinements (each ×8 elements)
@@ -24,6 +25,7 @@ struct MeshSpec {
   double size = 0;
   int refine = 0;
   std::vector<SourceLocation> region_where;  // of each box region, for errors found on the mesh
+  double pml_thickness = 0;                  // mesh.box.pml: the box has a layer tagged `pml`
 };
 
 MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& mesh_node);

@@ -1,5 +1,7 @@
 #include "solver/io/run_config.hpp"
 
+#include "solver/io/pml_config.hpp"
+
 #include <cmath>
 
 #include "codegen/dsl/constants.hpp"
@@ -277,6 +279,8 @@ RunConfig parse_run_config(const YamlDoc& doc) {
     if (const YAML::Node c = o["checkpoint_every"]) parse_checkpoint_every(doc, c, cfg);
   }
 
+  cfg.pml = parse_pml_config(doc, root["pml"], cfg.mesh);
+
   if (const YAML::Node b = root["backend"]; b.IsDefined()) {
     cfg.backend = doc.as_string(b, "backend");
     if (cfg.backend != "auto" && cfg.backend != "ref" && cfg.backend != "cpu" && cfg.backend != "cuda")
@@ -305,6 +309,7 @@ void apply_physics(const RunConfig& cfg, Problem& p) {
   if (cfg.incident) p.incident = cfg.incident->to_field(cfg.constants);
   if (cfg.initial) p.initial = cfg.initial->to_field(cfg.constants);
   if (cfg.exact) p.exact = cfg.exact->to_field(cfg.constants);
+  if (cfg.pml) p.pml = std::make_shared<const PmlLayer>(build_pml_layer(*cfg.pml, *p.md, p.material));
 }
 
 const char* default_config_text() {

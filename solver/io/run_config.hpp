@@ -15,6 +15,7 @@
 // sources:        {J: [jx, jy, jz]}                              # optional current density
 // time:           {final: 1.0, cfl: 0.5}
 // output:         {dir: out/cavity, vtk_every: 0.1, format: auto, energy_every: 0}
+// pml:            {thickness: 0.3, order: 3, reflection: 1e-6}  # optional: see pml_config.hpp
 // backend:        auto                                           # auto | ref | cpu | cuda
 #pragma once
 
@@ -28,6 +29,7 @@
 #include "codegen/dsl/scalar_eval.hpp"
 #include "solver/io/mesh_spec.hpp"
 #include "solver/io/yaml_doc.hpp"
+#include "solver/physics/pml.hpp"
 #include "solver/physics/problem.hpp"
 
 namespace dgmax {
@@ -79,6 +81,7 @@ struct RunConfig {
   double checkpoint_every_time = 0;
   std::string backend = "auto";
   std::vector<TagReference> tag_refs;
+  std::optional<PmlSpec> pml;  // the `pml:` block (or mesh.box.pml); pml_config.hpp
 };
 
 // Parses and checks a config document (after --set overrides were applied to it).

@@ -21,6 +21,8 @@
 
 namespace dgmax {
 
+struct PmlLayer;  // pml.hpp
+
 struct Material {
   double eps = 1, mu = 1, sigma = 0;
   double Z() const;  // impedance sqrt(mu/eps)
@@ -67,6 +69,7 @@ struct Problem {
   SpaceTimeField incident;                 // E, H: 6 components; needed by states that read Einc/Hinc
   SpaceTimeField initial;                  // E, H at t = 0 (6 components); empty: zero fields
   SpaceTimeField exact;                    // E, H (6 components); empty: no error norms
+  std::shared_ptr<const PmlLayer> pml;     // a perfectly matched layer; empty: none
 
   // Lowers the built-in alpha-family flux for alpha (0 central ... 1 upwind) into `fluxes`.
   void set_alpha(double a);

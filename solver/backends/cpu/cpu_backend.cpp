@@ -27,7 +27,12 @@ class CpuBackend final : public Backend {
     update_ = reinterpret_cast<UpdateFn>(lib_->symbol("dgmax_update"));
     initial_ = reinterpret_cast<InitialFn>(lib_->symbol("dgmax_initial"));
     norms_ = reinterpret_cast<NormsFn>(lib_->symbol("dgmax_norms"));
+    if (spec.pml) pml_ = reinterpret_cast<PmlFn>(lib_->symbol("dgmax_pml"));
     d_ = make_kernel_data<Real>(p_);
+    const size_t slots = d_.pml_elem.size();
+    psi_.assign(slots * codegen::kPmlAux * p_.Np(), Real(0));
+    psi_res_.assign(psi_.size(), Real(0));
+    xsrc_.assign(slots * 6 * p_.Np(), Real(0));
     const size_t n = static_cast<size_t>(p_.K()) * 6 * p_.Np();
     q_.assign(n, Real(0));
     res_.assign(n, Real(0));
@@ -39,6 +44,7 @@ class CpuBackend final : public Backend {
 
   void rhs(const Fields& q, double t, Fields& out) override {
     std::vector<Real> qr(q.q.begin(), q.q.end()), rr(q.q.size());
+    pml_stage(qr.data(), Real(1), Real(0), Real(0));  // the layer's source only: psi stays
     compute_rhs(qr.data(), t, rr.data());
     out = Fields(q.K, q.Np);
     for (size_t i = 0; i < rr.size(); ++i) out.q[i] = static_cast<double>(rr[i]);
@@ -46,6 +52,15 @@ class CpuBackend final : public Backend {
   void set_state(const Fields& q) override {
     q_.assign(q.q.begin(), q.q.end());
     std::fill(res_.begin(), res_.end(), Real(0));
+  }
+  void get_aux(std::vector<double>& aux) override {
+    aux.assign(psi_.begin(), psi_.end());
+    aux.insert(aux.end(), psi_res_.begin(), psi_res_.end());
+  }
+  void set_aux(const std::vector<double>& aux) override {
+    DGMAX_ASSERT(aux.size() == 2 * psi_.size(), "PML auxiliary state does not match the layer");
+    std::copy(aux.begin(), aux.begin() + psi_.size(), psi_.begin());
+    std::copy(aux.begin() + psi_.size(), aux.end(), psi_res_.begin());
   }
   void get_state(Fields& q) override {
     if (q.K != p_.K() || q.Np != p_.Np()) q = Fields(p_.K(), p_.Np());
@@ -64,6 +79,8 @@ class CpuBackend final : public Backend {
     const long bad = initial_(p_.K(), d_.vert.data(), q_.data());
     if (bad >= 0) throw_nonfinite_initial(p_, static_cast<size_t>(bad), static_cast<double>(q_[bad]));
     std::fill(res_.begin(), res_.end(), Real(0));
+    std::fill(psi_.begin(), psi_.end(), Real(0));
+    std::fill(psi_res_.begin(), psi_res_.end(), Real(0));
   }
   NormSample norms(double t) override {
     HostTimer timer(kernel_seconds_);
@@ -74,6 +91,7 @@ class CpuBackend final : public Backend {
   void step(double t, double dt) override {
     HostTimer timer(kernel_seconds_);
     for (int s = 0; s < lserk4::kStages; ++s) {
+      pml_stage(q_.data(), static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]), static_cast<Real>(dt));
       compute_rhs(q_.data(), t + lserk4::c[s] * dt, rhs_.data());
       update_(static_cast<long>(q_.size()), static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]),
               static_cast<Real>(dt), rhs_.data(), res_.data(), q_.data());
@@ -84,7 +102,9 @@ class CpuBackend final : public Backend {
   using VolumeFn = void (*)(int, const Real*, const Real*, Real*);
   using SurfaceFn = void (*)(int, const Real*, const Real*, const Real*, const int*, const int*, const int*,
                              const double*, double, Real*);
-  using LiftFn = void (*)(int, const Real*, const Real*, const Real*, const double*, double, Real*);
+  using LiftFn = void (*)(int, const Real*, const Real*, const Real*, const double*, double, Real*, const int*,
+                          const Real*, const Real*);
+  using PmlFn = void (*)(int, const int*, const Real*, const double*, Real*, Real*, Real*, Real, Real, Real);
   using UpdateFn = void (*)(long, Real, Real, Real, const Real*, Real*, Real*);
   using InitialFn = long (*)(int, const double*, Real*);
   using NormsFn = void (*)(int, const Real*, const Real*, const double*, double, double*);
@@ -94,7 +114,15 @@ class CpuBackend final : public Backend {
     volume_(K, q, d_.geo.data(), rhs);
     surface_(K, q, d_.geo.data(), d_.mat.data(), d_.etoe.data(), d_.bc.data(), d_.vmapP.data(), d_.vert.data(), t,
              flux_.data());
-    lift_(K, flux_.data(), d_.mat.data(), q, d_.vert.data(), t, rhs);
+    lift_(K, flux_.data(), d_.mat.data(), q, d_.vert.data(), t, rhs, d_.xslot.data(), xsrc_.data(), d_.xscale.data());
+  }
+
+  // The layer's auxiliary fields one LSERK stage on (a, b, dt) and its source for the stage's
+  // right-hand side (a = 1, b = dt = 0: the source only).
+  void pml_stage(const Real* q, Real a, Real b, Real dt) {
+    if (!pml_) return;
+    pml_(static_cast<int>(d_.pml_elem.size()), d_.pml_elem.data(), q, d_.vert.data(), psi_.data(), psi_res_.data(),
+         xsrc_.data(), a, b, dt);
   }
 
   const Problem& p_;
@@ -105,8 +133,10 @@ class CpuBackend final : public Backend {
   UpdateFn update_ = nullptr;
   InitialFn initial_ = nullptr;
   NormsFn norms_ = nullptr;
+  PmlFn pml_ = nullptr;
   KernelData<Real> d_;
   std::vector<Real> flux_, q_, res_, rhs_;  // q_, res_, rhs_: [K][6][Np]; flux_: [K][4][Nfp][6]
+  std::vector<Real> psi_, psi_res_, xsrc_;  // layer: psi_, psi_res_: [slots][18][Np]; xsrc_: [slots][6][Np]
 };
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "solver/backends/device_memory.hpp"
 #include "solver/backends/kernel_data.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
+#include "solver/physics/pml.hpp"
 #include "solver/physics/space_time_field.hpp"
 #include "solver/time/lserk4.hpp"
 #include "solver/util/error.hpp"
@@ -59,6 +60,7 @@ class CudaBackend final : public CudaPlanBackend {
     update_ = module_->function("dgmax_update");
     initial_ = module_->function("dgmax_initial");
     norms_ = module_->function("dgmax_norms");
+    pml_ = spec_.pml ? module_->function("dgmax_pml") : nullptr;
     if (std::getenv("DGMAX_CUDA_VERBOSE"))  // what the compiler made of each kernel
       for (const CudaKernelReport& r : kernel_reports())
         std::fprintf(stderr, "%s (plan %s): %d registers, %d B shared, %d B local per thread, %d of max %d threads, %d blocks per SM\n",
@@ -93,6 +95,7 @@ class CudaBackend final : public CudaPlanBackend {
     std::vector<Real> host(q.q.begin(), q.q.end());
     cuda::DeviceBuffer qd(ctx_, host.size() * sizeof(Real), "state (rhs)");
     qd.upload(host);
+    pml_stage(qd, Real(1), Real(0), Real(0));  // the layer's source only: psi stays
     if (fuse_level_ >= 2) {  // the stage kernel with a = 0, b = 0, dt = 1 leaves res = rhs
       cuda::DeviceBuffer kept(ctx_, n_ * sizeof(Real), "LSERK residual (kept across rhs)");
       kept.copy_from(res_, n_ * sizeof(Real));
@@ -113,6 +116,23 @@ class CudaBackend final : public CudaPlanBackend {
     res_.zero();
   }
   void get_state(Fields& q) override { download_fields(q_, q); }
+  void get_aux(std::vector<double>& aux) override {
+    std::vector<Real> host(psi_elems_);
+    aux.clear();
+    if (psi_elems_ == 0) return;
+    for (const cuda::DeviceBuffer* b : {&psi_, &psi_res_}) {
+      b->download(host);
+      aux.insert(aux.end(), host.begin(), host.end());
+    }
+  }
+  void set_aux(const std::vector<double>& aux) override {
+    DGMAX_ASSERT(aux.size() == 2 * psi_elems_, "PML auxiliary state does not match the layer");
+    if (psi_elems_ == 0) return;
+    std::vector<Real> host(aux.begin(), aux.begin() + psi_elems_);
+    psi_.upload(host);
+    host.assign(aux.begin() + psi_elems_, aux.end());
+    psi_res_.upload(host);
+  }
   void get_residual(Fields& res) override { download_fields(res_, res); }
   void set_residual(const Fields& res) override {
     DGMAX_ASSERT(res.K == p_.K() && res.Np == p_.Np() && res.q.size() == n_,
@@ -145,6 +165,8 @@ class CudaBackend final : public CudaPlanBackend {
       throw_nonfinite_initial(p_, static_cast<size_t>(first), static_cast<double>(v));
     }
     res_.zero();
+    psi_.zero();
+    psi_res_.zero();
   }
   // Each block writes kNumNorms partial results; the host adds them in block order, so the result
   // does not depend on scheduling (bitwise repeatable).
@@ -203,6 +225,7 @@ class CudaBackend final : public CudaPlanBackend {
 
   void step_kernels(double t, double dt) {
     for (int s = 0; s < lserk4::kStages; ++s) {
+      pml_stage(q_, static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]), static_cast<Real>(dt));
       if (fuse_level_ >= 2) {
         fused_stage(t + lserk4::c[s] * dt, static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]),
                     static_cast<Real>(dt));
@@ -254,7 +277,9 @@ class CudaBackend final : public CudaPlanBackend {
   void check_memory() {
     const size_t K = p_.K(), Np = p_.Np(), Nfp = p_.Nfp();
     n_ = K * 6 * Np;
-    const size_t need = sizeof(Real) * (4 * n_ + K * codegen::kGeoStride + K * codegen::kMatStride + K * 4 * Nfp * 6) +
+    const size_t slots = p_.pml ? p_.pml->elements.size() : 0;
+    const size_t need = sizeof(Real) * (4 * n_ + K * codegen::kGeoStride + K * codegen::kMatStride + K * 4 * Nfp * 6 +
+                                        slots * Np * (2 * codegen::kPmlAux + 12)) +
                         sizeof(double) * K * codegen::kVertStride + sizeof(int) * (K * 4 * (2 + Nfp));
     check_device_memory(need, ctx_.mem_info().free, n_, ctx_.info().name);
   }
@@ -272,6 +297,15 @@ class CudaBackend final : public CudaPlanBackend {
     upload(bc_, d.bc, "boundary conditions");
     upload(vmapP_, d.vmapP, "face node map");
     upload(vert_, d.vert, "element vertices");
+    upload(xslot_, d.xslot, "layer slots");
+    upload(pml_elem_, d.pml_elem, "layer elements");
+    upload(xscale_, d.xscale, "layer scale");
+    psi_elems_ = d.pml_elem.size() * codegen::kPmlAux * p_.Np();
+    psi_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, psi_elems_) * sizeof(Real), "layer auxiliary fields");
+    psi_res_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, psi_elems_) * sizeof(Real), "layer auxiliary residual");
+    xsrc_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, d.pml_elem.size() * 6 * p_.Np()) * sizeof(Real), "layer source");
+    psi_.zero();
+    psi_res_.zero();
     q_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "state");
     q_next_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "state (next stage)");
     res_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "LSERK residual");
@@ -288,18 +322,19 @@ class CudaBackend final : public CudaPlanBackend {
   void compute_rhs(const cuda::DeviceBuffer& q, double t) {
     int K = p_.K();
     cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
-                    vmapP = vmapP_.ptr(), vert = vert_.ptr(), flux = flux_.ptr(), rhs = rhs_.ptr();
+                    vmapP = vmapP_.ptr(), vert = vert_.ptr(), flux = flux_.ptr(), rhs = rhs_.ptr(),
+                    xslot = xslot_.ptr(), xsrc = xsrc_.ptr(), xscale = xscale_.ptr();
     void* vargs[] = {&K, &qp, &geo, &rhs};
     cuda::launch(volume_, "dgmax_volume", element_blocks(), element_block(), 0, vargs);
     if (fuse_level_ >= 1) {
-      void* fargs[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &vert, &t, &rhs};
+      void* fargs[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &vert, &t, &rhs, &xslot, &xsrc, &xscale};
       cuda::launch(surface_lift_, "dgmax_surface_lift", element_blocks(), element_block(), 0, fargs);
       return;
     }
     const long face_nodes = static_cast<long>(K) * 4 * p_.Nfp();
     void* sargs[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &vert, &t, &flux};
     cuda::launch(surface_, "dgmax_surface", static_cast<unsigned>((face_nodes + 255) / 256), 256, 0, sargs);
-    void* largs[] = {&K, &flux, &mat, &qp, &vert, &t, &rhs};
+    void* largs[] = {&K, &flux, &mat, &qp, &vert, &t, &rhs, &xslot, &xsrc, &xscale};
     cuda::launch(lift_, "dgmax_lift", element_blocks(), element_block(), 0, largs);
   }
 
@@ -311,9 +346,21 @@ class CudaBackend final : public CudaPlanBackend {
   void launch_stage(const cuda::DeviceBuffer& q, const cuda::DeviceBuffer& q_out, double t, Real a, Real b, Real dt) {
     int K = p_.K();
     cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
-                    vmapP = vmapP_.ptr(), vert = vert_.ptr(), res = res_.ptr(), qn = q_out.ptr();
-    void* args[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &vert, &t, &res, &qn, &a, &b, &dt};
+                    vmapP = vmapP_.ptr(), vert = vert_.ptr(), res = res_.ptr(), qn = q_out.ptr(), xslot = xslot_.ptr(),
+                    xsrc = xsrc_.ptr(), xscale = xscale_.ptr();
+    void* args[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &vert, &t, &res, &qn, &a, &b, &dt, &xslot, &xsrc, &xscale};
     cuda::launch(stage_, "dgmax_stage", element_blocks(), element_block(), stage_dynamic_shared_, args);
+  }
+
+  // The layer's auxiliary fields one LSERK stage on (a, b, dt) from the state q, and the source the
+  // stage's right-hand side adds (a = 1, b = dt = 0: the source only).
+  void pml_stage(const cuda::DeviceBuffer& q, Real a, Real b, Real dt) {
+    if (!pml_) return;
+    int slots = static_cast<int>(p_.pml->elements.size());
+    cuda::DevicePtr elem = pml_elem_.ptr(), qp = q.ptr(), vert = vert_.ptr(), psi = psi_.ptr(), psi_res = psi_res_.ptr(),
+                    xsrc = xsrc_.ptr();
+    void* args[] = {&slots, &elem, &qp, &vert, &psi, &psi_res, &xsrc, &a, &b, &dt};
+    cuda::launch(pml_, "dgmax_pml", static_cast<unsigned>((slots + norm_epb() - 1) / norm_epb()), norm_block(), 0, args);
   }
 
   void update(Real a, Real b, Real dt) {
@@ -331,10 +378,14 @@ class CudaBackend final : public CudaPlanBackend {
   cuda::Function volume_ = nullptr, surface_ = nullptr, lift_ = nullptr, update_ = nullptr, surface_lift_ = nullptr;
   int fuse_level_ = 2;
   unsigned stage_dynamic_shared_ = 0;  // bytes (mma plans)
-  cuda::Function stage_ = nullptr, initial_ = nullptr, norms_ = nullptr;
+  cuda::Function stage_ = nullptr, initial_ = nullptr, norms_ = nullptr, pml_ = nullptr;
   unsigned norm_blocks_ = 1;
   size_t n_ = 0;
   cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, vert_, q_, q_next_, res_, rhs_, flux_, partial_;
+  // the layer: xslot_ [K], pml_elem_ [slots], xscale_ [slots][6][Np] (kappa != 1), psi_ and psi_res_
+  // [slots][18][Np], xsrc_ [slots][6][Np]
+  cuda::DeviceBuffer xslot_, pml_elem_, xscale_, psi_, psi_res_, xsrc_;
+  size_t psi_elems_ = 0;
   std::vector<Real> host_stage_;  // host copy of a single-precision state or residual (snapshots, checkpoints)
   std::deque<EventPair> pending_;
   std::vector<EventPair> spare_;

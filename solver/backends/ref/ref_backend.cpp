@@ -4,6 +4,7 @@
 #include <array>
 
 #include "codegen/lower/flux_inputs.hpp"
+#include "solver/physics/pml.hpp"
 #include "solver/physics/space_time_field.hpp"
 #include "solver/time/lserk4.hpp"
 #include "solver/util/error.hpp"
@@ -33,11 +34,30 @@ RefBackend::RefBackend(const Problem& problem)
     }
   inc_.assign(6 * inc_slot_.size(), 0.0);
   for (const auto& e : p_.fluxes->exterior) max_exterior_nodes_ = std::max(max_exterior_nodes_, e.dag.nodes().size());
+  if (p_.pml) {
+    const size_t n = p_.pml->elements.size() * codegen::kPmlAux * p_.Np();
+    psi_.assign(n, 0.0);
+    psi_res_.assign(n, 0.0);
+    dpsi_.assign(n, 0.0);
+  }
+}
+
+void RefBackend::get_aux(std::vector<double>& aux) {
+  aux = psi_;
+  aux.insert(aux.end(), psi_res_.begin(), psi_res_.end());
+}
+
+void RefBackend::set_aux(const std::vector<double>& aux) {
+  DGMAX_ASSERT(aux.size() == 2 * psi_.size(), "PML auxiliary state does not match the layer");
+  std::copy(aux.begin(), aux.begin() + psi_.size(), psi_.begin());
+  std::copy(aux.begin() + psi_.size(), aux.end(), psi_res_.begin());
 }
 
 void RefBackend::init_state() {
   q_ = interpolate_initial(p_);
   res_ = Fields(p_.K(), p_.Np());
+  std::fill(psi_.begin(), psi_.end(), 0.0);
+  std::fill(psi_res_.begin(), psi_res_.end(), 0.0);
 }
 
 void RefBackend::set_state(const Fields& q) {
@@ -156,6 +176,26 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
         O.col(c) -= Eigen::Map<const Eigen::VectorXd>(J_.data() + c * n_nodes + static_cast<size_t>(k) * Np, Np) / mm.eps;
       O.col(3 + c) = R.col(3 + c) / mm.mu;
     }
+    if (p_.pml && p_.pml->slot_of[k] >= 0) apply_pml(k, q, O);
+  }
+}
+
+// The layer at element k (pml_profile.hpp): the right-hand side O becomes O * scale + src, and the
+// auxiliary fields' right-hand side goes to dpsi_, both from the state q and psi_.
+template <class Out>
+void RefBackend::apply_pml(int k, const Fields& q, Out& O) {
+  const int Np = p_.Np(), slot = p_.pml->slot_of[k];
+  for (int i = 0; i < Np; ++i) {
+    const size_t node = static_cast<size_t>(k) * Np + i;
+    const double x[3] = {p_.xyz.x[node], p_.xyz.y[node], p_.xyz.z[node]};
+    double sigma[3], kappa[3], alpha[3], u[6], psi[codegen::kPmlAux], dpsi[codegen::kPmlAux], src[6], scale[6];
+    codegen::pml_coefficients(p_.pml->profile, x, sigma, kappa, alpha);
+    for (int c = 0; c < 6; ++c) u[c] = q(k, c, i);
+    const size_t base = static_cast<size_t>(slot) * codegen::kPmlAux * Np + i;  // psi_: [slots][18][Np]
+    for (int m = 0; m < codegen::kPmlAux; ++m) psi[m] = psi_[base + static_cast<size_t>(m) * Np];
+    codegen::pml_node_terms(sigma, kappa, alpha, u, psi, dpsi, src, scale);
+    for (int m = 0; m < codegen::kPmlAux; ++m) dpsi_[base + static_cast<size_t>(m) * Np] = dpsi[m];
+    for (int c = 0; c < 6; ++c) O(i, c) = O(i, c) * scale[c] + src[c];
   }
 }
 
@@ -169,6 +209,10 @@ void RefBackend::step(double t, double dt) {
     for (size_t i = 0; i < n; ++i) {
       res_.q[i] = a * res_.q[i] + dt * k_.q[i];
       q_.q[i] += b * res_.q[i];
+    }
+    for (size_t i = 0; i < psi_.size(); ++i) {  // the layer's auxiliary fields, from the same stage
+      psi_res_[i] = a * psi_res_[i] + dt * dpsi_[i];
+      psi_[i] += b * psi_res_[i];
     }
   }
 }

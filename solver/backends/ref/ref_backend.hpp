@@ -22,8 +22,12 @@ class RefBackend final : public Backend {
   void init_state() override;
   NormSample norms(double t) override;
   void step(double t, double dt) override;
+  void get_aux(std::vector<double>& aux) override;
+  void set_aux(const std::vector<double>& aux) override;
 
  private:
+  template <class Out>
+  void apply_pml(int k, const Fields& q, Out& O);
   void evaluate_sources(double t);
   void evaluate_incident(double t);
 
@@ -36,6 +40,8 @@ class RefBackend final : public Backend {
   std::vector<double> inc_;          // [6][n] incident E, H there, this stage
   std::vector<int> inc_of_slot_;     // [K*4*Nfp] position in inc_ arrays or -1
   size_t max_exterior_nodes_ = 0;    // scratch size for the exterior-state DAGs
+  // the layer: auxiliary fields, their LSERK residual and right-hand side, [slots][18][Np]
+  std::vector<double> psi_, psi_res_, dpsi_;
 };
 
 }  // namespace dgmax

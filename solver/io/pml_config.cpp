@@ -1,0 +1,41 @@
+#include "solver/io/pml_config.hpp"
+
+namespace dgmax {
+
+std::optional<PmlSpec> parse_pml_config(const YamlDoc& doc, const YAML::Node& node, const MeshSpec& mesh) {
+  const bool box_layer = mesh.pml_thickness > 0;
+  if (!node.IsDefined() || node.IsNull()) {
+    if (!box_layer) return std::nullopt;
+    PmlSpec spec;
+    spec.regions = {"pml"};
+    spec.where = SourceLocation{doc.path()};
+    return spec;
+  }
+  if (!node.IsMap())
+    throw doc.error(node, "'pml' must be a mapping", "e.g. pml: {thickness: 0.3, order: 3, reflection: 1e-6}");
+  doc.check_keys(node, {"regions", "thickness", "order", "reflection", "sigma_max", "kappa", "alpha"}, "pml");
+  PmlSpec spec;
+  spec.where = doc.at(node);
+  if (const YAML::Node r = node["regions"]; r.IsDefined()) {
+    if (!r.IsSequence() || r.size() == 0)
+      throw doc.error(r, "'pml.regions' must be a non-empty list of volume tags", "e.g. regions: [pml]");
+    for (size_t i = 0; i < r.size(); ++i) spec.regions.push_back(doc.as_string(r[i], "pml.regions"));
+  }
+  auto number = [&](const char* key, double& out) {
+    if (const YAML::Node v = node[key]; v.IsDefined()) out = doc.as_double(v, std::string("pml.") + key);
+  };
+  number("thickness", spec.thickness);
+  number("order", spec.order);
+  number("reflection", spec.reflection);
+  number("sigma_max", spec.sigma_max);
+  number("kappa", spec.kappa);
+  number("alpha", spec.alpha);
+  if (node["sigma_max"].IsDefined() && node["reflection"].IsDefined())
+    throw doc.error(node["sigma_max"], "'pml' has both 'sigma_max' and 'reflection'", "give one of them");
+  if (node["sigma_max"].IsDefined() && !(spec.sigma_max > 0))
+    throw doc.error(node["sigma_max"], "'pml.sigma_max' must be positive", "leave it out to derive it from 'reflection'");
+  if (spec.regions.empty() && spec.thickness == 0 && box_layer) spec.regions = {"pml"};
+  return spec;
+}
+
+}  // namespace dgmax
