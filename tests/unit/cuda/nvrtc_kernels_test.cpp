@@ -92,3 +92,30 @@ TEST(NvrtcKernels, CentralAndAlphaFluxesCompile) {
     EXPECT_FALSE(codegen::nvrtc_compile(codegen::generate_cuda_source(make_kernel_spec(p, false)), name, opt).empty());
   }
 }
+
+// A layer (kappa != 1, so the scale is read too) in every fusion level and stage form, both
+// precisions: the pml kernel and the stage kernels' extra terms compile, and dgmax_pml is defined.
+TEST(NvrtcKernels, PmlKernelsCompileInEveryPlanForm) {
+  Problem p = test::mixed_problem(4, 2);
+  codegen::PmlProfile prof;
+  for (int d = 0; d < 3; ++d)
+    prof.inner_lo[d] = -0.3, prof.inner_hi[d] = 0.3, prof.width_lo[d] = prof.width_hi[d] = 0.2,
+    prof.sigma_lo[d] = prof.sigma_hi[d] = 40;
+  prof.kappa_max = 2;
+  prof.alpha = 0.05;
+  for (bool single : {false, true}) {
+    codegen::KernelSpec spec = make_kernel_spec(p, single);
+    spec.pml = prof;
+    spec.pml_scaled = true;
+    for (const char* plan : {"f0.b4.t1.T", "f1.b4.t1.T", "f2.b4.t1.T", "f2.b4.t1.M", "f2.b4.t1.M.C"}) {
+      spec.plan.cuda = *codegen::CudaPlan::parse(plan);
+      const std::string src = codegen::generate_cuda_source(spec);
+      EXPECT_NE(src.find("#define HAS_PML 1"), std::string::npos);
+      EXPECT_NE(src.find("dgmax_pml(int slots"), std::string::npos);
+      codegen::NvrtcOptions opt;
+      opt.arch = "sm_90";
+      EXPECT_FALSE(codegen::nvrtc_compile(src, std::string("pml_") + plan + (single ? "_fp32" : "_fp64"), opt).empty())
+          << plan;
+    }
+  }
+}
