@@ -166,3 +166,88 @@ TEST_F(Postprocess, PlotEnergyWritesAPng) {
   EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
   EXPECT_FALSE(fs::exists(dir_ + "/x.png"));
 }
+
+// plot_rcs.py on a far-field CSV of the transform (the exact Mie field of a PEC sphere, ka = 2,
+// sampled on a cube and transformed by solver/physics/near_to_far.hpp) against a Mie reference CSV:
+// the script must draw the PNG and report the largest relative RCS difference of each cut, which
+// here is the transform's own error (below 1e-6).
+#include <fstream>
+#include <iomanip>
+
+#include "mie_series.hpp"
+#include "ntff_fixtures.hpp"
+#include "solver/physics/near_to_far.hpp"
+
+namespace {
+
+// The largest "max |rcs/ref - 1| = X" the script printed, and how many such lines there were.
+std::pair<double, int> max_reported_difference(const std::string& out) {
+  double worst = -1;
+  int lines = 0;
+  const std::string key = "max |rcs/ref - 1| = ";
+  for (size_t pos = out.find(key); pos != std::string::npos; pos = out.find(key, pos + 1)) {
+    worst = std::max(worst, std::stod(out.substr(pos + key.size())));
+    ++lines;
+  }
+  return {worst, lines};
+}
+
+}  // namespace
+
+TEST_F(Postprocess, PlotRcsAgainstTheMieSeries) {
+  namespace mie = dgmax::test::mie;
+  const double k = 2, f = k / (2 * dgmax::test::kPi);
+  const mie::Coefficients c = mie::pec_coefficients(k, mie::wiscombe_terms(k) + 15);
+  const dgmax::SurfaceDft dft = dgmax::test::sample_surface(
+      f, dgmax::test::cube_surface({0, 0, 0}, 1.3, 2, 8),
+      [&](const std::array<double, 3>& x, dgmax::test::CVec3& E, dgmax::test::CVec3& H) {
+        const mie::NearField s = mie::scattered_field(c, k, x);
+        E = s.E;
+        H = s.H;
+      });
+  dgmax::FarFieldPattern p;
+  p.frequency = f;
+  p.directions = dgmax::principal_cuts(2);
+  p.fields = dgmax::far_field(dft, 0, p.directions);
+  p.incident = 1;
+  const std::string csv = dir_ + "/far_field.csv", ref = dir_ + "/mie.csv";
+  dgmax::write_far_field_csv(csv, {p}, 1.0);
+  {
+    std::ofstream r(ref);
+    r << "theta_deg,phi_deg,rcs\n";
+    for (int deg = 0; deg <= 180; deg += 10)  // on the 2-degree grid: no interpolation
+      for (const int phi : {0, 90}) {
+        const double t = deg * dgmax::test::kPi / 180;
+        r << deg << "," << phi << "," << std::setprecision(17)
+          << dgmax::test::kPi * (phi == 0 ? mie::rcs_e_plane(c, t) : mie::rcs_h_plane(c, t)) << "\n";
+      }
+  }
+  const std::string png = dir_ + "/plots/rcs.png";
+  const CliResult r = python("plot_rcs.py", sh_quote(csv) + " --radius 1 --db --reference " + sh_quote(ref) +
+                                                " --out " + sh_quote(png));
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto [worst, lines] = max_reported_difference(r.out);
+  EXPECT_EQ(lines, 2) << r.out;  // E-plane and H-plane
+  EXPECT_GE(worst, 0) << r.out;
+  EXPECT_LT(worst, 1e-6) << r.out;
+  EXPECT_NE(r.out.find("E-plane: 19 angles"), std::string::npos) << r.out;
+  const std::string bytes = read_all(png);
+  ASSERT_GT(bytes.size(), 1000u);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_FALSE(fs::exists(png + ".tmp"));
+
+  // A radiation pattern (no rcs column) plots, but cannot be compared with an RCS reference.
+  p.incident = 0;
+  dgmax::write_far_field_csv(csv, {p});
+  const CliResult pattern = python("plot_rcs.py", sh_quote(csv) + " --out " + sh_quote(dir_ + "/pattern.png"));
+  EXPECT_EQ(pattern.code, 0) << pattern.err;
+  EXPECT_TRUE(fs::exists(dir_ + "/pattern.png"));
+  const CliResult mixed = python("plot_rcs.py", sh_quote(csv) + " --reference " + sh_quote(ref) + " --out " +
+                                                    sh_quote(dir_ + "/x.png"));
+  EXPECT_EQ(mixed.code, 1);
+  EXPECT_NE(mixed.err.find("has no rcs column"), std::string::npos) << mixed.err;
+  const CliResult wrong_f = python("plot_rcs.py", sh_quote(csv) + " --frequency 7 --out " + sh_quote(dir_ + "/x.png"));
+  EXPECT_EQ(wrong_f.code, 1);
+  EXPECT_NE(wrong_f.err.find("has no frequency 7"), std::string::npos) << wrong_f.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/x.png"));
+}
