@@ -16,6 +16,10 @@
 // time:           {final: 1.0, cfl: 0.5}
 // output:         {dir: out/cavity, vtk_every: 0.1, format: auto, energy_every: 0}
 // backend:        auto                                           # auto | ref | cpu | cuda
+// probes:         {every: 0.01, points: [{name: center, at: [0, 0, 0]}]}   # point probes -> probes.csv
+// monitors:       [{name: box_dft, surface: {box: {lower: [...], upper: [...]}}, frequencies: [1.0]},
+//                  {name: vol, volume: <volume tag>, frequencies: [1.0]}]  # running DFTs -> monitors.h5
+//                 (both sections: see monitor_config.hpp)
 #pragma once
 
 #include <array>
@@ -27,6 +31,7 @@
 
 #include "codegen/dsl/scalar_eval.hpp"
 #include "solver/io/mesh_spec.hpp"
+#include "solver/io/monitor_config.hpp"
 #include "solver/io/yaml_doc.hpp"
 #include "solver/physics/problem.hpp"
 
@@ -79,6 +84,8 @@ struct RunConfig {
   double checkpoint_every_time = 0;
   std::string backend = "auto";
   std::vector<TagReference> tag_refs;
+  ProbesSpec probes;                  // `probes:` (empty: none)
+  std::vector<MonitorSpec> monitors;  // `monitors:`
 };
 
 // Parses and checks a config document (after --set overrides were applied to it).

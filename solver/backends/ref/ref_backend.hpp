@@ -5,11 +5,11 @@
 
 #include <vector>
 
-#include "solver/backends/backend.hpp"
+#include "solver/backends/host_state_backend.hpp"
 
 namespace dgmax {
 
-class RefBackend final : public Backend {
+class RefBackend final : public HostStateBackend<double> {
  public:
   explicit RefBackend(const Problem& problem);
   std::string name() const override { return "ref"; }
@@ -22,6 +22,10 @@ class RefBackend final : public Backend {
   void init_state() override;
   NormSample norms(double t) override;
   void step(double t, double dt) override;
+
+ protected:
+  const double* host_state() const override { return q_.q.data(); }
+  int host_Np() const override { return q_.Np; }
 
  private:
   void evaluate_sources(double t);
