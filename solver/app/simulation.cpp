@@ -18,6 +18,7 @@
 #include "dgmax/config.hpp"
 #include "solver/app/interrupt.hpp"
 #include "solver/app/run_directory.hpp"
+#include "solver/app/run_monitors.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/async_snapshot_writer.hpp"
 #include "solver/io/checkpoint.hpp"
@@ -160,6 +161,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   const std::string backend_name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
   std::string kernel_plan;
   std::unique_ptr<Backend> backend = make_backend(backend_name, cfg, p, &kernel_plan);
+  RunMonitors monitors(cfg, p, *backend, out_dir);  // probes and DFT monitors (run_monitors.hpp)
 
   const long long K = p.K(), Np = p.Np();
   const long long dofs = 6 * K * Np;
@@ -245,6 +247,10 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
                                      {"guard", {g.W0, g.t_last, g.current_budget, g.incident_budget}}};
     if (const auto* cuda_be = dynamic_cast<const CudaPlanBackend*>(backend.get()))
       progress["kernel_plan"] = cuda_be->plan().name();  // a restart continues with it
+    if (!monitors.empty()) {  // their outputs so far are written with each checkpoint
+      progress["monitors"] = monitors.progress();
+      monitors.write(time, step, false);
+    }
     c.progress = progress.dump();
     last_checkpoint = write_checkpoint(out_dir, c);
   };
@@ -282,6 +288,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
       samples = progress.at("samples").get<long long>();
       const auto g = progress.at("guard").get<std::vector<double>>();
       guard.restore({g.at(0), g.at(1), g.at(2), g.at(3)});
+      if (!monitors.empty()) monitors.restore(progress.at("monitors"));
     } catch (const std::exception& e) {
       throw UserError("checkpoint " + path + " has an unreadable progress record: " + e.what(), {},
                       "the file is damaged or not from this dgmax: remove it to restart from the checkpoint before");
@@ -311,6 +318,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     csv = exact ? "step,t,energy,L2_E,L2_H\n" : "step,t,energy\n";
     snapshot(0.0);
     last_sample = sample(0, 0.0);
+    monitors.start(0.0);
   }
   const double setup_s = seconds_since(t_start);
   const double initial_energy = guard.state().W0;
@@ -327,6 +335,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     backend->step(t, dt);
     t = last ? cfg.t_final : t + dt;
     step_reached = s;
+    monitors.after_step(t, dt, s);
     stop_signal = InterruptGuard::pending();
     const bool snap = snap_every > 0 && !last && t >= static_cast<double>(next_snapshot) * snap_every * (1 - 1e-12);
     const bool ckpt = !last && checkpoints.enabled() && (checkpoints.due(s, t) || stop_signal);
@@ -351,6 +360,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     summary["errors"] = {{"L2", {{"E", last_sample.errors.L2_E}, {"H", last_sample.errors.L2_H}}},
                          {"Linf", {{"E", last_sample.errors.Linf_E}, {"H", last_sample.errors.Linf_H}}}};
   if (!last_checkpoint.empty()) summary["checkpoint"] = last_checkpoint;
+  monitors.write(t, step_reached, true);
   if (stop_signal) return interrupted_exit_code(stop_signal);
   snapshot(t);
   const double snapshot_wait_s = snapshots->stats().wait_seconds;

@@ -59,6 +59,20 @@ class Backend {
   // asynchronous backends time with device events.
   virtual double time_steps(int steps, double dt);
 
+  // Point probes (solver/physics/probes.hpp), evaluated where the state lives: elements [P],
+  // weights [P][Np]; probe_sample fills out [P][6] with sum_i w[p][i] q(elements[p], c, i) in
+  // double (a GPU copies back P*6 numbers). A new probe_setup replaces the probes.
+  virtual void probe_setup(const std::vector<int>& elements, const std::vector<double>& weights);
+  virtual void probe_sample(std::vector<double>& out);
+  // DFT monitors (solver/physics/dft_monitor.hpp), accumulated in double where the state lives.
+  // dft_add: a set of nodes [M] (k*Np + i) and frequencies [F], with zero accumulators; returns
+  // its index. dft_accumulate: for every set, X[f][m][c] += q(m, c) exp(-i 2 pi f t) dt.
+  // dft_get / dft_set: a set's accumulators re, im: [F][M][6] (set: a restart continues them).
+  virtual int dft_add(const std::vector<long>& nodes, const std::vector<double>& frequencies);
+  virtual void dft_accumulate(double t, double dt);
+  virtual void dft_get(int set, std::vector<double>& re, std::vector<double>& im);
+  virtual void dft_set(int set, const std::vector<double>& re, const std::vector<double>& im);
+
  protected:
   double kernel_seconds_ = 0;  // host-clock backends add to it (HostTimer)
 };
@@ -67,6 +81,22 @@ inline double Backend::time_steps(int steps, double dt) {
   const auto t0 = Clock::now();
   for (int s = 0; s < steps; ++s) step(s * dt, dt);
   return seconds_since(t0);
+}
+
+// Backends without probes or DFT monitors refuse them (an internal error: every backend of dgmax has them).
+inline void Backend::probe_setup(const std::vector<int>&, const std::vector<double>&) {
+  throw InternalError("the " + name() + " backend has no probes");
+}
+inline void Backend::probe_sample(std::vector<double>&) { throw InternalError("the " + name() + " backend has no probes"); }
+inline int Backend::dft_add(const std::vector<long>&, const std::vector<double>&) {
+  throw InternalError("the " + name() + " backend has no DFT monitors");
+}
+inline void Backend::dft_accumulate(double, double) { throw InternalError("the " + name() + " backend has no DFT monitors"); }
+inline void Backend::dft_get(int, std::vector<double>&, std::vector<double>&) {
+  throw InternalError("the " + name() + " backend has no DFT monitors");
+}
+inline void Backend::dft_set(int, const std::vector<double>&, const std::vector<double>&) {
+  throw InternalError("the " + name() + " backend has no DFT monitors");
 }
 
 }  // namespace dgmax

@@ -286,6 +286,8 @@ RunConfig parse_run_config(const YamlDoc& doc) {
     if (cfg.backend != "auto" && cfg.backend != "ref" && cfg.backend != "cpu" && cfg.backend != "cuda")
       throw doc.error(b, "unknown backend '" + dsl::quote_for_message(cfg.backend, 40) + "'", "use auto, ref, cpu or cuda");
   }
+  if (const YAML::Node n = root["probes"]; n.IsDefined()) cfg.probes = parse_probes(doc, n);
+  if (const YAML::Node n = root["monitors"]; n.IsDefined()) cfg.monitors = parse_monitors(doc, n, cfg.tag_refs);
   return cfg;
 }
 

@@ -17,6 +17,10 @@
 // output:         {dir: out/cavity, vtk_every: 0.1, format: auto, energy_every: 0}
 // pml:            {thickness: 0.3, order: 3, reflection: 1e-6}  # optional: see pml_config.hpp
 // backend:        auto                                           # auto | ref | cpu | cuda
+// probes:         {every: 0.01, points: [{name: center, at: [0, 0, 0]}]}   # point probes -> probes.csv
+// monitors:       [{name: box_dft, surface: {box: {lower: [...], upper: [...]}}, frequencies: [1.0]},
+//                  {name: vol, volume: <volume tag>, frequencies: [1.0]}]  # running DFTs -> monitors.h5
+//                 (both sections: see monitor_config.hpp)
 #pragma once
 
 #include <array>
@@ -28,6 +32,7 @@
 
 #include "codegen/dsl/scalar_eval.hpp"
 #include "solver/io/mesh_spec.hpp"
+#include "solver/io/monitor_config.hpp"
 #include "solver/io/yaml_doc.hpp"
 #include "solver/physics/pml.hpp"
 #include "solver/physics/problem.hpp"
@@ -82,6 +87,8 @@ struct RunConfig {
   std::string backend = "auto";
   std::vector<TagReference> tag_refs;
   std::optional<PmlSpec> pml;  // the `pml:` block (or mesh.box.pml); pml_config.hpp
+  ProbesSpec probes;                  // `probes:` (empty: none)
+  std::vector<MonitorSpec> monitors;  // `monitors:`
 };
 
 // Parses and checks a config document (after --set overrides were applied to it).

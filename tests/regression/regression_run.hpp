@@ -48,7 +48,8 @@ inline std::string config_path(const std::string& name) {
 // Runs `dgmax run configs/<name>.yaml --output <temp> -q --set output.vtk_every=0 --set <each>`
 // (no intermediate snapshots: the tests read norms only). The output folder is removed after
 // reading; on failure the test fails with dgmax's stderr.
-inline ConfigRun run_config(const std::string& name, const std::vector<std::string>& sets = {}) {
+// `keep_dir`: leave the output folder for the caller to read (and remove).
+inline ConfigRun run_config(const std::string& name, const std::vector<std::string>& sets = {}, bool keep_dir = false) {
   static int counter = 0;
   ConfigRun r;
   r.dir = ::testing::TempDir() + "dgmax_regression_" + name + "_" + std::to_string(::getpid()) + "_" +
@@ -78,7 +79,7 @@ inline ConfigRun run_config(const std::string& name, const std::vector<std::stri
     }
     EXPECT_FALSE(r.energy.empty()) << "no rows in " << r.dir << "/energy.csv";
   }
-  std::filesystem::remove_all(r.dir);
+  if (!keep_dir) std::filesystem::remove_all(r.dir);
   return r;
 }
 

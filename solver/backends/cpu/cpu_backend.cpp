@@ -6,6 +6,7 @@
 
 #include "codegen/emit/cpu_kernels.hpp"
 #include "codegen/jit/host_jit.hpp"
+#include "solver/backends/host_state_backend.hpp"
 #include "solver/backends/kernel_data.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
 #include "solver/physics/space_time_field.hpp"
@@ -16,8 +17,9 @@ namespace dgmax {
 namespace {
 
 template <class Real>
-class CpuBackend final : public Backend {
+class CpuBackend final : public HostStateBackend<Real> {
  public:
+  using Backend::kernel_seconds_;  // (the base is dependent on Real)
   explicit CpuBackend(const Problem& p) : p_(p) {
     const codegen::KernelSpec spec = make_kernel_spec(p, std::is_same_v<Real, float>);
     lib_ = codegen::jit_compile(codegen::generate_cpu_source(spec), "dgmax_cpu_N" + std::to_string(p.N));
@@ -97,6 +99,10 @@ class CpuBackend final : public Backend {
               static_cast<Real>(dt), rhs_.data(), res_.data(), q_.data());
     }
   }
+
+ protected:
+  const Real* host_state() const override { return q_.data(); }
+  int host_Np() const override { return p_.Np(); }
 
  private:
   using VolumeFn = void (*)(int, const Real*, const Real*, Real*);

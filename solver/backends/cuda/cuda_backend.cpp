@@ -13,6 +13,7 @@
 #include "codegen/emit/cuda_kernels.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
+#include "solver/backends/cuda/cuda_monitors.hpp"
 #include "solver/backends/device_memory.hpp"
 #include "solver/backends/kernel_data.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
@@ -204,6 +205,14 @@ class CudaBackend final : public CudaPlanBackend {
     step_kernels(t, dt);
     end_timed();
   }
+  void probe_setup(const std::vector<int>& elements, const std::vector<double>& weights) override {
+    monitors_.probe_setup(elements, weights);
+  }
+  void probe_sample(std::vector<double>& out) override { monitors_.probe_sample(q_.ptr(), out); }
+  int dft_add(const std::vector<long>& nodes, const std::vector<double>& freqs) override { return monitors_.dft_add(nodes, freqs); }
+  void dft_accumulate(double t, double dt) override { monitors_.dft_accumulate(q_.ptr(), t, dt); }
+  void dft_get(int set, std::vector<double>& re, std::vector<double>& im) override { monitors_.dft_get(set, re, im); }
+  void dft_set(int set, const std::vector<double>& re, const std::vector<double>& im) override { monitors_.dft_set(set, re, im); }
 
  private:
   // A [K][6][Np] device array (state or residual) into `out`, widened to double.
@@ -389,6 +398,7 @@ class CudaBackend final : public CudaPlanBackend {
   std::vector<Real> host_stage_;  // host copy of a single-precision state or residual (snapshots, checkpoints)
   std::deque<EventPair> pending_;
   std::vector<EventPair> spare_;
+  CudaMonitors monitors_{ctx_, std::is_same_v<Real, float>, p_.Np()};  // probes and DFT monitors
 };
 
 }  // namespace

@@ -5,11 +5,11 @@
 
 #include <vector>
 
-#include "solver/backends/backend.hpp"
+#include "solver/backends/host_state_backend.hpp"
 
 namespace dgmax {
 
-class RefBackend final : public Backend {
+class RefBackend final : public HostStateBackend<double> {
  public:
   explicit RefBackend(const Problem& problem);
   std::string name() const override { return "ref"; }
@@ -24,6 +24,10 @@ class RefBackend final : public Backend {
   void step(double t, double dt) override;
   void get_aux(std::vector<double>& aux) override;
   void set_aux(const std::vector<double>& aux) override;
+
+ protected:
+  const double* host_state() const override { return q_.q.data(); }
+  int host_Np() const override { return q_.Np; }
 
  private:
   template <class Out>

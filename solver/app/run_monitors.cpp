@@ -1,0 +1,88 @@
+#include "solver/app/run_monitors.hpp"
+
+#include <cmath>
+#include <exception>
+#include <iostream>
+
+#include "solver/io/monitor_writer.hpp"
+
+namespace dgmax {
+
+RunMonitors::RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backend, std::string out_dir)
+    : backend_(backend),
+      out_dir_(std::move(out_dir)),
+      probes_(make_probe_set(p, cfg.probes.points)),
+      probe_every_(cfg.probes.every),
+      log_(probes_.names) {
+  if (probes_.size() > 0) backend_.probe_setup(probes_.elements, probes_.weights);
+  for (const MonitorSpec& spec : cfg.monitors) {
+    dft_.push_back(make_dft_monitor(p, spec));
+    dft_sets_.push_back(backend_.dft_add(dft_.back().nodes, dft_.back().frequencies));
+  }
+}
+
+RunMonitors::~RunMonitors() {
+  if (written_ || probes_.size() == 0) return;
+  try {
+    log_.write(out_dir_ + "/probes.csv");
+  } catch (const std::exception& e) {
+    std::cerr << "warning: could not write " << out_dir_ << "/probes.csv: " << e.what() << "\n";
+  }
+}
+
+void RunMonitors::start(double t) {
+  if (probes_.size() == 0) return;
+  std::vector<double> v;
+  backend_.probe_sample(v);
+  log_.append(t, v);
+}
+
+void RunMonitors::after_step(double t, double dt, long long step) {
+  if (!dft_.empty()) backend_.dft_accumulate(t, dt);
+  t_last_ = t;
+  steps_ = step;
+  if (probes_.size() == 0) return;
+  if (probe_every_ > 0) {
+    if (t < static_cast<double>(next_probe_) * probe_every_ * (1 - 1e-12)) return;
+    next_probe_ = static_cast<long long>(std::floor(t / probe_every_ * (1 + 1e-12))) + 1;
+  }
+  std::vector<double> v;
+  backend_.probe_sample(v);
+  log_.append(t, v);
+}
+
+nlohmann::json RunMonitors::progress() const {
+  nlohmann::json j = {{"probes_csv", log_.text()}, {"next_probe", next_probe_}, {"t", t_last_}, {"steps", steps_}};
+  for (size_t i = 0; i < dft_.size(); ++i) {
+    std::vector<double> re, im;
+    backend_.dft_get(dft_sets_[i], re, im);
+    j["dft"].push_back({{"name", dft_[i].name}, {"re", re}, {"im", im}});
+  }
+  return j;
+}
+
+void RunMonitors::restore(const nlohmann::json& j) {
+  log_.restore(j.at("probes_csv").get<std::string>());
+  next_probe_ = j.at("next_probe").get<long long>();
+  t_last_ = j.at("t").get<double>();
+  steps_ = j.at("steps").get<long long>();
+  for (size_t i = 0; i < dft_.size(); ++i) {
+    const nlohmann::json& d = j.at("dft").at(i);
+    backend_.dft_set(dft_sets_[i], d.at("re").get<std::vector<double>>(), d.at("im").get<std::vector<double>>());
+  }
+}
+
+void RunMonitors::write(double t, long long steps, bool final) {
+  if (probes_.size() > 0) log_.write(out_dir_ + "/probes.csv");
+  if (!dft_.empty()) {
+    std::vector<MonitorResult> results(dft_.size());
+    for (size_t i = 0; i < dft_.size(); ++i) {
+      results[i].monitor = &dft_[i];
+      backend_.dft_get(dft_sets_[i], results[i].re, results[i].im);
+    }
+    write_monitors_h5(out_dir_ + "/monitors.h5", results, t, steps);
+  }
+  written_ = final;
+}
+
+}  // namespace dgmax

@@ -1,0 +1,54 @@
+// Probes and DFT monitors during a run: located on the mesh and set up on the backend, sampled in
+// the time loop (the backend computes the values where the state lives; a probe sample brings
+// P*6 numbers back, a DFT step nothing), carried through checkpoints, written out as probes.csv
+// and monitors.h5 (probe_writer.hpp, monitor_writer.hpp).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "solver/backends/backend.hpp"
+#include "solver/io/probe_writer.hpp"
+#include "solver/io/run_config.hpp"
+#include "solver/physics/dft_monitor.hpp"
+#include "solver/physics/probes.hpp"
+
+namespace dgmax {
+
+class RunMonitors {
+ public:
+  // UserError (at the config's entry) for a probe outside the mesh or a monitor the mesh cannot hold.
+  RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backend, std::string out_dir);
+  // On the way out of a failed run, writes probes.csv as far as it got (errors ignored).
+  ~RunMonitors();
+  RunMonitors(const RunMonitors&) = delete;
+  RunMonitors& operator=(const RunMonitors&) = delete;
+
+  bool empty() const { return probes_.size() == 0 && dft_.empty(); }
+  // The probe sample of the initial state (a fresh run).
+  void start(double t);
+  // After each full step that ended at time t: the DFT sums (every step) and a probe sample when due.
+  void after_step(double t, double dt, long long step);
+  // For a checkpoint: the probe log so far, the probe schedule and the DFT accumulators.
+  nlohmann::json progress() const;
+  void restore(const nlohmann::json& progress);
+  // probes.csv (with probes) and monitors.h5 (with monitors) in the output directory, after
+  // `steps` steps that ended at time t; `final`: the run's last write (else a checkpoint's).
+  void write(double t, long long steps, bool final);
+
+ private:
+  Backend& backend_;
+  std::string out_dir_;
+  ProbeSet probes_;
+  double probe_every_ = 0;
+  long long next_probe_ = 1;  // the next sample by time is due at next_probe_ * probe_every_
+  ProbeLog log_;
+  std::vector<DftMonitor> dft_;
+  std::vector<int> dft_sets_;  // [monitors] the backend's set index
+  double t_last_ = 0;
+  long long steps_ = 0;  // steps summed
+  bool written_ = false;
+};
+
+}  // namespace dgmax

@@ -1,0 +1,113 @@
+#include "solver/io/monitor_config.hpp"
+
+#include <cmath>
+#include <set>
+
+#include "codegen/dsl/constants.hpp"
+#include "codegen/dsl/expr_source.hpp"
+
+namespace dgmax {
+namespace {
+
+// A probe or monitor name: it becomes a CSV column prefix or an HDF5 group.
+std::string parse_name(const YamlDoc& doc, const YAML::Node& entry, const std::string& what,
+                       std::set<std::string>& seen, const std::string& example) {
+  if (!entry["name"]) throw doc.error(entry, "'" + what + "' needs a name", "e.g. " + example);
+  const std::string name = doc.as_string(entry["name"], what + ".name");
+  if (!dsl::is_identifier(name))
+    throw doc.error(entry["name"], "'" + dsl::quote_for_message(name, 40) + "' is not a valid name for '" + what + "'",
+                    "use letters, digits and '_', starting with a letter");
+  if (!seen.insert(name).second)
+    throw doc.error(entry["name"], "the name '" + name + "' is used twice in '" + what.substr(0, what.find('[')) + "'",
+                    "give every entry its own name");
+  return name;
+}
+
+Vec3 parse_point(const YamlDoc& doc, const YAML::Node& node, const std::string& what) {
+  const std::vector<double> v = doc.as_doubles(node, 3, what);
+  return {v[0], v[1], v[2]};
+}
+
+}  // namespace
+
+ProbesSpec parse_probes(const YamlDoc& doc, const YAML::Node& node) {
+  ProbesSpec spec;
+  if (node.IsNull()) return spec;
+  doc.check_keys(node, {"every", "points"}, "probes");
+  if (node["every"]) {
+    spec.every = doc.as_double(node["every"], "probes.every");
+    if (spec.every < 0) throw doc.error(node["every"], "'probes.every' must be ≥ 0 (0: every step)");
+  }
+  const YAML::Node pts = node["points"];
+  if (!pts || !pts.IsSequence() || pts.size() == 0)
+    throw doc.error(pts ? pts : node, "'probes.points' must be a list of {name, at}",
+                    "e.g. points: [{name: center, at: [0, 0, 0]}]");
+  std::set<std::string> seen;
+  for (size_t i = 0; i < pts.size(); ++i) {
+    const YAML::Node e = pts[i];
+    const std::string what = "probes.points[" + std::to_string(i) + "]";
+    doc.check_keys(e, {"name", "at"}, what);
+    ProbePointSpec p;
+    p.name = parse_name(doc, e, what, seen, "{name: center, at: [0, 0, 0]}");
+    if (!e["at"]) throw doc.error(e, "'" + what + "' needs at: [x, y, z]", "e.g. {name: center, at: [0, 0, 0]}");
+    p.at = parse_point(doc, e["at"], what + ".at");
+    p.where = doc.at(e);
+    spec.points.push_back(p);
+  }
+  return spec;
+}
+
+std::vector<MonitorSpec> parse_monitors(const YamlDoc& doc, const YAML::Node& node, std::vector<TagReference>& tag_refs) {
+  std::vector<MonitorSpec> out;
+  if (node.IsNull()) return out;
+  const std::string example = "- {name: box_dft, surface: {box: {lower: [0,0,0], upper: [1,1,1]}}, frequencies: [1.0]}";
+  if (!node.IsSequence()) throw doc.error(node, "'monitors' must be a list of monitors", example);
+  std::set<std::string> seen;
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node e = node[i];
+    const std::string what = "monitors[" + std::to_string(i) + "]";
+    doc.check_keys(e, {"name", "surface", "volume", "frequencies"}, what);
+    MonitorSpec m;
+    m.name = parse_name(doc, e, what, seen, example);
+    m.where = doc.at(e);
+    if (e["surface"].IsDefined() == e["volume"].IsDefined())
+      throw doc.error(e, "'" + what + "' needs one of surface or volume",
+                      "surface: {box: {lower: [...], upper: [...]}} or volume: <volume tag>");
+    if (const YAML::Node s = e["surface"]) {
+      doc.check_keys(s, {"box"}, what + ".surface");
+      const YAML::Node b = s["box"];
+      if (!b) throw doc.error(s, "'" + what + ".surface' needs box: {lower: [...], upper: [...]}");
+      doc.check_keys(b, {"lower", "upper"}, what + ".surface.box");
+      if (!b["lower"] || !b["upper"])
+        throw doc.error(b, "'" + what + ".surface.box' needs lower and upper", "e.g. {lower: [0, 0, 0], upper: [1, 1, 1]}");
+      m.kind = MonitorSpec::SurfaceBox;
+      m.lower = parse_point(doc, b["lower"], what + ".surface.box.lower");
+      m.upper = parse_point(doc, b["upper"], what + ".surface.box.upper");
+      for (int d = 0; d < 3; ++d)
+        if (!(m.lower[d] < m.upper[d]))
+          throw doc.error(b["upper"], "'" + what + ".surface.box' is empty: upper[" + std::to_string(d) +
+                                          "] must be larger than lower[" + std::to_string(d) + "]");
+      m.region_where = doc.at(b);
+    } else {
+      m.kind = MonitorSpec::Volume;
+      m.volume_tag = doc.as_string(e["volume"], what + ".volume");
+      m.region_where = doc.at(e["volume"]);
+      tag_refs.push_back({TagReference::Volume, m.volume_tag, m.region_where});
+    }
+    const YAML::Node f = e["frequencies"];
+    if (!f || !f.IsSequence() || f.size() == 0)
+      throw doc.error(f ? f : e, "'" + what + "' needs frequencies: a list of at least one frequency",
+                      "e.g. frequencies: [0.5, 1.0]");
+    for (size_t j = 0; j < f.size(); ++j) {
+      const double v = doc.as_double(f[j], what + ".frequencies[" + std::to_string(j) + "]");
+      if (v < 0)
+        throw doc.error(f[j], "'" + what + ".frequencies[" + std::to_string(j) + "]' is negative",
+                        "frequencies are ≥ 0 (cycles per unit time); X(-f) is the conjugate of X(f) for real fields");
+      m.frequencies.push_back(v);
+    }
+    out.push_back(m);
+  }
+  return out;
+}
+
+}  // namespace dgmax

@@ -1,0 +1,36 @@
+// The `probes:` and `monitors:` sections of a config (run_config.hpp lists the whole schema):
+//
+// probes:
+//   every: 0.01                          # sample interval in time (0 or absent: every step)
+//   points:
+//     - {name: center, at: [0, 0, 0]}    # names: letters, digits, '_'; unique
+// monitors:                              # running DFTs (solver/physics/dft_monitor.hpp)
+//   - name: box_dft
+//     surface: {box: {lower: [-0.5, -0.5, -0.5], upper: [0.5, 0.5, 0.5]}}  # faces of mesh faces
+//     frequencies: [0.5, 1.0, 1.5]       # cycles per unit time, ≥ 0
+//   - name: vol
+//     volume: sphere                     # a volume tag: all nodes of its elements
+//     frequencies: [1.0]
+//
+// Everything that can be checked without the mesh is checked here, located; the rest (a point
+// outside the mesh, a box not made of mesh faces) when the run sets them up, at these locations.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "solver/io/yaml_doc.hpp"
+#include "solver/mesh/validate.hpp"
+#include "solver/physics/dft_monitor.hpp"
+#include "solver/physics/probes.hpp"
+
+namespace dgmax {
+
+// `node` is the `probes:` value.
+ProbesSpec parse_probes(const YamlDoc& doc, const YAML::Node& node);
+
+// `node` is the `monitors:` value; volume tags are appended to `tag_refs` (checked against the
+// mesh by check_tags_exist).
+std::vector<MonitorSpec> parse_monitors(const YamlDoc& doc, const YAML::Node& node, std::vector<TagReference>& tag_refs);
+
+}  // namespace dgmax

@@ -1,0 +1,163 @@
+#include "solver/physics/dft_monitor.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solver/mesh/connectivity.hpp"
+#include "solver/physics/probes.hpp"
+#include "solver/util/strings.hpp"
+
+namespace dgmax {
+namespace {
+
+std::string box_text(const MonitorSpec& s) {
+  return "[" + fmt_g(s.lower[0]) + ", " + fmt_g(s.upper[0]) + "] x [" + fmt_g(s.lower[1]) + ", " + fmt_g(s.upper[1]) +
+         "] x [" + fmt_g(s.lower[2]) + ", " + fmt_g(s.upper[2]) + "]";
+}
+
+Vec3 centroid(const Mesh& mesh, int k) {
+  Vec3 c{0, 0, 0};
+  for (int v : mesh.elements[k])
+    for (int d = 0; d < 3; ++d) c[d] += mesh.vertices[v][d] / 4;
+  return c;
+}
+
+// Face f of element k as monitor points: its Nfp nodes, normal n, weights sJ * rowsum(face mass).
+void add_face(const Problem& p, int k, int f, const Vec3& n, DftMonitor& m) {
+  const RefElement& ref = *p.ref;
+  const double sJ = p.md->geom.sJ[k][f];
+  for (int i = 0; i < ref.Nfp; ++i) {
+    const long node = static_cast<long>(k) * ref.Np + ref.Fmask(i, f);
+    m.nodes.push_back(node);
+    m.points.push_back({{p.xyz.x[node], p.xyz.y[node], p.xyz.z[node]}, n, sJ * ref.face_mass[f].row(i).sum()});
+  }
+}
+
+void make_box_surface(const Problem& p, const MonitorSpec& s, DftMonitor& m) {
+  const Mesh& mesh = p.md->mesh;
+  const auto& conn = p.md->conn;
+  double extent = 0;
+  for (int d = 0; d < 3; ++d) extent = std::max(extent, s.upper[d] - s.lower[d]);
+  const double tol = 1e-9 * extent;
+  const std::string what = "the box " + box_text(s) + " of monitor '" + s.name + "'";
+  for (int c = 0; c < 8; ++c) {
+    const Vec3 x = {c & 1 ? s.upper[0] : s.lower[0], c & 2 ? s.upper[1] : s.lower[1], c & 4 ? s.upper[2] : s.lower[2]};
+    if (locate_point(mesh, p.md->geom, x).element < 0)
+      throw UserError(what + " is not inside the mesh " + mesh.source + ": its corner (" + fmt_g(x[0]) + ", " +
+                          fmt_g(x[1]) + ", " + fmt_g(x[2]) + ") lies outside",
+                      s.region_where, "choose a box inside the computational domain, with faces on mesh faces");
+  }
+  for (int d = 0; d < 3; ++d)
+    for (int side = 0; side < 2; ++side) {
+      const double plane = side ? s.upper[d] : s.lower[d];
+      Vec3 n{0, 0, 0};
+      n[d] = side ? 1 : -1;
+      double covered = 0, area = 1;
+      for (int e = 0; e < 3; ++e)
+        if (e != d) area *= s.upper[e] - s.lower[e];
+      for (int k = 0; k < mesh.num_elements(); ++k)
+        for (int f = 0; f < 4; ++f) {
+          const auto fv = face_vertices(mesh, k, f);
+          bool on = true;
+          for (const Vec3& v : fv) {
+            on = on && std::abs(v[d] - plane) <= tol;
+            for (int e = 0; e < 3; ++e)
+              if (e != d) on = on && v[e] >= s.lower[e] - tol && v[e] <= s.upper[e] + tol;
+          }
+          if (!on) continue;
+          const double inward = (centroid(mesh, k)[d] - plane) * (side ? -1 : 1);
+          if (inward <= 0) {
+            if (conn.is_boundary(k, f))
+              throw UserError(what + " is not inside the mesh: its face " + std::string(side ? "+" : "-") + "xyz"[d] +
+                                  " lies on the outer boundary with the mesh outside the box",
+                              s.region_where, "choose a box inside the computational domain");
+            continue;
+          }
+          covered += 2 * p.md->geom.sJ[k][f];  // sJ: face area / 2
+          add_face(p, k, f, n, m);
+        }
+      if (std::abs(covered - area) > 1e-9 * area)
+        throw UserError(what + ": surface not closed / not made of mesh faces: mesh faces cover " + fmt_g(covered) +
+                            " of the area " + fmt_g(area) + " of its face " + std::string(side ? "+" : "-") + "xyz"[d] +
+                            " (" + "xyz"[d] + " = " + fmt_g(plane) + ")",
+                        s.region_where,
+                        "put the box faces on planes of mesh faces (for a box mesh: on cell boundaries; for a "
+                        "Gmsh mesh: embed the box surface in the geometry)");
+    }
+}
+
+void make_volume(const Problem& p, const MonitorSpec& s, DftMonitor& m) {
+  const Mesh& mesh = p.md->mesh;
+  const RefElement& ref = *p.ref;
+  const int tag = mesh.volume_tag(s.volume_tag);
+  const Eigen::VectorXd mass_rows = ref.M.rowwise().sum();
+  for (int k = 0; k < mesh.num_elements(); ++k) {
+    if (mesh.element_tag[k] != tag) continue;
+    for (int i = 0; i < ref.Np; ++i) {
+      const long node = static_cast<long>(k) * ref.Np + i;
+      m.nodes.push_back(node);
+      m.points.push_back({{p.xyz.x[node], p.xyz.y[node], p.xyz.z[node]}, {0, 0, 0}, p.md->geom.J[k] * mass_rows[i]});
+    }
+  }
+  if (m.nodes.empty())
+    throw UserError("volume tag '" + s.volume_tag + "' of monitor '" + s.name + "' tags no element of " + mesh.source,
+                    s.region_where, "name a volume tag of the mesh (dgmax info lists them)");
+}
+
+}  // namespace
+
+DftMonitor make_dft_monitor(const Problem& p, const MonitorSpec& spec) {
+  DftMonitor m;
+  m.name = spec.name;
+  m.surface = spec.kind == MonitorSpec::SurfaceBox;
+  m.frequencies = spec.frequencies;
+  if (m.surface) make_box_surface(p, spec, m);
+  else make_volume(p, spec, m);
+  return m;
+}
+
+SurfaceDft surface_dft(const DftMonitor& m, const std::vector<double>& re, const std::vector<double>& im) {
+  const size_t F = m.frequencies.size(), M = m.points.size();
+  DGMAX_ASSERT(re.size() == F * M * 6 && im.size() == re.size(), "DFT accumulators are not [F][M][6]");
+  SurfaceDft out;
+  out.frequencies = m.frequencies;
+  out.points = m.points;
+  out.E.resize(F * M * 3);
+  out.H.resize(F * M * 3);
+  for (size_t f = 0; f < F; ++f)
+    for (size_t p = 0; p < M; ++p)
+      for (int c = 0; c < 3; ++c) {
+        const size_t a = (f * M + p) * 6 + c;
+        out.E[out.at(f, p, c)] = {re[a], im[a]};
+        out.H[out.at(f, p, c)] = {re[a + 3], im[a + 3]};
+      }
+  return out;
+}
+
+template <class Real>
+void accumulate_dft(const Real* q, int Np, const std::vector<long>& nodes, const std::vector<double>& frequencies,
+                    double t, double dt, double* re, double* im) {
+  const long M = static_cast<long>(nodes.size());
+  for (size_t f = 0; f < frequencies.size(); ++f) {
+    const double theta = 2 * M_PI * frequencies[f] * t;
+    const double c = std::cos(theta), s = std::sin(theta);
+    double* ref = re + f * M * 6;
+    double* imf = im + f * M * 6;
+#pragma omp parallel for schedule(static) if (M > 4096)
+    for (long m = 0; m < M; ++m) {
+      const long k = nodes[m] / Np, i = nodes[m] % Np;
+      for (int comp = 0; comp < 6; ++comp) {
+        const double x = static_cast<double>(q[(k * 6 + comp) * Np + i]) * dt;
+        ref[m * 6 + comp] += x * c;
+        imf[m * 6 + comp] -= x * s;
+      }
+    }
+  }
+}
+
+template void accumulate_dft<float>(const float*, int, const std::vector<long>&, const std::vector<double>&, double,
+                                    double, double*, double*);
+template void accumulate_dft<double>(const double*, int, const std::vector<long>&, const std::vector<double>&, double,
+                                     double, double*, double*);
+
+}  // namespace dgmax

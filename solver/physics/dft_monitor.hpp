@@ -1,0 +1,60 @@
+// DFT monitors: running Fourier transforms of the fields at a set of nodes, accumulated by the
+// backend where the state lives (Backend::dft_add / dft_accumulate) after every full time step:
+//
+//   X(f) = sum_{n = 1..steps} x(t_n) exp(-i 2 pi f t_n) dt_n
+//
+// with t_n the time after step n and dt_n that step's size (the initial state at t = 0 is not
+// included). The convention of surface_dft.hpp: a time-harmonic field reads Re{X exp(+i 2 pi f t)}.
+//
+// Two kinds: a closed surface (the faces of an axis-aligned box, made of mesh faces: for each the
+// element inside the box, its face nodes, the box's outward normal and surface quadrature weights)
+// and a volume (all nodes of the elements of a volume tag, with volume quadrature weights).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "solver/physics/problem.hpp"
+#include "solver/physics/surface_dft.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+
+// One entry of the config's `monitors:`.
+struct MonitorSpec {
+  enum Kind { SurfaceBox, Volume };
+  std::string name;
+  Kind kind = SurfaceBox;
+  Vec3 lower{}, upper{};            // SurfaceBox: the box
+  std::string volume_tag;           // Volume
+  std::vector<double> frequencies;  // [F], ≥ 0, cycles per unit time
+  SourceLocation where;             // of the monitor's entry
+  SourceLocation region_where;      // of its `surface.box` / `volume`
+};
+
+// A monitor resolved on the mesh.
+struct DftMonitor {
+  std::string name;
+  bool surface = true;
+  std::vector<double> frequencies;   // [F]
+  std::vector<long> nodes;           // [M] k*Np + i
+  // [M] position; surfaces: outward unit normal of the box and w with sum_m w_m g(x_m) = ∫ g dS,
+  // exact for g of degree N on each face; volumes: n = 0 and w with sum w g = ∫ g dV (degree N)
+  std::vector<SurfacePoint> points;
+};
+
+// Throws UserError at spec.region_where when a box face is not covered by mesh faces ("surface not
+// closed / not made of mesh faces"), when the box is not inside the mesh, and for a volume tag
+// that does not exist or tags no element.
+DftMonitor make_dft_monitor(const Problem& p, const MonitorSpec& spec);
+
+// The record the near-to-far transform reads, from the accumulators re, im: [F][M][6].
+SurfaceDft surface_dft(const DftMonitor& m, const std::vector<double>& re, const std::vector<double>& im);
+
+// One accumulation on the host (the ref and cpu backends): for node m of q ([K][6][Np]) and
+// frequency f, re/im[f][m][c] += q(m, c) dt (cos, -sin)(2 pi f t).
+template <class Real>
+void accumulate_dft(const Real* q, int Np, const std::vector<long>& nodes, const std::vector<double>& frequencies,
+                    double t, double dt, double* re, double* im);
+
+}  // namespace dgmax
