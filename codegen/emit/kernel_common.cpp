@@ -142,21 +142,33 @@ DGMAX_FN void pml_coefficients(const double* __restrict__ x, double* __restrict_
   }}
 }}
 
+// The element's centroid from its vertex record (as codegen::pml_centroid on the host).
+DGMAX_FN void pml_centroid(const double* __restrict__ vk, double* __restrict__ x) {{
+  for (int d = 0; d < 3; ++d) x[d] = 0.25 * (((vk[d] + vk[3 + d]) + vk[6 + d]) + vk[9 + d]);
+}}
+
 // One LSERK stage of the layer at node i of element k (slot `slot`): from the state q and the
 // auxiliary fields psi: psi_res = a psi_res + dt psi', psi += b psi_res, and the source of the
 // element's right-hand side, xsrc (pml_profile.hpp: rhs = C * kappa_a / (kappa_b kappa_c) + xsrc).
 DGMAX_FN void pml_node(int slot, int k, int i, const real_t* __restrict__ q, const double* __restrict__ vert,
                        real_t* __restrict__ psi, real_t* __restrict__ psi_res, real_t* __restrict__ xsrc,
                        real_t a, real_t b, real_t dt) {{
+  // the coefficients are constant per element, taken at its centroid: varying within the element,
+  // their nodal products are not mass-consistent and excite modes that grow (bench/NOTES.md)
   double x[3], sigma[3], kappa[3], alpha[3];
-  node_position(vert + (long)k * VERT, i, x);
+  pml_centroid(vert + (long)k * VERT, x);
   pml_coefficients(x, sigma, kappa, alpha);
   for (int c = 0; c < 6; ++c) {{
     const int ax = c % 3, bx = (ax + 1) % 3, cx = (ax + 2) % 3;
     const real_t u = q[((long)k * 6 + c) * NP + i];
     const long p0 = ((long)slot * PML_AUX + 3 * c) * NP + i;  // psi: [slots][18][NP]
-    const real_t ps0 = psi[p0], ps1 = psi[p0 + NP], ps2 = psi[p0 + 2 * NP];
     const real_t sa = (real_t)(sigma[ax] / kappa[ax]), sb = (real_t)(sigma[bx] / kappa[bx]), sc = (real_t)(sigma[cx] / kappa[cx]);
+    // psi1 needs sigma_a, psi2 sigma_c, psi3 sigma_b: without it the field stays exactly 0 (it
+    // starts at 0 and its rate is -alpha psi), so it is neither read nor written. Most layer
+    // elements lie in a face of the layer, with one axis damped: a third of the traffic.
+    const bool on[3] = {{sa != real_t(0), sc != real_t(0), sb != real_t(0)}};
+    const real_t ps0 = on[0] ? psi[p0] : real_t(0), ps1 = on[1] ? psi[p0 + NP] : real_t(0),
+                 ps2 = on[2] ? psi[p0 + 2 * NP] : real_t(0);
     real_t d[3];
     d[0] = -((real_t)alpha[ax] + sa) * ps0 + sa * u;
     const real_t u1 = u - ps0;
@@ -165,6 +177,7 @@ DGMAX_FN void pml_node(int slot, int k, int i, const real_t* __restrict__ q, con
     d[2] = -(real_t)alpha[bx] * ps2 + sb * u2;
     xsrc[((long)slot * 6 + c) * NP + i] = d[0] - d[1] - d[2];
     for (int m = 0; m < 3; ++m) {{
+      if (!on[m]) continue;
       const long at = p0 + m * NP;
       const real_t r = a * psi_res[at] + dt * d[m];
       psi_res[at] = r;

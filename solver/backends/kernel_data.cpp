@@ -52,15 +52,14 @@ KernelData<Real> make_kernel_data(const Problem& p) {
     if (layer.profile.kappa_max != 1) {  // the scale of the ordinary right-hand side, per node and component
       const int Np = p.Np();
       d.xscale.assign(layer.elements.size() * 6 * Np, Real(1));
-      for (size_t slot = 0; slot < layer.elements.size(); ++slot)
-        for (int i = 0; i < Np; ++i) {
-          const size_t node = static_cast<size_t>(layer.elements[slot]) * Np + i;
-          const double x[3] = {p.xyz.x[node], p.xyz.y[node], p.xyz.z[node]};
-          double sigma[3], kappa[3], alpha[3];
-          pml_coefficients(layer.profile, x, sigma, kappa, alpha);
-          for (int c = 0; c < 6; ++c)
+      for (size_t slot = 0; slot < layer.elements.size(); ++slot) {
+        double x[3], sigma[3], kappa[3], alpha[3];  // constant per element (pml_profile.hpp)
+        pml_centroid(&d.vert[static_cast<size_t>(layer.elements[slot]) * kVertStride], x);
+        pml_coefficients(layer.profile, x, sigma, kappa, alpha);
+        for (int c = 0; c < 6; ++c)
+          for (int i = 0; i < Np; ++i)
             d.xscale[(slot * 6 + c) * Np + i] = static_cast<Real>(kappa[c % 3] / (kappa[(c + 1) % 3] * kappa[(c + 2) % 3]));
-        }
+      }
     }
   }
   return d;

@@ -185,11 +185,14 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
 template <class Out>
 void RefBackend::apply_pml(int k, const Fields& q, Out& O) {
   const int Np = p_.Np(), slot = p_.pml->slot_of[k];
+  // constant per element, at its centroid (pml_profile.hpp)
+  double v[12], x[3], sigma[3], kappa[3], alpha[3];
+  for (int n = 0; n < 4; ++n)
+    for (int d = 0; d < 3; ++d) v[3 * n + d] = p_.md->mesh.vertices[p_.md->mesh.elements[k][n]][d];
+  codegen::pml_centroid(v, x);
+  codegen::pml_coefficients(p_.pml->profile, x, sigma, kappa, alpha);
   for (int i = 0; i < Np; ++i) {
-    const size_t node = static_cast<size_t>(k) * Np + i;
-    const double x[3] = {p_.xyz.x[node], p_.xyz.y[node], p_.xyz.z[node]};
-    double sigma[3], kappa[3], alpha[3], u[6], psi[codegen::kPmlAux], dpsi[codegen::kPmlAux], src[6], scale[6];
-    codegen::pml_coefficients(p_.pml->profile, x, sigma, kappa, alpha);
+    double u[6], psi[codegen::kPmlAux], dpsi[codegen::kPmlAux], src[6], scale[6];
     for (int c = 0; c < 6; ++c) u[c] = q(k, c, i);
     const size_t base = static_cast<size_t>(slot) * codegen::kPmlAux * Np + i;  // psi_: [slots][18][Np]
     for (int m = 0; m < codegen::kPmlAux; ++m) psi[m] = psi_[base + static_cast<size_t>(m) * Np];

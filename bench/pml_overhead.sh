@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# What the perfectly matched layer costs on the GPU: `dgmax run` of the same box mesh (K elements,
+# order N) with and without a layer, each timed by the run's own report (loop GDOF/s per stage).
+#   bench/pml_overhead.sh [N] [CELLS] [LAYER_CELLS] [STEPS] [PRECISION]
+# The mesh has CELLS + 2 LAYER_CELLS cells per axis either way (6 tets per cell); with the layer,
+# the outer LAYER_CELLS cells on each side are the PML. Run from the repository root after a
+# build in build-gpu (bench/gpu_check_and_tune.sh builds it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-4}
+cells=${2:-40}
+layer=${3:-4}
+steps=${4:-200}
+precision=${5:-double}
+out=${OUT:-out}/pml_overhead
+mkdir -p "$out"
+total=$((cells + 2 * layer))
+h=$(awk "BEGIN{print 1.0 / $cells}")
+half=$(awk "BEGIN{printf \"%.17g\", 0.5 + $layer / $cells}")
+thick=$(awk "BEGIN{printf \"%.17g\", $layer / $cells}")
+common="discretization: {order: $N, precision: $precision, flux: upwind}
+constants: {w: 0.1, t0: 0.3, tau: 0.08}
+materials: {default: {eps: 1, mu: 1}}
+boundaries: {default: pec}
+sources:
+  J: [\"0\", \"0\", \"-(t - t0)/tau*exp(-((t - t0)/tau)^2)*exp(-(x^2 + y^2 + z^2)/w^2)\"]
+output: {vtk_every: 0}
+backend: cuda"
+printf "mesh:\n  box: {lower: [-%s, -%s, -%s], upper: [%s, %s, %s], cells: [%d, %d, %d]}\n%s\n" \
+  "$half" "$half" "$half" "$half" "$half" "$half" "$total" "$total" "$total" "$common" > "$out/plain.yaml"
+printf "mesh:\n  box: {lower: [-0.5, -0.5, -0.5], upper: [0.5, 0.5, 0.5], cells: [%d, %d, %d], pml: %s}\n%s\npml: {order: 3, reflection: 1e-6}\n" \
+  "$cells" "$cells" "$cells" "$thick" "$common" > "$out/pml.yaml"
+for kind in plain pml; do
+  # time.final from the step count: dt is the same for both meshes (same cells)
+  build-gpu/dgmax run "$out/$kind.yaml" --output "$out/run_$kind" --overwrite \
+    --set "time.final=$(awk "BEGIN{print $steps * 0.3 * $h / ($N + 1)^2}")" 2>&1 | grep -E "dgmax: K|loop|error" | sed "s/^/$kind: /"
+done
