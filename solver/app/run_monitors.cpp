@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "solver/io/monitor_writer.hpp"
+#include "solver/physics/near_to_far.hpp"
 
 namespace dgmax {
 
@@ -72,6 +73,26 @@ void RunMonitors::restore(const nlohmann::json& j) {
   }
 }
 
+// far_field_<name>.csv for each closed-surface monitor: the near-to-far transform of its DFT at each
+// positive frequency, on the E-plane (phi = 0) and H-plane (phi = 90 deg) cuts every 5 degrees.
+void RunMonitors::write_far_fields(const std::vector<MonitorResult>& results) const {
+  for (const MonitorResult& r : results) {
+    if (!r.monitor->surface) continue;
+    const SurfaceDft dft = surface_dft(*r.monitor, r.re, r.im);
+    std::vector<FarFieldPattern> patterns;
+    const std::vector<FarFieldDirection> dirs = principal_cuts(5);
+    for (size_t f = 0; f < dft.frequencies.size(); ++f) {
+      if (!(dft.frequencies[f] > 0)) continue;
+      FarFieldPattern pat;
+      pat.frequency = dft.frequencies[f];
+      pat.directions = dirs;
+      pat.fields = far_field(dft, f, dirs);
+      patterns.push_back(std::move(pat));
+    }
+    if (!patterns.empty()) write_far_field_csv(out_dir_ + "/far_field_" + r.monitor->name + ".csv", patterns);
+  }
+}
+
 void RunMonitors::write(double t, long long steps, bool final) {
   if (probes_.size() > 0) log_.write(out_dir_ + "/probes.csv");
   if (!dft_.empty()) {
@@ -81,6 +102,7 @@ void RunMonitors::write(double t, long long steps, bool final) {
       backend_.dft_get(dft_sets_[i], results[i].re, results[i].im);
     }
     write_monitors_h5(out_dir_ + "/monitors.h5", results, t, steps);
+    if (final) write_far_fields(results);
   }
   written_ = final;
 }

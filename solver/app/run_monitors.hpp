@@ -1,7 +1,8 @@
 // Probes and DFT monitors during a run: located on the mesh and set up on the backend, sampled in
 // the time loop (the backend computes the values where the state lives; a probe sample brings
 // P*6 numbers back, a DFT step nothing), carried through checkpoints, written out as probes.csv
-// and monitors.h5 (probe_writer.hpp, monitor_writer.hpp).
+// and monitors.h5 (probe_writer.hpp, monitor_writer.hpp); a closed-surface monitor's far field goes
+// to far_field_<name>.csv at the end (near_to_far.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "solver/backends/backend.hpp"
+#include "solver/io/monitor_writer.hpp"
 #include "solver/io/probe_writer.hpp"
 #include "solver/io/run_config.hpp"
 #include "solver/physics/dft_monitor.hpp"
@@ -38,6 +40,8 @@ class RunMonitors {
   void write(double t, long long steps, bool final);
 
  private:
+  void write_far_fields(const std::vector<MonitorResult>& results) const;
+
   Backend& backend_;
   std::string out_dir_;
   ProbeSet probes_;
