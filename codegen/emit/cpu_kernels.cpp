@@ -107,6 +107,32 @@ extern "C" void dgmax_lift(int K, const real_t* __restrict flux, const real_t* _
   }}
 }}
 
+#if HAS_TFSF
+// The total-field/scattered-field correction at time t, before the fields' right-hand side: for
+// each element with a face on the box (slot first_slot + e), the flux changes at those faces'
+// nodes, lifted into xsrc. tfsf_sign: [n][4].
+extern "C" void dgmax_tfsf(int n, int first_slot, const int* __restrict tfsf_elem, const int* __restrict tfsf_sign,
+                           const real_t* __restrict q, const real_t* __restrict geo, const real_t* __restrict mat,
+                           const int* __restrict etoe, const int* __restrict vmapP, const double* __restrict vert,
+                           double t, real_t* __restrict xsrc) {{
+#pragma omp parallel for schedule(static, {chunk})
+  for (int e = 0; e < n; ++e) {{
+    const int k = tfsf_elem[e], slot = first_slot + e;
+    real_t sf[NFACE_NODES * 6];
+    for (int m = 0; m < NFACE_NODES; ++m) {{
+      const int f = m / NFP, sign = tfsf_sign[e * 4 + f];
+      if (sign != 0) tfsf_face_node(k, f, m % NFP, sign, q, geo, mat, etoe, vmapP, vert, t, &sf[m * 6]);
+      else for (int c = 0; c < 6; ++c) sf[m * 6 + c] = real_t(0);
+    }}
+    for (int i = 0; i < NP; ++i) {{
+      real_t out[6];
+      tfsf_lift_node(k, i, sf, mat, out);
+      for (int c = 0; c < 6; ++c) xsrc[((long)slot * 6 + c) * NP + i] = out[c];
+    }}
+  }}
+}}
+#endif
+
 #if HAS_PML
 // One LSERK stage of the perfectly matched layer, before the fields' right-hand side: advances the
 // auxiliary fields of every layer element and writes the source dgmax_lift adds (pml_node).

@@ -671,6 +671,31 @@ extern "C" __global__ void dgmax_update(long n, real_t a, real_t b, real_t dt, c
   }}
 }}
 
+#if HAS_TFSF
+// The total-field/scattered-field correction of the stage at time t, before the stage of the fields:
+// block e handles element tfsf_elem[e] (slot first_slot + e): the flux changes at its box faces'
+// nodes (shared memory), lifted into xsrc. tfsf_sign: [n][4].
+extern "C" __global__ void __launch_bounds__(128)
+dgmax_tfsf(int n, int first_slot, const int* __restrict__ tfsf_elem, const int* __restrict__ tfsf_sign,
+           const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
+           const int* __restrict__ etoe, const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
+           real_t* __restrict__ xsrc) {{
+  __shared__ real_t sf[NFACE_NODES * 6];
+  const int e = blockIdx.x, k = tfsf_elem[e], slot = first_slot + e;
+  for (int m = threadIdx.x; m < NFACE_NODES; m += blockDim.x) {{
+    const int f = m / NFP, sign = tfsf_sign[e * 4 + f];
+    if (sign != 0) tfsf_face_node(k, f, m % NFP, sign, q, geo, mat, etoe, vmapP, vert, t, &sf[m * 6]);
+    else for (int c = 0; c < 6; ++c) sf[m * 6 + c] = real_t(0);
+  }}
+  __syncthreads();
+  for (int i = threadIdx.x; i < NP; i += blockDim.x) {{
+    real_t out[6];
+    tfsf_lift_node(k, i, sf, mat, out);
+    for (int c = 0; c < 6; ++c) xsrc[((long)slot * 6 + c) * NP + i] = out[c];
+  }}
+}}
+#endif
+
 #if HAS_PML
 // One LSERK stage of the perfectly matched layer, before the stage of the fields: thread (i, y)
 // advances the auxiliary fields at node i of layer element slot blockIdx.x * NEPB + y and writes

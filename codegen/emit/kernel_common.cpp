@@ -117,7 +117,62 @@ DGMAX_FN long initial_node(int k, int i, const double* __restrict__ vert, real_t
 // formulation and the host twin), and the hook that adds the extra terms of elements with a slot.
 std::string extra_terms_section(const KernelSpec& s) {
   std::ostringstream src;
-  src << fmt::format("#define HAS_PML {}\n#define HAS_XSCALE {}\n\n", s.pml ? 1 : 0, s.pml && s.pml_scaled ? 1 : 0);
+  src << fmt::format("#define HAS_PML {}\n#define HAS_XSCALE {}\n#define HAS_TFSF {}\n#define HAS_EXTRA (HAS_PML || HAS_TFSF)\n\n",
+                     s.pml ? 1 : 0, s.pml && s.pml_scaled ? 1 : 0, s.tfsf && s.incident ? 1 : 0);
+  if (s.tfsf && s.incident)
+    src << "// LIFT for the total-field/scattered-field correction (whatever layout the plan gives LIFT).\n"
+        << matrix_literal("TfsfLift", s.LIFT, s.Np, 4 * s.Nfp)
+        << fmt::format(R"(
+// The change of the flux (times Fscale) at face node j of face f of element k when the exterior
+// trace gets sign * the incident field: flux(u-, u+ + sign u_inc) - flux(u-, u+), exact for any flux.
+DGMAX_FN void tfsf_face_node(int k, int f, int j, int sign, const real_t* __restrict__ q, const real_t* __restrict__ geo,
+                             const real_t* __restrict__ mat, const int* __restrict__ etoe,
+                             const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
+                             real_t* __restrict__ dfl) {{
+  const real_t* qk = q + (long)k * 6 * NP;
+  const real_t* g = geo + (long)k * GEO;
+  const real_t* mk = mat + (long)k * MAT;
+  const int kP = etoe[k * 4 + f];
+  const real_t* mp = mat + (long)kP * MAT;
+  real_t in[29];
+  const int iM = Fmask[f][j];
+  for (int c = 0; c < 6; ++c) in[c] = qk[c * NP + iM];
+  for (int x = 0; x < 3; ++x) in[12 + x] = g[{normal} + 3 * f + x];
+  in[15] = mk[{eps}]; in[16] = mp[{eps}]; in[17] = mk[{mu}]; in[18] = mp[{mu}];
+  in[19] = mk[{z}]; in[20] = mp[{z}]; in[21] = mk[{y}]; in[22] = mp[{y}];
+  for (int c = 0; c < 6; ++c) in[23 + c] = real_t(0);
+  const int nP = vmapP[(k * 4 + f) * NFP + j];
+  const real_t* qp = q + (long)(nP / NP) * 6 * NP + nP % NP;
+  for (int c = 0; c < 6; ++c) in[6 + c] = qp[c * NP];
+  real_t out0[6], out1[6];
+  numerical_flux(in, out0);
+  expr_t p[4], v[6];
+  node_position(vert + (long)k * VERT, iM, p);
+  p[3] = t;
+  field_incident(p, v);
+  for (int c = 0; c < 6; ++c) in[6 + c] += (real_t)(sign * v[c]);
+  numerical_flux(in, out1);
+  const real_t fs = g[{fscale} + f];
+  for (int c = 0; c < 6; ++c) dfl[c] = fs * (out1[c] - out0[c]);
+}}
+
+// Row i of the lifted correction of element k from its face-node corrections sf[NFACE_NODES][6]:
+// E: -LIFT dflux_E / eps, H: +LIFT dflux_H / mu (as the fluxes enter the right-hand side).
+DGMAX_FN void tfsf_lift_node(int k, int i, const real_t* __restrict__ sf, const real_t* __restrict__ mat,
+                             real_t* __restrict__ out) {{
+  real_t acc[6] = {{0, 0, 0, 0, 0, 0}};
+  for (int m = 0; m < NFACE_NODES; ++m) {{
+    const real_t l = (real_t)TfsfLift[i][m];
+    for (int c = 0; c < 6; ++c) acc[c] += l * sf[m * 6 + c];
+  }}
+  const real_t* mk = mat + (long)k * MAT;
+  for (int c = 0; c < 6; ++c) out[c] = c < 3 ? -acc[c] * mk[{inv_eps}] : acc[c] * mk[{inv_mu}];
+}}
+
+)",
+                       fmt::arg("fscale", kGeoFscale), fmt::arg("normal", kGeoNormal), fmt::arg("eps", kMatEps),
+                       fmt::arg("mu", kMatMu), fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("inv_eps", kMatInvEps),
+                       fmt::arg("inv_mu", kMatInvMu));
   if (s.pml) {
     const PmlProfile& p = *s.pml;
     auto v3 = [](const double* x) {
@@ -190,11 +245,11 @@ DGMAX_FN void pml_node(int slot, int k, int i, const real_t* __restrict__ q, con
                        fmt::arg("order", dsl::format_number(p.order)), fmt::arg("kappa_max", dsl::format_number(p.kappa_max)),
                        fmt::arg("alpha", dsl::format_number(p.alpha)));
   }
-  src << R"(// The extra terms of an element with a slot (a layer element): rc * xscale + xsrc for component c
-// at node i; other elements (xslot[k] < 0) keep rc.
+  src << R"(// The extra terms of an element with a slot (a layer or total-field/scattered-field element):
+// rc * xscale + xsrc for component c at node i; other elements (xslot[k] < 0) keep rc.
 DGMAX_FN real_t extra_rhs(int k, int c, int i, real_t rc, const int* __restrict__ xslot,
                           const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {
-#if HAS_PML
+#if HAS_EXTRA
   const int slot = xslot[k];
   if (slot < 0) return rc;
   const long at = ((long)slot * 6 + c) * NP + i;

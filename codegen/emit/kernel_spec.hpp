@@ -39,6 +39,9 @@ struct KernelSpec {
   // elements with a slot (xslot[k] >= 0) finish their right-hand side as rhs * xscale + xsrc.
   std::optional<PmlProfile> pml;
   bool pml_scaled = false;               // kappa_max != 1: xscale is read (else it is 1)
+  // Total-field/scattered-field faces (solver/physics/tfsf.hpp): their elements get slots too; the
+  // dgmax_tfsf kernel writes the incident field's flux correction, lifted, to xsrc.
+  bool tfsf = false;
   std::vector<double> M;                 // [Np][Np] reference mass matrix (energy and norms)
   std::vector<double> node_weights;      // [Np][4] node i: x = sum_v w[i][v] * vertex_v
   KernelPlan plan;

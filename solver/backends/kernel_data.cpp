@@ -4,6 +4,7 @@
 
 #include "codegen/emit/kernel_spec.hpp"
 #include "solver/physics/pml.hpp"
+#include "solver/physics/tfsf.hpp"
 
 namespace dgmax {
 
@@ -45,13 +46,19 @@ KernelData<Real> make_kernel_data(const Problem& p) {
     mk[kMatSigmaOverEps] = static_cast<Real>(m.sigma / m.eps);
   }
   d.xslot.assign(static_cast<size_t>(K), -1);
+  if (p.tfsf) {
+    const int first = p.pml ? static_cast<int>(p.pml->elements.size()) : 0;
+    d.tfsf_elem = p.tfsf->elements;
+    d.tfsf_sign.assign(p.tfsf->sign.begin(), p.tfsf->sign.end());
+    for (size_t e = 0; e < d.tfsf_elem.size(); ++e) d.xslot[d.tfsf_elem[e]] = first + static_cast<int>(e);
+  }
   if (p.pml) {
     const PmlLayer& layer = *p.pml;
-    d.xslot = layer.slot_of;
+    for (size_t slot = 0; slot < layer.elements.size(); ++slot) d.xslot[layer.elements[slot]] = static_cast<int>(slot);
     d.pml_elem = layer.elements;
     if (layer.profile.kappa_max != 1) {  // the scale of the ordinary right-hand side, per node and component
       const int Np = p.Np();
-      d.xscale.assign(layer.elements.size() * 6 * Np, Real(1));
+      d.xscale.assign(static_cast<size_t>(d.slots()) * 6 * Np, Real(1));  // TF/SF slots: 1
       for (size_t slot = 0; slot < layer.elements.size(); ++slot) {
         double x[3], sigma[3], kappa[3], alpha[3];  // constant per element (pml_profile.hpp)
         pml_centroid(&d.vert[static_cast<size_t>(layer.elements[slot]) * kVertStride], x);

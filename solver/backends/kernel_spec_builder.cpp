@@ -1,6 +1,7 @@
 #include "solver/backends/kernel_spec_builder.hpp"
 
 #include "solver/physics/pml.hpp"
+#include "solver/physics/tfsf.hpp"
 
 namespace dgmax {
 namespace {
@@ -51,6 +52,7 @@ codegen::KernelSpec make_kernel_spec(const Problem& p, bool single) {
     s.pml = p.pml->profile;
     s.pml_scaled = p.pml->profile.kappa_max != 1;
   }
+  s.tfsf = p.tfsf != nullptr;
   s.M = row_major(ref.M);
   s.node_weights.resize(4 * static_cast<size_t>(ref.Np));
   for (int i = 0; i < ref.Np; ++i) {
@@ -61,7 +63,8 @@ codegen::KernelSpec make_kernel_spec(const Problem& p, bool single) {
   }
   s.origin = "flux '" + p.fluxes->flux_name + "', N = " + std::to_string(ref.N) + ", " +
              (single ? "single" : "double") + " precision" +
-             (p.pml ? ", PML on " + std::to_string(p.pml->elements.size()) + " elements" : "");
+             (p.pml ? ", PML on " + std::to_string(p.pml->elements.size()) + " elements" : "") +
+             (p.tfsf ? ", TF/SF on " + std::to_string(p.tfsf->faces) + " faces" : "");
   return s;
 }
 

@@ -1,6 +1,7 @@
 #include "solver/io/run_config.hpp"
 
 #include "solver/io/pml_config.hpp"
+#include "solver/io/tfsf_config.hpp"
 
 #include <cmath>
 
@@ -280,6 +281,10 @@ RunConfig parse_run_config(const YamlDoc& doc) {
   }
 
   cfg.pml = parse_pml_config(doc, root["pml"], cfg.mesh);
+  cfg.tfsf = parse_tfsf_config(doc, root["tfsf"]);
+  if (cfg.tfsf && !cfg.incident)
+    throw UserError("'tfsf' needs the incident field, but the config has no 'incident' section", cfg.tfsf->where,
+                    "add incident: {E: [...], H: [...]} with the plane wave to inject");
 
   if (const YAML::Node b = root["backend"]; b.IsDefined()) {
     cfg.backend = doc.as_string(b, "backend");
@@ -312,6 +317,7 @@ void apply_physics(const RunConfig& cfg, Problem& p) {
   if (cfg.initial) p.initial = cfg.initial->to_field(cfg.constants);
   if (cfg.exact) p.exact = cfg.exact->to_field(cfg.constants);
   if (cfg.pml) p.pml = std::make_shared<const PmlLayer>(build_pml_layer(*cfg.pml, *p.md, p.material));
+  if (cfg.tfsf) p.tfsf = std::make_shared<const TfsfSurface>(build_tfsf_surface(*cfg.tfsf, p));
 }
 
 const char* default_config_text() {

@@ -16,6 +16,7 @@
 // time:           {final: 1.0, cfl: 0.5}
 // output:         {dir: out/cavity, vtk_every: 0.1, format: auto, energy_every: 0}
 // pml:            {thickness: 0.3, order: 3, reflection: 1e-6}  # optional: see pml_config.hpp
+// tfsf:           {box: {lower: [..], upper: [..]}}             # optional: plane wave `incident` inside the box
 // backend:        auto                                           # auto | ref | cpu | cuda
 // probes:         {every: 0.01, points: [{name: center, at: [0, 0, 0]}]}   # point probes -> probes.csv
 // monitors:       [{name: box_dft, surface: {box: {lower: [...], upper: [...]}}, frequencies: [1.0]},
@@ -35,6 +36,7 @@
 #include "solver/io/monitor_config.hpp"
 #include "solver/io/yaml_doc.hpp"
 #include "solver/physics/pml.hpp"
+#include "solver/physics/tfsf.hpp"
 #include "solver/physics/problem.hpp"
 
 namespace dgmax {
@@ -87,6 +89,7 @@ struct RunConfig {
   std::string backend = "auto";
   std::vector<TagReference> tag_refs;
   std::optional<PmlSpec> pml;  // the `pml:` block (or mesh.box.pml); pml_config.hpp
+  std::optional<TfsfSpec> tfsf;  // the `tfsf:` block; tfsf_config.hpp
   ProbesSpec probes;                  // `probes:` (empty: none)
   std::vector<MonitorSpec> monitors;  // `monitors:`
 };

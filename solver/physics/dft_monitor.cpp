@@ -34,56 +34,9 @@ void add_face(const Problem& p, int k, int f, const Vec3& n, DftMonitor& m) {
 }
 
 void make_box_surface(const Problem& p, const MonitorSpec& s, DftMonitor& m) {
-  const Mesh& mesh = p.md->mesh;
-  const auto& conn = p.md->conn;
-  double extent = 0;
-  for (int d = 0; d < 3; ++d) extent = std::max(extent, s.upper[d] - s.lower[d]);
-  const double tol = 1e-9 * extent;
-  const std::string what = "the box " + box_text(s) + " of monitor '" + s.name + "'";
-  for (int c = 0; c < 8; ++c) {
-    const Vec3 x = {c & 1 ? s.upper[0] : s.lower[0], c & 2 ? s.upper[1] : s.lower[1], c & 4 ? s.upper[2] : s.lower[2]};
-    if (locate_point(mesh, p.md->geom, x).element < 0)
-      throw UserError(what + " is not inside the mesh " + mesh.source + ": its corner (" + fmt_g(x[0]) + ", " +
-                          fmt_g(x[1]) + ", " + fmt_g(x[2]) + ") lies outside",
-                      s.region_where, "choose a box inside the computational domain, with faces on mesh faces");
-  }
-  for (int d = 0; d < 3; ++d)
-    for (int side = 0; side < 2; ++side) {
-      const double plane = side ? s.upper[d] : s.lower[d];
-      Vec3 n{0, 0, 0};
-      n[d] = side ? 1 : -1;
-      double covered = 0, area = 1;
-      for (int e = 0; e < 3; ++e)
-        if (e != d) area *= s.upper[e] - s.lower[e];
-      for (int k = 0; k < mesh.num_elements(); ++k)
-        for (int f = 0; f < 4; ++f) {
-          const auto fv = face_vertices(mesh, k, f);
-          bool on = true;
-          for (const Vec3& v : fv) {
-            on = on && std::abs(v[d] - plane) <= tol;
-            for (int e = 0; e < 3; ++e)
-              if (e != d) on = on && v[e] >= s.lower[e] - tol && v[e] <= s.upper[e] + tol;
-          }
-          if (!on) continue;
-          const double inward = (centroid(mesh, k)[d] - plane) * (side ? -1 : 1);
-          if (inward <= 0) {
-            if (conn.is_boundary(k, f))
-              throw UserError(what + " is not inside the mesh: its face " + std::string(side ? "+" : "-") + "xyz"[d] +
-                                  " lies on the outer boundary with the mesh outside the box",
-                              s.region_where, "choose a box inside the computational domain");
-            continue;
-          }
-          covered += 2 * p.md->geom.sJ[k][f];  // sJ: face area / 2
-          add_face(p, k, f, n, m);
-        }
-      if (std::abs(covered - area) > 1e-9 * area)
-        throw UserError(what + ": surface not closed / not made of mesh faces: mesh faces cover " + fmt_g(covered) +
-                            " of the area " + fmt_g(area) + " of its face " + std::string(side ? "+" : "-") + "xyz"[d] +
-                            " (" + "xyz"[d] + " = " + fmt_g(plane) + ")",
-                        s.region_where,
-                        "put the box faces on planes of mesh faces (for a box mesh: on cell boundaries; for a "
-                        "Gmsh mesh: embed the box surface in the geometry)");
-    }
+  for (const BoxFace& b : box_surface_faces(p, s.lower, s.upper, "the box " + box_text(s) + " of monitor '" + s.name + "'",
+                                            s.region_where))
+    add_face(p, b.element, b.face, b.normal, m);
 }
 
 void make_volume(const Problem& p, const MonitorSpec& s, DftMonitor& m) {
@@ -105,6 +58,61 @@ void make_volume(const Problem& p, const MonitorSpec& s, DftMonitor& m) {
 }
 
 }  // namespace
+
+std::vector<BoxFace> box_surface_faces(const Problem& p, const Vec3& lower, const Vec3& upper, const std::string& what,
+                                       const SourceLocation& where) {
+  std::vector<BoxFace> faces;
+  const Mesh& mesh = p.md->mesh;
+  const auto& conn = p.md->conn;
+  double extent = 0;
+  for (int d = 0; d < 3; ++d) extent = std::max(extent, upper[d] - lower[d]);
+  const double tol = 1e-9 * extent;
+  for (int c = 0; c < 8; ++c) {
+    const Vec3 x = {c & 1 ? upper[0] : lower[0], c & 2 ? upper[1] : lower[1], c & 4 ? upper[2] : lower[2]};
+    if (locate_point(mesh, p.md->geom, x).element < 0)
+      throw UserError(what + " is not inside the mesh " + mesh.source + ": its corner (" + fmt_g(x[0]) + ", " +
+                          fmt_g(x[1]) + ", " + fmt_g(x[2]) + ") lies outside",
+                      where, "choose a box inside the computational domain, with faces on mesh faces");
+  }
+  for (int d = 0; d < 3; ++d)
+    for (int side = 0; side < 2; ++side) {
+      const double plane = side ? upper[d] : lower[d];
+      Vec3 n{0, 0, 0};
+      n[d] = side ? 1 : -1;
+      double covered = 0, area = 1;
+      for (int e = 0; e < 3; ++e)
+        if (e != d) area *= upper[e] - lower[e];
+      for (int k = 0; k < mesh.num_elements(); ++k)
+        for (int f = 0; f < 4; ++f) {
+          const auto fv = face_vertices(mesh, k, f);
+          bool on = true;
+          for (const Vec3& v : fv) {
+            on = on && std::abs(v[d] - plane) <= tol;
+            for (int e = 0; e < 3; ++e)
+              if (e != d) on = on && v[e] >= lower[e] - tol && v[e] <= upper[e] + tol;
+          }
+          if (!on) continue;
+          const double inward = (centroid(mesh, k)[d] - plane) * (side ? -1 : 1);
+          if (inward <= 0) {
+            if (conn.is_boundary(k, f))
+              throw UserError(what + " is not inside the mesh: its face " + std::string(side ? "+" : "-") + "xyz"[d] +
+                                  " lies on the outer boundary with the mesh outside the box",
+                              where, "choose a box inside the computational domain");
+            continue;
+          }
+          covered += 2 * p.md->geom.sJ[k][f];  // sJ: face area / 2
+          faces.push_back({k, f, n});
+        }
+      if (std::abs(covered - area) > 1e-9 * area)
+        throw UserError(what + ": surface not closed / not made of mesh faces: mesh faces cover " + fmt_g(covered) +
+                            " of the area " + fmt_g(area) + " of its face " + std::string(side ? "+" : "-") + "xyz"[d] +
+                            " (" + "xyz"[d] + " = " + fmt_g(plane) + ")",
+                        where,
+                        "put the box faces on planes of mesh faces (for a box mesh: on cell boundaries; for a "
+                        "Gmsh mesh: embed the box surface in the geometry)");
+    }
+  return faces;
+}
 
 DftMonitor make_dft_monitor(const Problem& p, const MonitorSpec& spec) {
   DftMonitor m;

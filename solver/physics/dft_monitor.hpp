@@ -43,6 +43,19 @@ struct DftMonitor {
   std::vector<SurfacePoint> points;
 };
 
+// A mesh face on the surface of a box, seen from the element inside the box: element, its local
+// face, and the box's outward normal there.
+struct BoxFace {
+  int element, face;
+  Vec3 normal;
+};
+
+// The mesh faces that make up the surface of [lower, upper] (each from its inside element). UserError
+// at `where`, naming `what` ("the box ... of monitor 'x'"), when a corner is outside the mesh, a face
+// lies on the outer boundary with the mesh outside, or mesh faces do not cover a face of the box.
+std::vector<BoxFace> box_surface_faces(const Problem& p, const Vec3& lower, const Vec3& upper, const std::string& what,
+                                       const SourceLocation& where);
+
 // Throws UserError at spec.region_where when a box face is not covered by mesh faces ("surface not
 // closed / not made of mesh faces"), when the box is not inside the mesh, and for a volume tag
 // that does not exist or tags no element.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "solver/physics/norms.hpp"
+#include "solver/physics/tfsf.hpp"
 #include "solver/util/error.hpp"
 #include "solver/util/strings.hpp"
 
@@ -32,6 +33,12 @@ SourcePowerMeter::SourcePowerMeter(const Problem& p) : p_(p), has_current_(stati
   for (int k = 0; k < p.K(); ++k)
     for (int f = 0; f < 4; ++f)
       if (p.md->conn.is_boundary(k, f) && reads_incident(p, p.bc[k][f])) incident_faces_.push_back(4 * k + f);
+  // a total-field/scattered-field box lets the incident field in through its faces (counted once,
+  // from the total-field side)
+  if (p.tfsf)
+    for (size_t e = 0; e < p.tfsf->elements.size(); ++e)
+      for (int f = 0; f < 4; ++f)
+        if (p.tfsf->sign[4 * e + f] > 0) incident_faces_.push_back(4 * p.tfsf->elements[e] + f);
 }
 
 double SourcePowerMeter::points() const {

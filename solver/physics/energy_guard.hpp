@@ -6,7 +6,8 @@
 // up to round-off. With a current J, dW/dt <= -(E, J) <= sqrt(2W) ||J/sqrt(eps)||, so
 //   sqrt(W(t)) <= sqrt(W(0)) + ∫ ||J/sqrt(eps)|| / sqrt(2) dt;
 // an incident field on a boundary adds at most the energy its flux brings in, bounded by
-//   ∫∮ c u_inc dS dt,  u_inc = (eps |E_inc|² + mu |H_inc|²) / 2,  c = 1 / sqrt(eps mu).
+//   ∫∮ c u_inc dS dt,  u_inc = (eps |E_inc|² + mu |H_inc|²) / 2,  c = 1 / sqrt(eps mu)
+// (and so does a total-field/scattered-field box, through its faces).
 // The source powers are upper estimates (maxima over an element's nodes times its volume or face
 // area) integrated with the larger end value of each interval, with safety factors 2 (J) and 4
 // (incident); when the bound is exceeded the integrals are redone at every step (up to

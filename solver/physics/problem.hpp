@@ -21,7 +21,8 @@
 
 namespace dgmax {
 
-struct PmlLayer;  // pml.hpp
+struct PmlLayer;     // pml.hpp
+struct TfsfSurface;  // tfsf.hpp
 
 struct Material {
   double eps = 1, mu = 1, sigma = 0;
@@ -70,6 +71,7 @@ struct Problem {
   SpaceTimeField initial;                  // E, H at t = 0 (6 components); empty: zero fields
   SpaceTimeField exact;                    // E, H (6 components); empty: no error norms
   std::shared_ptr<const PmlLayer> pml;     // a perfectly matched layer; empty: none
+  std::shared_ptr<const TfsfSurface> tfsf;  // total-field/scattered-field box (reads `incident`); empty: none
 
   // Lowers the built-in alpha-family flux for alpha (0 central ... 1 upwind) into `fluxes`.
   void set_alpha(double a);

@@ -30,11 +30,12 @@ class CpuBackend final : public HostStateBackend<Real> {
     initial_ = reinterpret_cast<InitialFn>(lib_->symbol("dgmax_initial"));
     norms_ = reinterpret_cast<NormsFn>(lib_->symbol("dgmax_norms"));
     if (spec.pml) pml_ = reinterpret_cast<PmlFn>(lib_->symbol("dgmax_pml"));
+    if (spec.tfsf) tfsf_ = reinterpret_cast<TfsfFn>(lib_->symbol("dgmax_tfsf"));
     d_ = make_kernel_data<Real>(p_);
     const size_t slots = d_.pml_elem.size();
     psi_.assign(slots * codegen::kPmlAux * p_.Np(), Real(0));
     psi_res_.assign(psi_.size(), Real(0));
-    xsrc_.assign(slots * 6 * p_.Np(), Real(0));
+    xsrc_.assign(static_cast<size_t>(d_.slots()) * 6 * p_.Np(), Real(0));
     const size_t n = static_cast<size_t>(p_.K()) * 6 * p_.Np();
     q_.assign(n, Real(0));
     res_.assign(n, Real(0));
@@ -111,12 +112,18 @@ class CpuBackend final : public HostStateBackend<Real> {
   using LiftFn = void (*)(int, const Real*, const Real*, const Real*, const double*, double, Real*, const int*,
                           const Real*, const Real*);
   using PmlFn = void (*)(int, const int*, const Real*, const double*, Real*, Real*, Real*, Real, Real, Real);
+  using TfsfFn = void (*)(int, int, const int*, const int*, const Real*, const Real*, const Real*, const int*, const int*,
+                          const double*, double, Real*);
   using UpdateFn = void (*)(long, Real, Real, Real, const Real*, Real*, Real*);
   using InitialFn = long (*)(int, const double*, Real*);
   using NormsFn = void (*)(int, const Real*, const Real*, const double*, double, double*);
 
   void compute_rhs(const Real* q, double t, Real* rhs) {
     const int K = p_.K();
+    if (tfsf_)  // the incident field's correction at the box faces, into the TF/SF slots of xsrc_
+      tfsf_(static_cast<int>(d_.tfsf_elem.size()), static_cast<int>(d_.pml_elem.size()), d_.tfsf_elem.data(),
+            d_.tfsf_sign.data(), q, d_.geo.data(), d_.mat.data(), d_.etoe.data(), d_.vmapP.data(), d_.vert.data(), t,
+            xsrc_.data());
     volume_(K, q, d_.geo.data(), rhs);
     surface_(K, q, d_.geo.data(), d_.mat.data(), d_.etoe.data(), d_.bc.data(), d_.vmapP.data(), d_.vert.data(), t,
              flux_.data());
@@ -140,6 +147,7 @@ class CpuBackend final : public HostStateBackend<Real> {
   InitialFn initial_ = nullptr;
   NormsFn norms_ = nullptr;
   PmlFn pml_ = nullptr;
+  TfsfFn tfsf_ = nullptr;
   KernelData<Real> d_;
   std::vector<Real> flux_, q_, res_, rhs_;  // q_, res_, rhs_: [K][6][Np]; flux_: [K][4][Nfp][6]
   std::vector<Real> psi_, psi_res_, xsrc_;  // layer: psi_, psi_res_: [slots][18][Np]; xsrc_: [slots][6][Np]

@@ -62,6 +62,7 @@ class CudaBackend final : public CudaPlanBackend {
     initial_ = module_->function("dgmax_initial");
     norms_ = module_->function("dgmax_norms");
     pml_ = spec_.pml ? module_->function("dgmax_pml") : nullptr;
+    tfsf_ = spec_.tfsf ? module_->function("dgmax_tfsf") : nullptr;
     if (std::getenv("DGMAX_CUDA_VERBOSE"))  // what the compiler made of each kernel
       for (const CudaKernelReport& r : kernel_reports())
         std::fprintf(stderr, "%s (plan %s): %d registers, %d B shared, %d B local per thread, %d of max %d threads, %d blocks per SM\n",
@@ -97,6 +98,7 @@ class CudaBackend final : public CudaPlanBackend {
     cuda::DeviceBuffer qd(ctx_, host.size() * sizeof(Real), "state (rhs)");
     qd.upload(host);
     pml_stage(qd, Real(1), Real(0), Real(0));  // the layer's source only: psi stays
+    tfsf_stage(qd, t);
     if (fuse_level_ >= 2) {  // the stage kernel with a = 0, b = 0, dt = 1 leaves res = rhs
       cuda::DeviceBuffer kept(ctx_, n_ * sizeof(Real), "LSERK residual (kept across rhs)");
       kept.copy_from(res_, n_ * sizeof(Real));
@@ -235,6 +237,7 @@ class CudaBackend final : public CudaPlanBackend {
   void step_kernels(double t, double dt) {
     for (int s = 0; s < lserk4::kStages; ++s) {
       pml_stage(q_, static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]), static_cast<Real>(dt));
+      tfsf_stage(q_, t + lserk4::c[s] * dt);
       if (fuse_level_ >= 2) {
         fused_stage(t + lserk4::c[s] * dt, static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]),
                     static_cast<Real>(dt));
@@ -309,10 +312,15 @@ class CudaBackend final : public CudaPlanBackend {
     upload(xslot_, d.xslot, "layer slots");
     upload(pml_elem_, d.pml_elem, "layer elements");
     upload(xscale_, d.xscale, "layer scale");
+    upload(tfsf_elem_, d.tfsf_elem, "TF/SF elements");
+    upload(tfsf_sign_, d.tfsf_sign, "TF/SF face signs");
     psi_elems_ = d.pml_elem.size() * codegen::kPmlAux * p_.Np();
     psi_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, psi_elems_) * sizeof(Real), "layer auxiliary fields");
     psi_res_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, psi_elems_) * sizeof(Real), "layer auxiliary residual");
-    xsrc_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, d.pml_elem.size() * 6 * p_.Np()) * sizeof(Real), "layer source");
+    xsrc_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, static_cast<size_t>(d.slots()) * 6 * p_.Np()) * sizeof(Real),
+                               "layer and TF/SF source");
+    tfsf_count_ = static_cast<int>(d.tfsf_elem.size());
+    tfsf_first_ = static_cast<int>(d.pml_elem.size());
     psi_.zero();
     psi_res_.zero();
     q_ = cuda::DeviceBuffer(ctx_, n_ * sizeof(Real), "state");
@@ -372,6 +380,16 @@ class CudaBackend final : public CudaPlanBackend {
     cuda::launch(pml_, "dgmax_pml", static_cast<unsigned>((slots + norm_epb() - 1) / norm_epb()), norm_block(), 0, args);
   }
 
+  // The total-field/scattered-field correction at time t from the state q, into xsrc's TF/SF slots.
+  void tfsf_stage(const cuda::DeviceBuffer& q, double t) {
+    if (!tfsf_) return;
+    int n = tfsf_count_, first = tfsf_first_;
+    cuda::DevicePtr elem = tfsf_elem_.ptr(), sign = tfsf_sign_.ptr(), qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(),
+                    etoe = etoe_.ptr(), vmapP = vmapP_.ptr(), vert = vert_.ptr(), xsrc = xsrc_.ptr();
+    void* args[] = {&n, &first, &elem, &sign, &qp, &geo, &mat, &etoe, &vmapP, &vert, &t, &xsrc};
+    cuda::launch(tfsf_, "dgmax_tfsf", static_cast<unsigned>(n), 128, 0, args);
+  }
+
   void update(Real a, Real b, Real dt) {
     long n = static_cast<long>(n_);
     cuda::DevicePtr rhs = rhs_.ptr(), res = res_.ptr(), q = q_.ptr();
@@ -387,13 +405,14 @@ class CudaBackend final : public CudaPlanBackend {
   cuda::Function volume_ = nullptr, surface_ = nullptr, lift_ = nullptr, update_ = nullptr, surface_lift_ = nullptr;
   int fuse_level_ = 2;
   unsigned stage_dynamic_shared_ = 0;  // bytes (mma plans)
-  cuda::Function stage_ = nullptr, initial_ = nullptr, norms_ = nullptr, pml_ = nullptr;
+  cuda::Function stage_ = nullptr, initial_ = nullptr, norms_ = nullptr, pml_ = nullptr, tfsf_ = nullptr;
+  int tfsf_count_ = 0, tfsf_first_ = 0;
   unsigned norm_blocks_ = 1;
   size_t n_ = 0;
   cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, vert_, q_, q_next_, res_, rhs_, flux_, partial_;
   // the layer: xslot_ [K], pml_elem_ [slots], xscale_ [slots][6][Np] (kappa != 1), psi_ and psi_res_
   // [slots][18][Np], xsrc_ [slots][6][Np]
-  cuda::DeviceBuffer xslot_, pml_elem_, xscale_, psi_, psi_res_, xsrc_;
+  cuda::DeviceBuffer xslot_, pml_elem_, xscale_, psi_, psi_res_, xsrc_, tfsf_elem_, tfsf_sign_;
   size_t psi_elems_ = 0;
   std::vector<Real> host_stage_;  // host copy of a single-precision state or residual (snapshots, checkpoints)
   std::deque<EventPair> pending_;

@@ -6,6 +6,7 @@
 #include "codegen/lower/flux_inputs.hpp"
 #include "solver/physics/pml.hpp"
 #include "solver/physics/space_time_field.hpp"
+#include "solver/physics/tfsf.hpp"
 #include "solver/time/lserk4.hpp"
 #include "solver/util/error.hpp"
 
@@ -19,8 +20,9 @@ RefBackend::RefBackend(const Problem& problem)
   inc_of_slot_.assign(static_cast<size_t>(K) * 4 * Nfp, -1);
   for (int k = 0; k < K; ++k)
     for (int f = 0; f < 4; ++f) {
-      if (!p_.md->conn.is_boundary(k, f) ||
-          !p_.fluxes->exterior_reads_incident[static_cast<int>(p_.bc[k][f])])
+      // boundary faces whose state reads the incident field, and total-field/scattered-field faces
+      const bool boundary = p_.md->conn.is_boundary(k, f);
+      if (!(boundary && p_.fluxes->exterior_reads_incident[static_cast<int>(p_.bc[k][f])]) && tfsf_sign(k, f) == 0)
         continue;
       for (int j = 0; j < Nfp; ++j) {
         const int slot = (k * 4 + f) * Nfp + j;
@@ -51,6 +53,12 @@ void RefBackend::set_aux(const std::vector<double>& aux) {
   DGMAX_ASSERT(aux.size() == 2 * psi_.size(), "PML auxiliary state does not match the layer");
   std::copy(aux.begin(), aux.begin() + psi_.size(), psi_.begin());
   std::copy(aux.begin() + psi_.size(), aux.end(), psi_res_.begin());
+}
+
+int RefBackend::tfsf_sign(int k, int f) const {
+  if (!p_.tfsf) return 0;
+  const int e = p_.tfsf->index_of[k];
+  return e < 0 ? 0 : p_.tfsf->sign[4 * static_cast<size_t>(e) + f];
 }
 
 void RefBackend::init_state() {
@@ -161,6 +169,9 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
           const int nodeP = p_.maps.vmapP[slot];
           const int kP = nodeP / Np, iP = nodeP % Np;
           for (int c = 0; c < 6; ++c) in[codegen::kEext + c] = q(kP, c, iP);
+          // across the TF/SF box the other side's state becomes this side's kind: +- the incident field
+          if (const int sign = tfsf_sign(k, f); sign != 0)
+            for (int c = 0; c < 6; ++c) in[codegen::kEext + c] += sign * inc_[c * n_inc + inc_of_slot_[slot]];
         }
         double out[6];
         codegen::evaluate(fx.flux.dag, in, out, scratch.data());

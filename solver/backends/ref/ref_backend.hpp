@@ -34,11 +34,12 @@ class RefBackend final : public HostStateBackend<double> {
   void apply_pml(int k, const Fields& q, Out& O);
   void evaluate_sources(double t);
   void evaluate_incident(double t);
+  int tfsf_sign(int k, int f) const;  // +1 / -1 on a total-field / scattered-field face of the box, else 0
 
   const Problem& p_;
   Fields q_, res_, k_;
   std::vector<double> J_;  // [3][K*Np] current density at the nodes, this stage
-  // boundary face nodes with an incident-field condition
+  // boundary face nodes with an incident-field condition, and total-field/scattered-field face nodes
   std::vector<int> inc_slot_;        // [n] index into the [K][4][Nfp] face-node numbering
   std::vector<double> inc_x_, inc_y_, inc_z_;  // [n]
   std::vector<double> inc_;          // [6][n] incident E, H there, this stage
