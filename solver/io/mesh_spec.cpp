@@ -18,7 +18,8 @@ constexpr double kMaxBoxElements = 2e9;  // as make_box_mesh
 // the box grows by the thickness on each side and gains thickness / cell size cells there.
 static void add_pml_layer(const YamlDoc& doc, const YAML::Node& node, BoxSpec& box, MeshSpec& spec) {
   const double L = doc.as_double(node, "mesh.box.pml");
-  if (!(L > 0) || !std::isfinite(L)) throw doc.error(node, "'mesh.box.pml' must be a positive thickness");
+  if (!(L > 0) || !std::isfinite(L)) throw doc.error(node, "'mesh.box.pml' must be a positive thickness, got " + fmt_g(L),
+                    "the layer's thickness in length units, a whole number of cells, e.g. pml: 0.25 on 4 cells of a unit box");
   for (int d = 0; d < 3; ++d) {
     const double h = (box.upper[d] - box.lower[d]) / box.cells[d], n = L / h;
     if (std::fabs(n - std::round(n)) > 1e-6 * n || std::round(n) < 1)

@@ -1,5 +1,9 @@
 #include "solver/io/pml_config.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 namespace dgmax {
 
 std::optional<PmlSpec> parse_pml_config(const YamlDoc& doc, const YAML::Node& node, const MeshSpec& mesh) {
@@ -8,7 +12,8 @@ std::optional<PmlSpec> parse_pml_config(const YamlDoc& doc, const YAML::Node& no
     if (!box_layer) return std::nullopt;
     PmlSpec spec;
     spec.regions = {"pml"};
-    spec.where = SourceLocation{doc.path()};
+    // errors about the layer (the time step) point at mesh.box.pml, whose location comes first
+    spec.where = mesh.region_where.empty() ? SourceLocation{doc.path()} : mesh.region_where.front();
     return spec;
   }
   if (!node.IsMap())
@@ -30,6 +35,19 @@ std::optional<PmlSpec> parse_pml_config(const YamlDoc& doc, const YAML::Node& no
   number("sigma_max", spec.sigma_max);
   number("kappa", spec.kappa);
   number("alpha", spec.alpha);
+  // the ranges (as build_pml_layer checks them) at each key's own location
+  auto check = [&](const char* key, bool ok, const std::string& what, const char* hint) {
+    if (node[key].IsDefined() && !ok) throw doc.error(node[key], "pml: " + what, hint);
+  };
+  check("order", spec.order >= 0 && spec.order <= 10, fmt::format("order {} is outside [0, 10]", spec.order),
+        "2 to 4 is usual");
+  check("reflection", spec.reflection > 0 && spec.reflection < 1,
+        fmt::format("reflection {} is not in (0, 1)", spec.reflection), "the target reflection, e.g. 1e-6");
+  check("kappa", spec.kappa >= 1, fmt::format("kappa {} is not >= 1", spec.kappa), "1 means no real stretching");
+  check("alpha", spec.alpha >= 0, fmt::format("alpha {} is not a finite value >= 0", spec.alpha),
+        "a small positive shift such as 0.05 damps static fields");
+  check("thickness", spec.thickness >= 0, fmt::format("thickness {} is not a finite value > 0", spec.thickness),
+        "the layer's thickness in length units; or regions: [...]");
   if (node["sigma_max"].IsDefined() && node["reflection"].IsDefined())
     throw doc.error(node["sigma_max"], "'pml' has both 'sigma_max' and 'reflection'", "give one of them");
   if (node["sigma_max"].IsDefined() && !(spec.sigma_max > 0))

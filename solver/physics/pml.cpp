@@ -128,6 +128,23 @@ PmlLayer build_pml_layer(const PmlSpec& spec, const MeshData& md, const std::vec
                                              "cell size, or mesh.box.pml)"
                                            : "a PML region must be a box-shaped shell around the other elements");
     }
+  // and a domain element reaching out of the inner box: the planes cut through it (thickness not on
+  // element faces), so the layer would not be the one asked for
+  if (spec.regions.empty())
+    for (int k = 0; k < K; ++k) {
+      if (in_layer[k]) continue;
+      for (int v : m.elements[k])
+        for (int d = 0; d < 3; ++d)
+          if (m.vertices[v][d] < inner.lo[d] - tol || m.vertices[v][d] > inner.hi[d] + tol) {
+            const Vec3 c = centroid(m, k);
+            throw UserError(fmt::format("pml: thickness {} cuts through element {} (centroid ({:.6g}, {:.6g}, {:.6g})): it "
+                                        "reaches into the layer from the domain {}",
+                                        spec.thickness, k, c[0], c[1], c[2], box_text(inner)),
+                            spec.where,
+                            "put the layer's inner faces on element faces (box meshes: a multiple of the cell size, "
+                            "or mesh.box.pml)");
+          }
+    }
 
   layer.wave_speed = 0;
   for (int k = 0; k < K; ++k)
