@@ -1,4 +1,5 @@
-// The perfectly matched layer on the GPU (ctest label gpu; skipped with a message without one):
+// The perfectly matched layer and a total-field/scattered-field box on the GPU (ctest label gpu;
+// skipped with a message without one):
 // for a plan of each fusion level and stage form the tuner can pick at N = 3 and 5, fp64 and fp32 (fusion 0, 1 and 2, the
 // tensor-core stage included), the right-hand side and 10 steps of the state and the layer's
 // auxiliary fields match the ref backend's.
@@ -15,6 +16,7 @@
 #include "solver/backends/cuda/cuda_tuner.hpp"
 #include "solver/backends/ref/ref_backend.hpp"
 #include "solver/physics/pml.hpp"
+#include "solver/physics/tfsf.hpp"
 #include "solver/time/timestep.hpp"
 
 using namespace dgmax;
@@ -40,6 +42,10 @@ materials: {default: {eps: 1, mu: 1}, pml: {eps: 2, mu: 1.5}}
 sources:
   J: ["0", "0", "exp(-(x^2 + y^2 + z^2)/0.1)*sin(5*t)"]
 pml: {order: 2, reflection: 1e-4, kappa: 2.5, alpha: 0.3}
+incident:
+  E: ["0", "sin(4*(x - t))*exp(-(x - t)^2)", "0.5*cos(3*(x - t))"]
+  H: ["0", "-0.5*cos(3*(x - t))", "sin(4*(x - t))*exp(-(x - t)^2)"]
+tfsf: {box: {lower: [-0.16666666666666666, -0.16666666666666666, -0.16666666666666666], upper: [0.16666666666666666, 0.16666666666666666, 0.5]}}
 )y";
 }
 
@@ -56,6 +62,7 @@ TEST_F(GpuPml, EveryAcceptedPlanMatchesRef) {
     const auto c = config_problem(pml_config(N));
     const Problem& p = c->p;
     ASSERT_TRUE(p.pml);
+    ASSERT_TRUE(p.tfsf);
     const Fields q0 = random_state(p, N);
     const double dt = stable_dt(p, 0.5);
     RefBackend ref(p);
