@@ -697,14 +697,17 @@ dgmax_tfsf(int n, int first_slot, const int* __restrict__ tfsf_elem, const int* 
 #endif
 
 #if HAS_PML
-// One LSERK stage of the perfectly matched layer, before the stage of the fields: thread (i, y)
-// advances the auxiliary fields at node i of layer element slot blockIdx.x * NEPB + y and writes
-// the source the stage kernel adds (pml_node). psi, psi_res, xsrc: [slots][...][NP].
-extern "C" __global__ void __launch_bounds__(NP * NEPB)
+// One LSERK stage of the perfectly matched layer, before the stage of the fields: thread n of a
+// flat grid of 256-thread blocks advances the auxiliary fields at node n % NP of layer element slot
+// n / NP and writes the source the stage kernel adds (pml_node; consecutive threads touch
+// consecutive words of psi, psi_res and xsrc: [slots][...][NP]).
+extern "C" __global__ void __launch_bounds__(256)
 dgmax_pml(int slots, const int* __restrict__ pml_elem, const real_t* __restrict__ q, const double* __restrict__ vert,
           real_t* __restrict__ psi, real_t* __restrict__ psi_res, real_t* __restrict__ xsrc, real_t a, real_t b, real_t dt) {{
-  const int i = threadIdx.x, slot = blockIdx.x * NEPB + threadIdx.y;
-  if (slot < slots) pml_node(slot, pml_elem[slot], i, q, vert, psi, psi_res, xsrc, a, b, dt);
+  const long n = (long)blockIdx.x * 256 + threadIdx.x;
+  if (n >= (long)slots * NP) return;
+  const int slot = (int)(n / NP), i = (int)(n % NP);
+  pml_node(slot, pml_elem[slot], i, q, vert, psi, psi_res, xsrc, a, b, dt);
 }}
 #endif
 

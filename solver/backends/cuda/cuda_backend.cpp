@@ -377,7 +377,8 @@ class CudaBackend final : public CudaPlanBackend {
     cuda::DevicePtr elem = pml_elem_.ptr(), qp = q.ptr(), vert = vert_.ptr(), psi = psi_.ptr(), psi_res = psi_res_.ptr(),
                     xsrc = xsrc_.ptr();
     void* args[] = {&slots, &elem, &qp, &vert, &psi, &psi_res, &xsrc, &a, &b, &dt};
-    cuda::launch(pml_, "dgmax_pml", static_cast<unsigned>((slots + norm_epb() - 1) / norm_epb()), norm_block(), 0, args);
+    const long threads = static_cast<long>(slots) * p_.Np();
+    cuda::launch(pml_, "dgmax_pml", static_cast<unsigned>((threads + 255) / 256), 256, 0, args);
   }
 
   // The total-field/scattered-field correction at time t from the state q, into xsrc's TF/SF slots.
