@@ -19,6 +19,7 @@ RunMonitors::RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backen
   for (const MonitorSpec& spec : cfg.monitors) {
     dft_.push_back(make_dft_monitor(p, spec));
     dft_sets_.push_back(backend_.dft_add(dft_.back().nodes, dft_.back().frequencies));
+    if (p.incident) incident_.emplace_back(p.incident.eval, dft_.back().frequencies);
   }
 }
 
@@ -40,6 +41,7 @@ void RunMonitors::start(double t) {
 
 void RunMonitors::after_step(double t, double dt, long long step) {
   if (!dft_.empty()) backend_.dft_accumulate(t, dt);
+  for (IncidentDft& inc : incident_) inc.accumulate(t, dt);
   t_last_ = t;
   steps_ = step;
   if (probes_.size() == 0) return;
@@ -58,6 +60,7 @@ nlohmann::json RunMonitors::progress() const {
     std::vector<double> re, im;
     backend_.dft_get(dft_sets_[i], re, im);
     j["dft"].push_back({{"name", dft_[i].name}, {"re", re}, {"im", im}});
+    if (i < incident_.size()) j["dft"].back()["incident"] = incident_[i].to_json();
   }
   return j;
 }
@@ -70,13 +73,24 @@ void RunMonitors::restore(const nlohmann::json& j) {
   for (size_t i = 0; i < dft_.size(); ++i) {
     const nlohmann::json& d = j.at("dft").at(i);
     backend_.dft_set(dft_sets_[i], d.at("re").get<std::vector<double>>(), d.at("im").get<std::vector<double>>());
+    if (i < incident_.size()) {
+      // a checkpoint from before the incident DFT existed: no rcs column rather than a wrong one
+      if (!d.contains("incident")) {
+        incident_.clear();
+        continue;
+      }
+      incident_[i].from_json(d.at("incident"));
+    }
   }
 }
 
 // far_field_<name>.csv for each closed-surface monitor: the near-to-far transform of its DFT at each
 // positive frequency, on the E-plane (phi = 0) and H-plane (phi = 90 deg) cuts every 5 degrees.
+// With an incident field, each pattern carries |DFT of E_inc| at the origin, which adds the rcs
+// column (left out for a monitor where it is 0 at some frequency: no incident wave to normalize by).
 void RunMonitors::write_far_fields(const std::vector<MonitorResult>& results) const {
-  for (const MonitorResult& r : results) {
+  for (size_t m = 0; m < results.size(); ++m) {
+    const MonitorResult& r = results[m];
     if (!r.monitor->surface) continue;
     const SurfaceDft dft = surface_dft(*r.monitor, r.re, r.im);
     std::vector<FarFieldPattern> patterns;
@@ -87,8 +101,13 @@ void RunMonitors::write_far_fields(const std::vector<MonitorResult>& results) co
       pat.frequency = dft.frequencies[f];
       pat.directions = dirs;
       pat.fields = far_field(dft, f, dirs);
+      if (m < incident_.size()) pat.incident = incident_[m].amplitude(f);
       patterns.push_back(std::move(pat));
     }
+    bool normalized = true;
+    for (const FarFieldPattern& pat : patterns) normalized = normalized && std::abs(pat.incident) > 0;
+    if (!normalized)
+      for (FarFieldPattern& pat : patterns) pat.incident = 0;
     if (!patterns.empty()) write_far_field_csv(out_dir_ + "/far_field_" + r.monitor->name + ".csv", patterns);
   }
 }

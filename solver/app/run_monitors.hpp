@@ -2,7 +2,8 @@
 // the time loop (the backend computes the values where the state lives; a probe sample brings
 // P*6 numbers back, a DFT step nothing), carried through checkpoints, written out as probes.csv
 // and monitors.h5 (probe_writer.hpp, monitor_writer.hpp); a closed-surface monitor's far field goes
-// to far_field_<name>.csv at the end (near_to_far.hpp).
+// to far_field_<name>.csv at the end (near_to_far.hpp), with the radar cross-section (rcs column)
+// when the config has an `incident:` field: its DFT at the origin over the same steps normalizes it.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include "solver/io/probe_writer.hpp"
 #include "solver/io/run_config.hpp"
 #include "solver/physics/dft_monitor.hpp"
+#include "solver/physics/incident_dft.hpp"
 #include "solver/physics/probes.hpp"
 
 namespace dgmax {
@@ -50,6 +52,7 @@ class RunMonitors {
   ProbeLog log_;
   std::vector<DftMonitor> dft_;
   std::vector<int> dft_sets_;  // [monitors] the backend's set index
+  std::vector<IncidentDft> incident_;  // [monitors] with an `incident:` field, else empty
   double t_last_ = 0;
   long long steps_ = 0;  // steps summed
   bool written_ = false;

@@ -1,0 +1,91 @@
+// sphere_rcs.geo — a sphere of radius a = 0.25 at the origin inside nested axis-aligned boxes, for
+// radar cross-section runs (configs/sphere_rcs.yaml, configs/sphere_rcs_pec.yaml):
+//   |x|,|y|,|z| <= 0.4   the total-field/scattered-field box (tfsf.box)
+//   |x|,|y|,|z| <= 0.5   the closed DFT monitor box (in the scattered-field region)
+//   |x|,|y|,|z| <= 0.6   the inner box of the PML
+//   |x|,|y|,|z| <= 0.9   the outer box (PEC behind the layer)
+// All volumes are fragments of one another (OpenCASCADE BooleanFragments), so every box face is
+// made of mesh faces and the sphere's surface is conforming.
+//
+// Physical groups
+//   volumes:  sphere (pec = 0 only), air (between the sphere and the PML's inner box), pml (the shell)
+//   surfaces: outer (the six faces of the outer box), sphere_surface (the sphere's surface)
+//
+// Parameters (DefineConstant: `-setnumber NAME VALUE` on the gmsh command line, or set before an
+// Include, as sphere_rcs_pec.geo does):
+//   h    mesh size (default 0.1; dgmax's mesh.size overrides it through Mesh.MeshSizeMax)
+//   pec  1: the sphere is a hole (not meshed), its surface tagged sphere_surface for a pec boundary
+// Mesh by hand with
+//   gmsh -3 sphere_rcs.geo -o sphere_rcs.msh                    # dielectric sphere, h = 0.1
+//   gmsh -3 sphere_rcs.geo -setnumber pec 1 -setnumber h 0.06 -o sphere_rcs_pec.msh
+SetFactory("OpenCASCADE");
+
+DefineConstant[ h = {0.15, Name "Parameters/mesh size h"} ];
+DefineConstant[ h_pml = {0.3, Name "Parameters/mesh size in the PML (0: h)"} ];
+DefineConstant[ nc = {16, Name "Parameters/elements around the sphere (Mesh.MeshSizeFromCurvature)"} ];
+DefineConstant[ pec = {0, Choices {0, 1}, Name "Parameters/PEC sphere (hole)"} ];
+
+R = 0.25;      // sphere radius
+B_tfsf = 0.4;  // half-widths of the boxes
+B_mon = 0.5;
+B_pml = 0.6;
+B_out = 0.9;
+
+// The layer as 26 boxes (the 3x3x3 grid of [-B_out, -B_pml, B_pml, B_out] in each direction without
+// its centre): every layer element then lies in one slab, edge or corner piece, as dgmax's PML
+// needs (a shell meshed as one volume has tets across its inner edges).
+c[] = {-B_out, -B_pml, B_pml, B_out};
+n = 100;
+shell() = {};
+For i In {0 : 2}
+  For j In {0 : 2}
+    For k In {0 : 2}
+      If (i != 1 || j != 1 || k != 1)
+        Box(n) = {c[i], c[j], c[k], c[i + 1] - c[i], c[j + 1] - c[j], c[k + 1] - c[k]};
+        shell() += {n};
+        n += 1;
+      EndIf
+    EndFor
+  EndFor
+EndFor
+Box(2) = {-B_pml, -B_pml, -B_pml, 2 * B_pml, 2 * B_pml, 2 * B_pml};
+Box(3) = {-B_mon, -B_mon, -B_mon, 2 * B_mon, 2 * B_mon, 2 * B_mon};
+Box(4) = {-B_tfsf, -B_tfsf, -B_tfsf, 2 * B_tfsf, 2 * B_tfsf, 2 * B_tfsf};
+Sphere(5) = {0, 0, 0, R};
+v() = BooleanFragments{ Volume{shell()}; Delete; }{ Volume{2, 3, 4, 5}; Delete; };
+
+e = 1e-6;
+sphere() = Volume In BoundingBox{-R - e, -R - e, -R - e, R + e, R + e, R + e};
+inner() = Volume In BoundingBox{-B_pml - e, -B_pml - e, -B_pml - e, B_pml + e, B_pml + e, B_pml + e};
+pml() = v();
+pml() -= inner();
+air() = inner();
+air() -= sphere();
+outer() = CombinedBoundary{ Volume{v()}; };
+sphere_surface() = Boundary{ Volume{sphere()}; };
+
+If (pec)
+  Delete { Volume{sphere()}; }
+EndIf
+
+Physical Volume("air") = {air()};
+Physical Volume("pml") = {pml()};
+If (!pec)
+  Physical Volume("sphere") = {sphere()};
+EndIf
+Physical Surface("outer") = {outer()};
+Physical Surface("sphere_surface") = {sphere_surface()};
+
+Mesh.MeshSizeFromPoints = 0;      // size h (h_pml in the layer)
+Mesh.MeshSizeFromCurvature = nc;  // at least ~nc elements around the sphere at any h
+Mesh.MeshSizeMax = h;
+If (h_pml > 0)  // inside the PML's inner box h, outside h_pml (still capped by MeshSizeMax)
+  Field[1] = Box;
+  Field[1].VIn = h;
+  Field[1].VOut = h_pml;
+  Field[1].XMin = -B_pml; Field[1].XMax = B_pml;
+  Field[1].YMin = -B_pml; Field[1].YMax = B_pml;
+  Field[1].ZMin = -B_pml; Field[1].ZMax = B_pml;
+  Background Field = 1;
+  Mesh.MeshSizeMax = (h_pml > h) ? h_pml : h;
+EndIf
