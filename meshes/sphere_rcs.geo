@@ -13,16 +13,20 @@
 //
 // Parameters (DefineConstant: `-setnumber NAME VALUE` on the gmsh command line, or set before an
 // Include, as sphere_rcs_pec.geo does):
-//   h    mesh size (default 0.1; dgmax's mesh.size overrides it through Mesh.MeshSizeMax)
-//   pec  1: the sphere is a hole (not meshed), its surface tagged sphere_surface for a pec boundary
+//   h      mesh size inside the PML's inner box (default 0.2, the CI size)
+//   h_pml  mesh size in the PML (default 0.3; 0: h)
+//   nc     elements around the sphere's circumference (Mesh.MeshSizeFromCurvature, default 20):
+//          the flat-faced sphere's volume falls short by about 22/nc² (0.0632 of 0.0654 at nc = 20)
+//   pec    1: the sphere is a hole (not meshed), its surface tagged sphere_surface (a pec boundary)
+// dgmax's mesh.size would cap h_pml as well (it sets Mesh.MeshSizeMax): leave it out and use these.
 // Mesh by hand with
-//   gmsh -3 sphere_rcs.geo -o sphere_rcs.msh                    # dielectric sphere, h = 0.1
-//   gmsh -3 sphere_rcs.geo -setnumber pec 1 -setnumber h 0.06 -o sphere_rcs_pec.msh
+//   gmsh -3 sphere_rcs.geo -o sphere_rcs.msh                                 # CI size, 7,985 tets
+//   gmsh -3 sphere_rcs.geo -setnumber h 0.07 -setnumber h_pml 0.12 -setnumber nc 48 -o fine.msh
 SetFactory("OpenCASCADE");
 
-DefineConstant[ h = {0.15, Name "Parameters/mesh size h"} ];
+DefineConstant[ h = {0.2, Name "Parameters/mesh size h"} ];
 DefineConstant[ h_pml = {0.3, Name "Parameters/mesh size in the PML (0: h)"} ];
-DefineConstant[ nc = {16, Name "Parameters/elements around the sphere (Mesh.MeshSizeFromCurvature)"} ];
+DefineConstant[ nc = {20, Name "Parameters/elements around the sphere (Mesh.MeshSizeFromCurvature)"} ];
 DefineConstant[ pec = {0, Choices {0, 1}, Name "Parameters/PEC sphere (hole)"} ];
 
 R = 0.25;      // sphere radius

@@ -1,0 +1,18 @@
+// Regression: configs/sphere_rcs.yaml (dielectric sphere, eps = 4) and configs/sphere_rcs_pec.yaml
+// (perfectly conducting sphere), radius a = 0.25, x-polarized plane pulse travelling +z through a
+// TF/SF box, far field from the closed DFT monitor `rcs` (far_field_rcs.csv, rcs column: the
+// incident field's DFT at the origin normalizes it). The bistatic RCS at ka = 1, 2, 3 is compared
+// with the Mie series (tests/common/mie_series.hpp: sigma/(pi a²) = 4|S2|²/x² on the E-plane,
+// phi = 0, and 4|S1|²/x² on the H-plane, phi = 90°, for E along x travelling +z) at every angle
+// where the RCS is within 20 dB of its maximum over both cuts (issue 11).
+//
+// On the shipped (coarse, CI) meshes this only shows the comparison is a real one (an RCS off by 2x
+// fails it); the issue's 5% is checked on a fine mesh by sphere_rcs_fine_test.cpp.
+#include "sphere_rcs_compare.hpp"
+
+using dgmax::test::sphere_rcs::check_case;
+
+// Measured on the shipped meshes (N = 2): see the configs' headers.
+TEST(GmshSphereRcs, DielectricSphereAgainstMie) { check_case("sphere_rcs", false, {}, {0.15, 0.30, 0.85}); }
+TEST(GmshSphereRcs, PecSphereAgainstMie) { check_case("sphere_rcs_pec", true, {}, {0.15, 0.30, 0.30}); }
+
