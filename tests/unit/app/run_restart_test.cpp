@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -100,3 +101,46 @@ TEST_F(RunRestart, AnInterruptedRunContinues) {
 }
 
 }  // namespace
+
+// With an incident field the far field's rcs column divides by the incident field's DFT, which the
+// checkpoint carries (solver/physics/incident_dft.hpp): restarted from the older of the two
+// checkpoints, far_field_m.csv (rcs included) is the uninterrupted run's, byte for byte.
+TEST_F(RunRestart, IncidentDftForTheRcsIsCarried) {
+  const std::string cfg = dir_ + "/rcs.yaml";
+  std::ofstream(cfg) << R"yaml(mesh:
+  box: {lower: [-0.6, -0.6, -0.6], upper: [0.6, 0.6, 0.6], cells: [6, 6, 6], pml: 0.4}
+discretization: {order: 2, precision: double, flux: upwind}
+constants: {z0: -0.8, w: 0.2}
+materials: {default: {eps: 1, mu: 1}}
+boundaries: {default: pec}
+incident:
+  E: ["exp(-((z - t - z0)/w)^2)", "0", "0"]
+  H: ["0", "exp(-((z - t - z0)/w)^2)", "0"]
+tfsf: {box: {lower: [-0.2, -0.2, -0.2], upper: [0.2, 0.2, 0.2]}}
+pml: {order: 3, reflection: 1e-6, alpha: 0.05}
+monitors:
+  - name: m
+    surface: {box: {lower: [-0.4, -0.4, -0.4], upper: [0.4, 0.4, 0.4]}}
+    frequencies: [1.0, 2.0]
+time: {final: 1.0, cfl: 0.5}
+output: {vtk_every: 0, checkpoint_every: 20}
+backend: cpu
+)yaml";
+  const std::string a = dir_ + "/a", b = dir_ + "/b";
+  CliResult r = run_dgmax("run -q " + cfg + " --output " + a);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string far = read_all(a + "/far_field_m.csv");
+  ASSERT_EQ(far.rfind("frequency,theta_deg,phi_deg,E_theta_re,E_theta_im,E_phi_re,E_phi_im,rcs\n", 0), 0u) << far.substr(0, 200);
+  fs::copy(a, b, fs::copy_options::recursive);
+  std::vector<fs::path> checkpoints;
+  for (const auto& e : fs::directory_iterator(b))
+    if (e.path().filename().string().rfind("checkpoint_", 0) == 0) checkpoints.push_back(e.path());
+  ASSERT_EQ(checkpoints.size(), 2u);
+  std::sort(checkpoints.begin(), checkpoints.end());
+  fs::remove(checkpoints.back());
+  for (const char* f : {"/far_field_m.csv", "/summary.json", "/monitors.h5", "/energy.csv"}) fs::remove(b + f);
+  r = run_dgmax("run -q " + cfg + " --restart " + b);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(nlohmann::json::parse(read_all(b + "/summary.json")).contains("restarted_from"));
+  EXPECT_EQ(read_all(b + "/far_field_m.csv"), far);
+}
