@@ -100,7 +100,8 @@ SourcePower SourcePowerMeter::at(double t, bool with_current) const {
 }
 
 EnergyGuard::EnergyGuard(const Problem& p, bool single_precision, RunSuspects suspects)
-    : meter_(p), suspects_(std::move(suspects)), tol_(single_precision ? 1e-3 : 1e-8) {}
+    : meter_(p), suspects_(std::move(suspects)), tol_(single_precision ? 1e-3 : 1e-8),
+      layer_factor_(p.pml ? kPmlEnergyAllowance : 1.0) {}
 
 void EnergyGuard::restore(const State& s) {
   started_ = true;
@@ -114,7 +115,7 @@ void EnergyGuard::restore(const State& s) {
 double EnergyGuard::bound() const {
   const double s = std::sqrt(W0_) + current_budget_;
   const double b = s * s + incident_budget_;
-  return b + tol_ * b;
+  return (b + tol_ * b) * layer_factor_;
 }
 
 void EnergyGuard::add_interval(double a, double b, const SourcePower& p0, const SourcePower& p1) {

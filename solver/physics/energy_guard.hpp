@@ -57,6 +57,12 @@ struct RunSuspects {
 
 class EnergyGuard {
  public:
+  // With a perfectly matched layer the bound is this many times larger: in the layer the stretched
+  // fields are not the physical ones and their energy may exceed what entered it (a slow component
+  // normal to the layer by up to (sigma/omega)^2, also from an initial field reaching into the
+  // layer). A blow-up grows exponentially and still passes it within a few e-foldings; a value that
+  // is not finite is refused at once.
+  static constexpr double kPmlEnergyAllowance = 1e4;
   static constexpr int kRefinePoints = 4000;
 
   EnergyGuard(const Problem& p, bool single_precision, RunSuspects suspects);
@@ -86,6 +92,7 @@ class EnergyGuard {
   SourcePowerMeter meter_;
   RunSuspects suspects_;
   double tol_;
+  double layer_factor_;  // kPmlEnergyAllowance with a layer, else 1
   bool started_ = false;
   double W0_ = 0, t_last_ = 0;
   SourcePower p_last_;

@@ -46,6 +46,20 @@ TEST_F(RunRestart, CpuSingleIsBitwise) {
 
 TEST_F(RunRestart, RefIsBitwise) { dgmax::test::expect_bitwise_restart(dir_, config_, "--backend ref"); }
 
+// With a PML the checkpoint must carry the layer's auxiliary fields (/aux): the snapshots, layer
+// elements included, continue bit for bit (cpu in both precisions, and ref).
+TEST_F(RunRestart, PmlAuxiliaryFieldsAreCarried) {
+  {
+    std::string text = dgmax::test::restart_case(2, 3);
+    text.replace(text.find("cells: [2, 2, 2]"), 16, "cells: [2, 2, 2], pml: 0.5");
+    std::ofstream(config_) << text;
+  }
+  for (const char* args : {"--backend cpu", "--backend cpu --set discretization.precision=single", "--backend ref"}) {
+    SCOPED_TRACE(args);
+    dgmax::test::expect_bitwise_restart(dir_, config_, args);
+  }
+}
+
 TEST_F(RunRestart, CheckpointsByTimeKeepTheNewestTwo) {
   const std::string out = dir_ + "/t";
   const CliResult r = run_dgmax("run -q --backend cpu " + config_ + " --set 'output.checkpoint_every={time: 0.1}' --output " + out);
