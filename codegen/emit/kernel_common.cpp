@@ -129,30 +129,20 @@ DGMAX_FN void tfsf_face_node(int k, int f, int j, int sign, const real_t* __rest
                              const real_t* __restrict__ mat, const int* __restrict__ etoe,
                              const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
                              real_t* __restrict__ dfl) {{
-  const real_t* qk = q + (long)k * 6 * NP;
-  const real_t* g = geo + (long)k * GEO;
-  const real_t* mk = mat + (long)k * MAT;
-  const int kP = etoe[k * 4 + f];
-  const real_t* mp = mat + (long)kP * MAT;
   real_t in[29];
-  const int iM = Fmask[f][j];
-  for (int c = 0; c < 6; ++c) in[c] = qk[c * NP + iM];
-  for (int x = 0; x < 3; ++x) in[12 + x] = g[{normal} + 3 * f + x];
-  in[15] = mk[{eps}]; in[16] = mp[{eps}]; in[17] = mk[{mu}]; in[18] = mp[{mu}];
-  in[19] = mk[{z}]; in[20] = mp[{z}]; in[21] = mk[{y}]; in[22] = mp[{y}];
-  for (int c = 0; c < 6; ++c) in[23 + c] = real_t(0);
+  face_inputs(k, f, j, q, geo, mat, etoe, in);  // the box never lies on the boundary: a neighbour
   const int nP = vmapP[(k * 4 + f) * NFP + j];
   const real_t* qp = q + (long)(nP / NP) * 6 * NP + nP % NP;
   for (int c = 0; c < 6; ++c) in[6 + c] = qp[c * NP];
   real_t out0[6], out1[6];
   numerical_flux(in, out0);
   expr_t p[4], v[6];
-  node_position(vert + (long)k * VERT, iM, p);
+  node_position(vert + (long)k * VERT, Fmask[f][j], p);
   p[3] = t;
   field_incident(p, v);
   for (int c = 0; c < 6; ++c) in[6 + c] += (real_t)(sign * v[c]);
   numerical_flux(in, out1);
-  const real_t fs = g[{fscale} + f];
+  const real_t fs = geo[(long)k * GEO + {fscale} + f];
   for (int c = 0; c < 6; ++c) dfl[c] = fs * (out1[c] - out0[c]);
 }}
 
@@ -170,9 +160,7 @@ DGMAX_FN void tfsf_lift_node(int k, int i, const real_t* __restrict__ sf, const 
 }}
 
 )",
-                       fmt::arg("fscale", kGeoFscale), fmt::arg("normal", kGeoNormal), fmt::arg("eps", kMatEps),
-                       fmt::arg("mu", kMatMu), fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("inv_eps", kMatInvEps),
-                       fmt::arg("inv_mu", kMatInvMu));
+                       fmt::arg("fscale", kGeoFscale), fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu));
   if (s.pml) {
     const PmlProfile& p = *s.pml;
     auto v3 = [](const double* x) {
@@ -314,6 +302,28 @@ std::string kernel_common_section(const KernelSpec& s, bool cuda) {
       << "DGMAX_FN void numerical_flux(const real_t* __restrict__ in, real_t* __restrict__ out) {\n"
       << emit_c_statements(s.flux.dag, st) << "}\n\n";
 
+  src << fmt::format(R"(// The flux inputs of face node j of face f of element k that do not depend on what lies outside:
+// the interior trace (in[0..5]), the normal (in[12..14]), the materials of both sides (in[15..22];
+// the element's own on a boundary) and zero incident fields (in[23..28]). The caller sets the
+// exterior trace in[6..11].
+DGMAX_FN void face_inputs(int k, int f, int j, const real_t* __restrict__ q, const real_t* __restrict__ geo,
+                          const real_t* __restrict__ mat, const int* __restrict__ etoe, real_t* __restrict__ in) {{
+  const real_t* qk = q + (long)k * 6 * NP;
+  const real_t* g = geo + (long)k * GEO;
+  const real_t* mk = mat + (long)k * MAT;
+  const int kP = etoe[k * 4 + f];
+  const real_t* mp = kP >= 0 ? mat + (long)kP * MAT : mk;
+  const int iM = Fmask[f][j];
+  for (int c = 0; c < 6; ++c) in[c] = qk[c * NP + iM];
+  for (int x = 0; x < 3; ++x) in[12 + x] = g[{normal} + 3 * f + x];
+  in[15] = mk[{eps}]; in[16] = mp[{eps}]; in[17] = mk[{mu}]; in[18] = mp[{mu}];
+  in[19] = mk[{z}]; in[20] = mp[{z}]; in[21] = mk[{y}]; in[22] = mp[{y}];
+  for (int c = 0; c < 6; ++c) in[23 + c] = real_t(0);
+}}
+
+)",
+                     fmt::arg("normal", kGeoNormal), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
+                     fmt::arg("z", kMatZ), fmt::arg("y", kMatY));
   src << space_time_field_section(s, cuda) << extra_terms_section(s);
 
   // Boundary faces whose state reads Einc/Hinc evaluate the incident field at the node first.
@@ -325,7 +335,7 @@ std::string kernel_common_section(const KernelSpec& s, bool cuda) {
   if (!reads_incident.empty())
     incident_code = fmt::format(R"(    if ({}) {{
       expr_t p[4], v[6];
-      node_position(vert + (long)k * VERT, iM, p);
+      node_position(vert + (long)k * VERT, Fmask[f][j], p);
       p[3] = t;
       field_incident(p, v);
       for (int c = 0; c < 6; ++c) in[23 + c] = (real_t)v[c];
@@ -342,18 +352,10 @@ DGMAX_FN void face_node_flux(int k, int f, int j, const real_t* __restrict__ q,
                              const int* __restrict__ etoe, const int* __restrict__ bc,
                              const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
                              real_t* __restrict__ fl) {{
-  const real_t* qk = q + (long)k * 6 * NP;
   const real_t* g = geo + (long)k * GEO;
-  const real_t* mk = mat + (long)k * MAT;
   const int kP = etoe[k * 4 + f];
-  const real_t* mp = kP >= 0 ? mat + (long)kP * MAT : mk;
   real_t in[29];
-  const int iM = Fmask[f][j];
-  for (int c = 0; c < 6; ++c) in[c] = qk[c * NP + iM];
-  for (int x = 0; x < 3; ++x) in[12 + x] = g[{normal} + 3 * f + x];
-  in[15] = mk[{eps}]; in[16] = mp[{eps}]; in[17] = mk[{mu}]; in[18] = mp[{mu}];
-  in[19] = mk[{z}]; in[20] = mp[{z}]; in[21] = mk[{y}]; in[22] = mp[{y}];
-  for (int c = 0; c < 6; ++c) in[23 + c] = real_t(0);
+  face_inputs(k, f, j, q, geo, mat, etoe, in);
   if (kP >= 0) {{
     const int nP = vmapP[(k * 4 + f) * NFP + j];
     const real_t* qp = q + (long)(nP / NP) * 6 * NP + nP % NP;
@@ -373,9 +375,8 @@ DGMAX_FN void face_node_flux(int k, int f, int j, const real_t* __restrict__ q,
 }}
 
 )",
-                     fmt::arg("fscale", kGeoFscale), fmt::arg("normal", kGeoNormal), fmt::arg("eps", kMatEps),
-                     fmt::arg("mu", kMatMu), fmt::arg("z", kMatZ), fmt::arg("y", kMatY),
-                     fmt::arg("cases", indent(cases.str(), "      ")), fmt::arg("incident", incident_code));
+                     fmt::arg("fscale", kGeoFscale), fmt::arg("cases", indent(cases.str(), "      ")),
+                     fmt::arg("incident", incident_code));
   return src.str();
 }
 
