@@ -8,6 +8,7 @@
 #include "codegen/jit/content_hash.hpp"
 #include "solver/app/interrupt.hpp"
 #include "solver/app/simulation.hpp"
+#include "solver/parallel/comm.hpp"
 
 namespace dgmax {
 namespace {
@@ -45,7 +46,10 @@ void add_run_command(CLI::App& app) {
     opt->run.config_hash = codegen::sha256_hex(YAML::Dump(doc.root()));
     const int code = run_simulation(parse_run_config(doc), opt->run);
     // interrupted: everything is written and closed; exit with the signal's conventional status
-    if (code != 0) std::exit(code);
+    if (code != 0) {
+      world().abort(code);  // several ranks: end them all
+      std::exit(code);
+    }
   });
 }
 

@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -13,6 +15,7 @@
 #include "solver/app/cmd_run.hpp"
 #include "solver/app/cmd_tune.hpp"
 #include "codegen/dsl/expr_source.hpp"
+#include "solver/parallel/comm.hpp"
 #include "solver/util/error.hpp"
 #include "solver/util/strings.hpp"
 
@@ -23,6 +26,7 @@ std::string build_features() {
   s += DGMAX_HAS_CUDA ? "cuda" : "no cuda";
   s += DGMAX_HAS_VTK ? ", vtk" : ", no vtk";
   s += DGMAX_HAS_GMSH ? ", gmsh" : ", no gmsh";
+  s += DGMAX_HAS_MPI ? ", mpi" : ", no mpi";
   return s + ")";
 }
 
@@ -40,9 +44,39 @@ void check_subcommand_name(CLI::App& app, int argc, char** argv) {
                              "commands: " + dgmax::join_names(names) + " (dgmax --help lists them)");
 }
 
+// An error message, once per job: with several ranks, rank 0 says it at once; another rank waits
+// a moment first, so that an error every rank meets (a config error) is said by rank 0 alone
+// before its abort ends the job, while an error only that rank meets is still said, with its rank.
+void report(const std::string& text) {
+  const dgmax::Comm& w = dgmax::world();
+  if (w.parallel() && !w.root()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::cerr << "[rank " << w.rank() << "] ";
+  }
+  std::cerr << text << std::flush;
+}
+
+int run_cli(int argc, char** argv);
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  try {
+    dgmax::init_world(&argc, &argv);
+  } catch (const dgmax::UserError& e) {
+    std::cerr << e.render();
+    return 1;
+  }
+  const int code = run_cli(argc, argv);
+  // the other ranks may wait in a collective for this one: end them all
+  if (code != 0) dgmax::world().abort(code);
+  dgmax::finalize_world();
+  return code;
+}
+
+namespace {
+
+int run_cli(int argc, char** argv) {
   CLI::App app{"dgmax: high-order discontinuous Galerkin Maxwell solver for tetrahedral meshes"};
   app.set_version_flag("--version", build_features());
   app.require_subcommand(1);
@@ -57,17 +91,19 @@ int main(int argc, char** argv) {
     // --help / --version exit 0; a usage error is a user error: exit 1 like every other
     return app.exit(e) == 0 ? 0 : 1;
   } catch (const dgmax::UserError& e) {
-    std::cerr << e.render();
+    report(e.render());
     return 1;
   } catch (const dgmax::InternalError& e) {
-    std::cerr << e.what() << "\n";
+    report(std::string(e.what()) + "\n");
     return 2;
   } catch (const std::bad_alloc&) {
-    std::cerr << "error: out of memory; try a smaller mesh or a lower order\n";
+    report("error: out of memory; try a smaller mesh or a lower order\n");
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "internal error (please report at the dgmax issue tracker): " << e.what() << "\n";
+    report(std::string("internal error (please report at the dgmax issue tracker): ") + e.what() + "\n");
     return 2;
   }
   return 0;
 }
+
+}  // namespace

@@ -55,7 +55,7 @@ bool is_run_output(const std::string& name, const std::string& stem) {
   static const std::regex checkpoint(R"(checkpoint_\d+\.h5)");
   if (std::regex_match(name, checkpoint)) return true;
   const std::regex snapshot(std::regex_replace(stem, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                            R"(_\d{5,}\.(vtu|h5))");
+                            R"(_\d{5,}(_p\d{4,})?\.(vtu|pvtu|h5))");  // a partitioned run's pieces and indexes too
   return std::regex_match(name, snapshot);
 }
 

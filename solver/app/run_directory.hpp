@@ -7,8 +7,9 @@
 // leaves a stale lock), and a second run into the same directory is refused.
 //
 // The files of an earlier run (run.json, summary.json, energy.csv, <stem>.pvd, <stem>_NNNNN.vtu/.h5,
-// checkpoint_*.h5 and left-over *.tmp) are moved into <dir>/previous/ before the run starts (an
-// older previous/ is deleted), or deleted with --overwrite; other files are left alone. So a
+// a partitioned run's <stem>_NNNNN_pRRRR.vtu/.h5 pieces and <stem>_NNNNN.pvtu, checkpoint_*.h5
+// and left-over *.tmp) are moved into <dir>/previous/ before the run starts (an older previous/ is
+// deleted), or deleted with --overwrite; other files are left alone. So a
 // directory never mixes two runs: a run that fails leaves its own partial output and the earlier
 // run complete in previous/. A restart (--restart) continues in the directory instead.
 #pragma once

@@ -17,11 +17,13 @@
 #include "solver/backends/ref/ref_backend.hpp"
 #include "dgmax/config.hpp"
 #include "solver/app/interrupt.hpp"
+#include "solver/app/rank_mesh.hpp"
 #include "solver/app/run_directory.hpp"
 #include "solver/app/run_monitors.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/async_snapshot_writer.hpp"
 #include "solver/io/checkpoint.hpp"
+#include "solver/parallel/comm.hpp"
 #include "solver/physics/pml.hpp"
 #include "codegen/jit/content_hash.hpp"
 #include "solver/mesh/memory_estimate.hpp"
@@ -87,6 +89,33 @@ class Progress {
   double last_ = -1;
 };
 
+// The elements a rank writes: all of them with one rank; the owned ones (a prefix: ghosts follow)
+// of a partitioned run, as a mesh and node coordinates of their own.
+class OwnedPart {
+ public:
+  explicit OwnedPart(const Problem& p) : p_(p), all_(p.K_owned() == p.K()) {
+    if (all_) return;
+    const int K = p.K_owned();
+    const size_t n = static_cast<size_t>(K) * p.Np();
+    mesh_ = p.md->mesh;
+    mesh_.elements.resize(K);
+    mesh_.element_tag.resize(K);
+    xyz_.Np = p.Np();
+    xyz_.x.assign(p.xyz.x.begin(), p.xyz.x.begin() + static_cast<long>(n));
+    xyz_.y.assign(p.xyz.y.begin(), p.xyz.y.begin() + static_cast<long>(n));
+    xyz_.z.assign(p.xyz.z.begin(), p.xyz.z.begin() + static_cast<long>(n));
+  }
+  bool all() const { return all_; }
+  const Mesh* mesh() const { return all_ ? &p_.md->mesh : &mesh_; }
+  const NodeCoords* xyz() const { return all_ ? &p_.xyz : &xyz_; }
+
+ private:
+  const Problem& p_;
+  bool all_;
+  Mesh mesh_;
+  NodeCoords xyz_;
+};
+
 // The most snapshots a run may write (output.vtk_every against time.final).
 constexpr double kMaxSnapshots = 1e6;
 
@@ -143,9 +172,11 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
              Problem& p, double mesh_s, nlohmann::json& summary, std::string& csv, long long& step_reached, double& t,
              std::unique_ptr<AsyncSnapshotWriter>& snapshots) {
   const auto& md = p.md;
+  const Comm& comm = world();
+  const bool quiet = opt.quiet || !comm.root();  // one report per run, from rank 0
   if (cfg.alpha < 1)
     for (const auto& [tag, kind] : cfg.boundaries)
-      if (kind == BcKind::Absorbing && !opt.quiet) {
+      if (kind == BcKind::Absorbing && !quiet) {
         std::cerr << "warning: absorbing boundaries reflect part of incoming waves with alpha < 1; "
                      "use flux: upwind for a clean absorbing boundary\n";
         break;
@@ -163,7 +194,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   std::unique_ptr<Backend> backend = make_backend(backend_name, cfg, p, &kernel_plan);
   RunMonitors monitors(cfg, p, *backend, out_dir);  // probes and DFT monitors (run_monitors.hpp)
 
-  const long long K = p.K(), Np = p.Np();
+  const long long K = comm.sum(static_cast<long long>(p.K_owned())), Np = p.Np();  // over all ranks
   const long long dofs = 6 * K * Np;
   // default: about 200 samples, at most one every 10 steps (a sample costs about half a step)
   const long long energy_every = cfg.energy_every > 0 ? cfg.energy_every : std::max(10LL, plan.steps / 200);
@@ -184,12 +215,21 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   // The state lives in the backend; the host sees it only when a snapshot or checkpoint is due.
   const bool exact = static_cast<bool>(p.exact);
   // snapshots are written on a background thread while the stepping goes on (two buffers)
-  snapshots = std::make_unique<AsyncSnapshotWriter>(out_dir, "fields", SnapshotContext{&md->mesh, p.ref, &p.xyz},
-                                                    parse_snapshot_format(cfg.out_format));
+  // (several ranks: each writes its owned elements, the ghosts are not its own)
+  const OwnedPart owned(p);
+  snapshots = std::make_unique<AsyncSnapshotWriter>(
+      out_dir, "fields", SnapshotContext{owned.mesh(), p.ref, owned.xyz(), comm.rank(), comm.size()},
+      parse_snapshot_format(cfg.out_format));
   std::vector<double> snapshot_times;
+  Fields whole;  // a partitioned run's local state, owned elements and ghosts
   auto snapshot = [&](double time) {
     Fields buf = snapshots->acquire_buffer();
-    backend->get_state(buf);
+    if (owned.all()) {
+      backend->get_state(buf);
+    } else {
+      backend->get_state(whole);
+      std::copy(whole.q.begin(), whole.q.begin() + static_cast<long>(buf.q.size()), buf.q.begin());
+    }
     snapshots->write(std::move(buf), time);
     snapshot_times.push_back(time);
   };
@@ -298,7 +338,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     if (auto* cuda_be = dynamic_cast<CudaPlanBackend*>(backend.get()); cuda_be && progress.contains("kernel_plan")) {
       const std::optional<codegen::CudaPlan> was = codegen::CudaPlan::parse(progress["kernel_plan"].get<std::string>());
       if (was && !(*was == cuda_be->plan()) && codegen::cuda_plan_rejection(*was, cfg.order, cfg.precision == Precision::Single).empty()) {
-        if (!opt.quiet)
+        if (!quiet)
           std::cerr << fmt::format("note: continuing with the checkpoint's kernel plan {} (this run would use {})\n",
                                    was->name(), cuda_be->plan().name());
         cuda_be->set_plan(*was);
@@ -312,7 +352,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     first_step = c.step + 1;
     last_sample.energy = guard.state().W0;
     summary["restarted_from"] = {{"checkpoint", path}, {"step", c.step}, {"time", c.time}};
-    if (!opt.quiet) std::cerr << fmt::format("dgmax: continuing from {} (step {}, t = {})\n", path, c.step, fmt_g(c.time));
+    if (!quiet) std::cerr << fmt::format("dgmax: continuing from {} (step {}, t = {})\n", path, c.step, fmt_g(c.time));
   } else {
     backend->init_state();
     csv = exact ? "step,t,energy,L2_E,L2_H\n" : "step,t,energy\n";
@@ -324,7 +364,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   const double initial_energy = guard.state().W0;
   summary["energy"] = {{"initial", initial_energy}};
 
-  Progress progress(!opt.quiet);
+  Progress progress(!quiet);
   const double kernel_s0 = backend->kernel_seconds();
   const auto t_loop = Clock::now();
   const double snap_every = cfg.vtk_every;
@@ -389,7 +429,11 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   summary["kernels"] = {{"compiled", hs.compiled + ns.compiled}, {"cache_hits", hs.cache_hits + ns.cache_hits},
                         {"compile_s", compile_s}};
 
-  if (!opt.quiet) {
+  if (comm.parallel()) {
+    summary["ranks"] = comm.size();
+    summary["exchange_wait_s"] = comm.max(backend->exchange_wait_seconds());  // the slowest rank's
+  }
+  if (!quiet) {
     std::cout << fmt::format("dgmax: K = {}, N = {}, {} DOF, {} steps of dt = {:.4g} to t = {:.6g} "
                              "({} backend{}, {:.2f} s, {:.3g} MDOF/s per stage)\n",
                              K, cfg.order, dofs, plan.steps, plan.dt, t, backend->name(),
@@ -410,6 +454,10 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
                                k["compile_s"].get<double>(), k["cache_hits"].get<int>());
     std::cout << fmt::format("       output in {}/ (summary.json, energy.csv, {} snapshots)\n", out_dir,
                              snapshots->files().size());
+    if (comm.parallel())
+      std::cout << fmt::format("       {} ranks ({} partition); waited {:.3f} s for face traces (slowest rank)\n",
+                               comm.size(), summary["partition"]["method"].get<std::string>(),
+                               summary["exchange_wait_s"].get<double>());
   }
   return 0;
 }
@@ -426,12 +474,15 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   const std::string out_dir = restart ? opt.restart_dir : opt.output_override ? *opt.output_override : cfg.out_dir;
   if (out_dir.empty())
     throw UserError("the output directory is empty", {cfg.path}, "give a directory: output.dir or --output DIR");
+  const Comm& comm = world();
+  const std::string backend_name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
+  const bool device = backend_name == "cuda" || (backend_name == "auto" && cuda::driver_available());
+  require_partitionable(cfg, restart, device ? "cuda" : backend_name);
   // mesh and physics first: an error in them (a config error in effect) leaves the directory alone
-  auto md = std::make_shared<const MeshData>(load_mesh(cfg.mesh));
+  nlohmann::json partition;
+  auto md = rank_mesh(load_mesh(cfg.mesh), &partition);  // several ranks: this rank's part
   {
     // the fields of host backends grow with Np; a GPU run keeps them on the device
-    const std::string name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
-    const bool device = name == "cuda" || (name == "auto" && cuda::driver_available());
     require_host_memory(md->mesh.num_elements(),
                         device ? kMinRunBytesPerElement : run_host_bytes_per_element(cfg.order),
                         "a run of order " + std::to_string(cfg.order) + " on " + md->mesh.source, {cfg.path},
@@ -440,17 +491,23 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   Problem p = make_problem(md, cfg.order);
   apply_physics(cfg, p);
   const double mesh_s = seconds_since(t_start);
-  // then the manifest: whatever happens next, the directory says which run it belongs to
-  RunDirectory dir(out_dir, "fields",
-                   restart ? ClaimMode::Continue : opt.overwrite ? ClaimMode::Overwrite : ClaimMode::MoveAside,
-                   {{"dgmax", DGMAX_VERSION}, {"config", cfg.path}, {"config_sha256", opt.config_hash}});
-  if (dir.cleared_files() > 0 && !opt.quiet)
-    std::cerr << (dir.cleared_to().empty()
-                      ? fmt::format("note: deleted {} files of an earlier run in {}\n", dir.cleared_files(), out_dir)
-                      : fmt::format("note: moved {} files of an earlier run to {}/\n", dir.cleared_files(),
-                                    dir.cleared_to()));
+  // then the manifest: whatever happens next, the directory says which run it belongs to (rank 0
+  // claims it; the other ranks write their pieces into it once it is claimed)
+  std::optional<RunDirectory> dir;
+  if (comm.root()) {
+    dir.emplace(out_dir, "fields",
+                restart ? ClaimMode::Continue : opt.overwrite ? ClaimMode::Overwrite : ClaimMode::MoveAside,
+                nlohmann::json{{"dgmax", DGMAX_VERSION}, {"config", cfg.path}, {"config_sha256", opt.config_hash}});
+    if (dir->cleared_files() > 0 && !opt.quiet)
+      std::cerr << (dir->cleared_to().empty()
+                        ? fmt::format("note: deleted {} files of an earlier run in {}\n", dir->cleared_files(), out_dir)
+                        : fmt::format("note: moved {} files of an earlier run to {}/\n", dir->cleared_files(),
+                                      dir->cleared_to()));
+  }
+  comm.barrier();
 
   nlohmann::json summary;
+  if (comm.parallel()) summary["partition"] = partition;
   std::string csv;
   long long step_reached = 0;
   double t = 0;
@@ -470,17 +527,18 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     summary["config"] = cfg.path;
     summary["wall_s"] = seconds_since(t_start);
     if (snapshots) summary["outputs"] = {{"snapshots", snapshots->files()}, {"pvd", snapshots->pvd_path()}};
+    if (!comm.root()) return;  // energy.csv, summary.json and run.json are written once, by rank 0
     if (!csv.empty()) write_text_atomically(out_dir + "/energy.csv", csv);
     write_text_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
     nlohmann::json extra = {{"step", step_reached}, {"time", t}};
     if (!message.empty()) extra["error"] = message;
-    dir.set_state(status, extra);
+    dir->set_state(status, extra);
   };
   try {
     const int code = run_loop(cfg, opt, out_dir, t_start, p, mesh_s, summary, csv, step_reached, t, snapshots);
     if (code != 0) {
       record_stop("interrupted", "");
-      if (!opt.quiet) {
+      if (!opt.quiet && comm.root()) {
         std::cerr << fmt::format("\ndgmax: interrupted at step {} (t = {}); what was done is in {}/ "
                                  "(summary.json: \"status\": \"interrupted\")\n",
                                  step_reached, fmt_g(t), out_dir);
@@ -489,6 +547,7 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
       }
       return code;
     }
+    comm.barrier();  // every rank's pieces are on disk before rank 0 says "finished"
     record_stop("finished", "");
     return 0;
   } catch (const std::exception& e) {
@@ -496,7 +555,7 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     // but the run was interrupted, not broken
     if (const int sig = InterruptGuard::pending()) {
       record_stop("interrupted", "");
-      if (!opt.quiet)
+      if (!opt.quiet && comm.root())
         std::cerr << fmt::format("\ndgmax: interrupted at step {} ({}); what was done is in {}/\n", step_reached,
                                  e.what(), out_dir);
       return interrupted_exit_code(sig);

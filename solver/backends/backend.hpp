@@ -55,6 +55,9 @@ class Backend {
   // Seconds spent in the backend's kernels (steps and norms) since construction: device events on
   // a GPU (waits for the work queued so far), the host clock around the calls otherwise.
   virtual double kernel_seconds() { return kernel_seconds_; }
+  // A partitioned run: seconds spent waiting for the neighbours' face traces (the exchange time the
+  // volume work did not hide); 0 with one rank.
+  virtual double exchange_wait_seconds() const { return 0; }
   // Seconds taken by `steps` steps of size dt (for dgmax bench). The default uses the host clock;
   // asynchronous backends time with device events.
   virtual double time_steps(int steps, double dt);

@@ -1,8 +1,10 @@
 #include "solver/backends/kernel_data.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "codegen/emit/kernel_spec.hpp"
+#include "solver/parallel/comm.hpp"
 #include "solver/physics/pml.hpp"
 #include "solver/physics/tfsf.hpp"
 
@@ -72,8 +74,17 @@ KernelData<Real> make_kernel_data(const Problem& p) {
   return d;
 }
 
-NormSample norm_sample(const double* r) {
+NormSample norm_sample(const double* local) {
   using namespace codegen;
+  // over all ranks: sums of squares add, maxima take the largest
+  double r[kNumNorms];
+  std::copy(local, local + kNumNorms, r);
+  double sums[4] = {r[kNormEnergy], r[kNormE2], r[kNormH2], r[kNormJ2]};
+  double maxs[2] = {r[kNormEinf], r[kNormHinf]};
+  world().sum(sums, 4);
+  world().max(maxs, 2);
+  r[kNormEnergy] = sums[0], r[kNormE2] = sums[1], r[kNormH2] = sums[2], r[kNormJ2] = sums[3];
+  r[kNormEinf] = maxs[0], r[kNormHinf] = maxs[1];
   NormSample s;
   s.energy = r[kNormEnergy];
   s.errors = {std::sqrt(r[kNormE2]), std::sqrt(r[kNormH2]), r[kNormEinf], r[kNormHinf]};

@@ -6,6 +6,7 @@
 
 #include "dgmax/config.hpp"
 #include "solver/io/atomic_write.hpp"
+#include "solver/io/pvtu_writer.hpp"
 #include "solver/util/error.hpp"
 
 #if DGMAX_HAS_VTK
@@ -61,7 +62,8 @@ SnapshotWriter::SnapshotWriter(std::string dir, std::string stem, SnapshotContex
 #if DGMAX_HAS_VTK
     vtu_ = std::make_unique<VtuWriter>(*ctx_.mesh, *ctx_.ref);
 #endif
-    pvd_ = std::make_unique<PvdWriter>((std::filesystem::path(dir_) / (stem_ + ".pvd")).string());
+    if (writes_index())
+      pvd_ = std::make_unique<PvdWriter>((std::filesystem::path(dir_) / (stem_ + ".pvd")).string());
   }
 }
 
@@ -73,19 +75,36 @@ std::string SnapshotWriter::snapshot_name(int index, const char* ext) const {
   return stem_ + "_" + num + ext;
 }
 
+std::string SnapshotWriter::piece_name(int index, int rank, const char* ext) const {
+  if (ctx_.parts <= 1) return snapshot_name(index, ext);
+  char part[32];
+  std::snprintf(part, sizeof part, "_p%04d", rank);
+  const std::string whole = snapshot_name(index, "");
+  return whole + part + ext;
+}
+
 std::string SnapshotWriter::pvd_path() const { return pvd_ ? pvd_->path() : std::string(); }
 
 void SnapshotWriter::write(const Fields& q, double time) {
   const int index = count_;
   if (format_ == Format::Vtu || format_ == Format::Both) {
-    const std::string name = snapshot_name(index, ".vtu");
+    const std::string name = piece_name(index, ctx_.rank, ".vtu");
     const std::string path = (std::filesystem::path(dir_) / name).string();
     vtu_->write(path, q, time);
     files_.push_back(path);
-    pvd_->add(time, name);
+    if (ctx_.parts > 1 && writes_index()) {  // the pieces of the other ranks are written by them
+      std::vector<std::string> pieces;
+      for (int r = 0; r < ctx_.parts; ++r) pieces.push_back(piece_name(index, r, ".vtu"));
+      const std::string index_name = snapshot_name(index, ".pvtu");
+      write_pvtu((std::filesystem::path(dir_) / index_name).string(), pieces);
+      files_.push_back((std::filesystem::path(dir_) / index_name).string());
+      pvd_->add(time, index_name);
+    } else if (pvd_) {
+      pvd_->add(time, name);
+    }
   }
   if (format_ == Format::Hdf5 || format_ == Format::Both) {
-    const std::string path = (std::filesystem::path(dir_) / snapshot_name(index, ".h5")).string();
+    const std::string path = (std::filesystem::path(dir_) / piece_name(index, ctx_.rank, ".h5")).string();
     write_hdf5_snapshot(path, *ctx_.mesh, *ctx_.ref, *ctx_.xyz, q, time, index, units_);
     files_.push_back(path);
   }
@@ -99,7 +118,7 @@ void SnapshotWriter::resume(const std::vector<double>& times) {
     if (format_ == Format::Vtu || format_ == Format::Both) {
       const std::string name = snapshot_name(index, ".vtu");
       files_.push_back((std::filesystem::path(dir_) / name).string());
-      pvd_->add(time, name);
+      if (pvd_) pvd_->add(time, name);
     }
     if (format_ == Format::Hdf5 || format_ == Format::Both)
       files_.push_back((std::filesystem::path(dir_) / snapshot_name(index, ".h5")).string());

@@ -42,6 +42,10 @@ struct SnapshotContext {
   const Mesh* mesh = nullptr;
   const RefElement* ref = nullptr;
   const NodeCoords* xyz = nullptr;  // node coordinates for ref (used by the HDF5 format)
+  // A partitioned run: each rank writes its piece <stem>_<NNNNN>_p<RRRR>.vtu (.h5) of its own
+  // elements; rank 0 also writes <stem>_<NNNNN>.pvtu listing the pieces, and the .pvd lists those.
+  int rank = 0;
+  int parts = 1;
 };
 
 class VtuWriter;
@@ -83,6 +87,8 @@ class SnapshotWriter {
 
  private:
   std::string snapshot_name(int index, const char* ext) const;  // file name without dir
+  std::string piece_name(int index, int rank, const char* ext) const;  // this name, or a rank's piece of it
+  bool writes_index() const { return ctx_.rank == 0; }             // the .pvd (and .pvtu) are rank 0's
 
   std::string dir_, stem_;
   SnapshotContext ctx_;

@@ -1,5 +1,7 @@
 #include "solver/physics/energy_guard.hpp"
 
+#include "solver/parallel/comm.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -29,21 +31,21 @@ std::string word(double v) {
 }  // namespace
 
 SourcePowerMeter::SourcePowerMeter(const Problem& p) : p_(p), has_current_(static_cast<bool>(p.current)) {
-  if (!p.incident) return;
-  for (int k = 0; k < p.K(); ++k)
-    for (int f = 0; f < 4; ++f)
-      if (p.md->conn.is_boundary(k, f) && reads_incident(p, p.bc[k][f])) incident_faces_.push_back(4 * k + f);
-  // a total-field/scattered-field box lets the incident field in through its faces (counted once,
-  // from the total-field side)
-  if (p.tfsf)
-    for (size_t e = 0; e < p.tfsf->elements.size(); ++e)
+  if (p.incident) {
+    for (int k = 0; k < p.K_owned(); ++k)
       for (int f = 0; f < 4; ++f)
-        if (p.tfsf->sign[4 * e + f] > 0) incident_faces_.push_back(4 * p.tfsf->elements[e] + f);
-}
-
-double SourcePowerMeter::points() const {
-  return (has_current_ ? static_cast<double>(p_.xyz.x.size()) : 0.0) +
-         static_cast<double>(incident_faces_.size()) * p_.Nfp();
+        if (p.md->conn.is_boundary(k, f) && reads_incident(p, p.bc[k][f])) incident_faces_.push_back(4 * k + f);
+    // a total-field/scattered-field box lets the incident field in through its faces (counted once,
+    // from the total-field side)
+    if (p.tfsf)
+      for (size_t e = 0; e < p.tfsf->elements.size(); ++e)
+        for (int f = 0; f < 4; ++f)
+          if (p.tfsf->sign[4 * e + f] > 0) incident_faces_.push_back(4 * p.tfsf->elements[e] + f);
+  }
+  any_incident_ = world().any(!incident_faces_.empty());
+  any_ = has_current_ || any_incident_;
+  points_ = world().sum((has_current_ ? static_cast<double>(p.Np()) * p.K_owned() : 0.0) +
+                        static_cast<double>(incident_faces_.size()) * p.Nfp());
 }
 
 SourcePower SourcePowerMeter::at(double t, bool with_current) const {
@@ -56,7 +58,7 @@ SourcePower SourcePowerMeter::at(double t, bool with_current) const {
     double* J[3] = {buf.data(), buf.data() + n, buf.data() + 2 * n};
     p_.current.eval(n, p_.xyz.x.data(), p_.xyz.y.data(), p_.xyz.z.data(), t, J);
     double sum = 0;
-    for (int k = 0; k < p_.K(); ++k) {
+    for (int k = 0; k < p_.K_owned(); ++k) {
       double m = 0;
       for (int i = 0; i < Np; ++i) {
         const size_t j = static_cast<size_t>(k) * Np + i;
@@ -64,9 +66,9 @@ SourcePower SourcePowerMeter::at(double t, bool with_current) const {
       }
       sum += p_.md->geom.volume(k) * m / p_.material[k].eps;
     }
-    out.current = std::sqrt(sum);
+    out.current = std::sqrt(world().sum(sum));  // over all ranks
   }
-  if (!incident_faces_.empty()) {
+  if (any_incident_) {  // every rank, with or without incident faces: the sum is collective
     // ∮ c u_inc dS <= Σ_faces area · c · max over the face nodes of u_inc
     const size_t n = incident_faces_.size() * Nfp;
     std::vector<double> x(n), y(n), z(n), buf(6 * n);
@@ -94,7 +96,7 @@ SourcePower SourcePowerMeter::at(double t, bool with_current) const {
       const double area = 2 * p_.md->geom.sJ[k][f];  // the reference face has area 2
       sum += area * u / std::sqrt(m.eps * m.mu);
     }
-    out.incident = sum;
+    out.incident = world().sum(sum);
   }
   return out;
 }

@@ -30,18 +30,23 @@ struct SourcePower {
 class SourcePowerMeter {
  public:
   explicit SourcePowerMeter(const Problem& p);
-  bool any() const { return has_current_ || !incident_faces_.empty(); }
+  // With several ranks: whether any rank has a source (the same answer on every rank, so that the
+  // reductions in at() are reached by all of them).
+  bool any() const { return any_; }
   // `with_current`: also the J part (K·Np evaluations on the host; the backend's norms() gives it
   // at the samples).
   SourcePower at(double t, bool with_current = true) const;
   bool has_current() const { return has_current_; }
-  // Points evaluated per call (the cost of at()).
-  double points() const;
+  // Points evaluated per call (the cost of at()), over all ranks.
+  double points() const { return points_; }
 
  private:
   const Problem& p_;
   bool has_current_;
   std::vector<int> incident_faces_;  // k*4 + f of boundary faces with an incident-reading state
+  bool any_ = false;
+  bool any_incident_ = false;  // on any rank
+  double points_ = 0;
 };
 
 // What the guard tells the user about the run when it refuses: the likely causes it can name.

@@ -76,7 +76,10 @@ struct Problem {
   // Lowers the built-in alpha-family flux for alpha (0 central ... 1 upwind) into `fluxes`.
   void set_alpha(double a);
 
+  // Local elements (with several ranks: owned ones, then ghosts whose face traces arrive by the halo
+  // exchange) and the ones this rank computes.
   int K() const { return md->mesh.num_elements(); }
+  int K_owned() const { return md->owned_elements(); }
   int Np() const { return ref->Np; }
   int Nfp() const { return ref->Nfp; }
 };

@@ -1,5 +1,7 @@
 #include "solver/time/timestep.hpp"
 
+#include "solver/parallel/comm.hpp"
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -21,7 +23,7 @@ double stable_dt(const Problem& p, double cfl) {
     const double loss_rate = mat.sigma / mat.eps;  // 1/s: the decay rate of E in element k
     m = std::min(m, 1.0 / (1.0 / dt_wave + loss_rate / 4.0));
   }
-  return cfl * m;
+  return world().min(cfl * m);  // several ranks: the smallest over all elements of all ranks (exact)
 }
 
 StepPlan plan_steps(double t_final, double dt_max) {

@@ -48,8 +48,10 @@ inline std::string config_path(const std::string& name) {
 // Runs `dgmax run configs/<name>.yaml --output <temp> -q --set output.vtk_every=0 --set <each>`
 // (no intermediate snapshots: the tests read norms only). The output folder is removed after
 // reading; on failure the test fails with dgmax's stderr.
-// `keep_dir`: leave the output folder for the caller to read (and remove).
-inline ConfigRun run_config(const std::string& name, const std::vector<std::string>& sets = {}, bool keep_dir = false) {
+// `keep_dir`: leave the output folder for the caller to read (and remove). `launcher`: put before
+// the binary (e.g. "mpirun -np 2 "; end it with a space).
+inline ConfigRun run_config(const std::string& name, const std::vector<std::string>& sets = {}, bool keep_dir = false,
+                            const std::string& launcher = "") {
   static int counter = 0;
   ConfigRun r;
   r.dir = ::testing::TempDir() + "dgmax_regression_" + name + "_" + std::to_string(::getpid()) + "_" +
@@ -61,11 +63,11 @@ inline ConfigRun run_config(const std::string& name, const std::vector<std::stri
   // (ctest -j, other jobs); sleeping waits keep the suite fast there. Results do not change.
   // An OMP_WAIT_POLICY already set by the caller wins.
   ::setenv("OMP_WAIT_POLICY", "passive", 0);
-  const CliResult cli = run_dgmax(args);
+  const CliResult cli = run_dgmax_env(launcher, args);
   r.code = cli.code;
   r.out = cli.out;
   r.err = cli.err;
-  EXPECT_EQ(cli.code, 0) << "dgmax " << args << "\n" << cli.err;
+  EXPECT_EQ(cli.code, 0) << launcher << "dgmax " << args << "\n" << cli.err;
   if (cli.code == 0) {
     r.summary = nlohmann::json::parse(read_all(r.dir + "/summary.json"));
     std::istringstream csv(read_all(r.dir + "/energy.csv"));

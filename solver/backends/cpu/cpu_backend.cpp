@@ -9,6 +9,7 @@
 #include "solver/backends/host_state_backend.hpp"
 #include "solver/backends/kernel_data.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
+#include "solver/parallel/halo_exchange.hpp"
 #include "solver/physics/space_time_field.hpp"
 #include "solver/time/lserk4.hpp"
 #include "solver/util/error.hpp"
@@ -41,9 +42,11 @@ class CpuBackend final : public HostStateBackend<Real> {
     res_.assign(n, Real(0));
     rhs_.assign(n, Real(0));
     flux_.assign(static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6, Real(0));
+    if (p_.md->halo.partitioned()) halo_ = HaloExchange(p_.md->halo, *p_.ref, p_.Np(), sizeof(Real));
   }
 
   std::string name() const override { return "cpu"; }
+  double exchange_wait_seconds() const override { return halo_.wait_seconds(); }
 
   void rhs(const Fields& q, double t, Fields& out) override {
     std::vector<Real> qr(q.q.begin(), q.q.end()), rr(q.q.size());
@@ -88,7 +91,7 @@ class CpuBackend final : public HostStateBackend<Real> {
   NormSample norms(double t) override {
     HostTimer timer(kernel_seconds_);
     double out[codegen::kNumNorms];
-    norms_(p_.K(), q_.data(), d_.mat.data(), d_.vert.data(), t, out);
+    norms_(p_.K_owned(), q_.data(), d_.mat.data(), d_.vert.data(), t, out);  // norm_sample sums over ranks
     return norm_sample(out);
   }
   void step(double t, double dt) override {
@@ -96,7 +99,7 @@ class CpuBackend final : public HostStateBackend<Real> {
     for (int s = 0; s < lserk4::kStages; ++s) {
       pml_stage(q_.data(), static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]), static_cast<Real>(dt));
       compute_rhs(q_.data(), t + lserk4::c[s] * dt, rhs_.data());
-      update_(static_cast<long>(q_.size()), static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]),
+      update_(static_cast<long>(p_.K_owned()) * 6 * p_.Np(), static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]),
               static_cast<Real>(dt), rhs_.data(), res_.data(), q_.data());
     }
   }
@@ -118,13 +121,17 @@ class CpuBackend final : public HostStateBackend<Real> {
   using InitialFn = long (*)(int, const double*, Real*);
   using NormsFn = void (*)(int, const Real*, const Real*, const double*, double, double*);
 
-  void compute_rhs(const Real* q, double t, Real* rhs) {
-    const int K = p_.K();
+  // The right-hand side of the owned elements; with several ranks the ghosts' face traces of q
+  // arrive while the volume terms are computed.
+  void compute_rhs(Real* q, double t, Real* rhs) {
+    const int K = p_.K_owned();
+    if (halo_.active()) halo_.start(q);
+    volume_(K, q, d_.geo.data(), rhs);
+    if (halo_.active()) halo_.finish(q);
     if (tfsf_)  // the incident field's correction at the box faces, into the TF/SF slots of xsrc_
       tfsf_(static_cast<int>(d_.tfsf_elem.size()), static_cast<int>(d_.pml_elem.size()), d_.tfsf_elem.data(),
             d_.tfsf_sign.data(), q, d_.geo.data(), d_.mat.data(), d_.etoe.data(), d_.vmapP.data(), d_.vert.data(), t,
             xsrc_.data());
-    volume_(K, q, d_.geo.data(), rhs);
     surface_(K, q, d_.geo.data(), d_.mat.data(), d_.etoe.data(), d_.bc.data(), d_.vmapP.data(), d_.vert.data(), t,
              flux_.data());
     lift_(K, flux_.data(), d_.mat.data(), q, d_.vert.data(), t, rhs, d_.xslot.data(), xsrc_.data(), d_.xscale.data());
@@ -149,6 +156,7 @@ class CpuBackend final : public HostStateBackend<Real> {
   PmlFn pml_ = nullptr;
   TfsfFn tfsf_ = nullptr;
   KernelData<Real> d_;
+  HaloExchange halo_;  // with several ranks: the ghosts' face traces
   std::vector<Real> flux_, q_, res_, rhs_;  // q_, res_, rhs_: [K][6][Np]; flux_: [K][4][Nfp][6]
   std::vector<Real> psi_, psi_res_, xsrc_;  // layer: psi_, psi_res_: [slots][18][Np]; xsrc_: [slots][6][Np]
 };

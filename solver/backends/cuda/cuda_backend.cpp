@@ -13,6 +13,7 @@
 #include "codegen/emit/cuda_kernels.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
+#include "solver/backends/cuda/cuda_halo.hpp"
 #include "solver/backends/cuda/cuda_monitors.hpp"
 #include "solver/backends/device_memory.hpp"
 #include "solver/backends/kernel_data.hpp"
@@ -97,6 +98,7 @@ class CudaBackend final : public CudaPlanBackend {
     std::vector<Real> host(q.q.begin(), q.q.end());
     cuda::DeviceBuffer qd(ctx_, host.size() * sizeof(Real), "state (rhs)");
     qd.upload(host);
+    exchange(qd);
     pml_stage(qd, Real(1), Real(0), Real(0));  // the layer's source only: psi stays
     tfsf_stage(qd, t);
     if (fuse_level_ >= 2) {  // the stage kernel with a = 0, b = 0, dt = 1 leaves res = rhs
@@ -175,7 +177,7 @@ class CudaBackend final : public CudaPlanBackend {
   // does not depend on scheduling (bitwise repeatable).
   NormSample norms(double t) override {
     begin_timed();
-    int K = p_.K();
+    int K = p_.K_owned();  // norm_sample sums over ranks
     cuda::DevicePtr q = q_.ptr(), mat = mat_.ptr(), vert = vert_.ptr(), part = partial_.ptr();
     void* args[] = {&K, &q, &mat, &vert, &t, &part};
     cuda::launch(norms_, "dgmax_norms", norm_blocks_, norm_block(), 0, args);
@@ -202,6 +204,7 @@ class CudaBackend final : public CudaPlanBackend {
     stop.record();
     return stop.elapsed_ms(start) / 1e3;
   }
+  double exchange_wait_seconds() const override { return halo_ ? halo_->wait_seconds() : 0.0; }
   void step(double t, double dt) override {
     begin_timed();
     step_kernels(t, dt);
@@ -236,6 +239,7 @@ class CudaBackend final : public CudaPlanBackend {
 
   void step_kernels(double t, double dt) {
     for (int s = 0; s < lserk4::kStages; ++s) {
+      exchange(q_);
       pml_stage(q_, static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]), static_cast<Real>(dt));
       tfsf_stage(q_, t + lserk4::c[s] * dt);
       if (fuse_level_ >= 2) {
@@ -273,7 +277,7 @@ class CudaBackend final : public CudaPlanBackend {
   // Volume, lift and stage kernels: the plan's blocks of (Np, EPB / EPT) threads.
   unsigned element_blocks() const {
     const int epb = plan().elements_per_block;
-    return static_cast<unsigned>((p_.K() + epb - 1) / epb);
+    return static_cast<unsigned>((p_.K_owned() + epb - 1) / epb);
   }
   cuda::Dim3 element_block() const {
     if (plan().mma)
@@ -334,10 +338,17 @@ class CudaBackend final : public CudaPlanBackend {
                                   "norm partial sums");
     res_.zero();
     q_.zero();
+    if (p_.md->halo.partitioned())
+      halo_ = std::make_unique<CudaHalo>(ctx_, p_.md->halo, *p_.ref, p_.Np(), std::is_same_v<Real, float>);
+  }
+
+  // A partitioned run: the ghosts' face nodes of q := the neighbours' traces (before every stage).
+  void exchange(const cuda::DeviceBuffer& q) {
+    if (halo_) halo_->exchange(q.ptr());
   }
 
   void compute_rhs(const cuda::DeviceBuffer& q, double t) {
-    int K = p_.K();
+    int K = p_.K_owned();
     cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
                     vmapP = vmapP_.ptr(), vert = vert_.ptr(), flux = flux_.ptr(), rhs = rhs_.ptr(),
                     xslot = xslot_.ptr(), xsrc = xsrc_.ptr(), xscale = xscale_.ptr();
@@ -361,7 +372,7 @@ class CudaBackend final : public CudaPlanBackend {
     std::swap(q_, q_next_);
   }
   void launch_stage(const cuda::DeviceBuffer& q, const cuda::DeviceBuffer& q_out, double t, Real a, Real b, Real dt) {
-    int K = p_.K();
+    int K = p_.K_owned();
     cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
                     vmapP = vmapP_.ptr(), vert = vert_.ptr(), res = res_.ptr(), qn = q_out.ptr(), xslot = xslot_.ptr(),
                     xsrc = xsrc_.ptr(), xscale = xscale_.ptr();
@@ -392,7 +403,7 @@ class CudaBackend final : public CudaPlanBackend {
   }
 
   void update(Real a, Real b, Real dt) {
-    long n = static_cast<long>(n_);
+    long n = static_cast<long>(p_.K_owned()) * 6 * p_.Np();
     cuda::DevicePtr rhs = rhs_.ptr(), res = res_.ptr(), q = q_.ptr();
     void* args[] = {&n, &a, &b, &dt, &rhs, &res, &q};
     const unsigned blocks = static_cast<unsigned>(std::min<long>((n + 255) / 256, 32L * ctx_.info().sm_count));
@@ -419,6 +430,7 @@ class CudaBackend final : public CudaPlanBackend {
   std::deque<EventPair> pending_;
   std::vector<EventPair> spare_;
   CudaMonitors monitors_{ctx_, std::is_same_v<Real, float>, p_.Np()};  // probes and DFT monitors
+  std::unique_ptr<CudaHalo> halo_;  // several ranks: the face-trace exchange
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cuda.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -414,8 +415,21 @@ struct ContextFactory {
   }
 };
 
+namespace {
+// The local rank the MPI launcher gives this process (0 outside a job).
+int local_rank() {
+  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMI_LOCAL_RANK"})
+    if (const char* v = std::getenv(var)) return std::max(0, std::atoi(v));
+  return 0;
+}
+}  // namespace
+
 Context& Context::get(int device) {
   api();  // UserError without a driver, before taking the lock
+  if (device < 0) {
+    const int n = device_count();
+    device = n > 0 ? local_rank() % n : 0;
+  }
   Registry& reg = registry();
   Context* c = nullptr;
   {

@@ -105,8 +105,9 @@ struct MemInfo {
 class Context {
  public:
   // The context of `device` (an ordinal < device_count()), made current on the calling thread.
-  // UserError without a driver or device.
-  static Context& get(int device = 0);
+  // device < 0: this process's device, the MPI launcher's local rank modulo the device count (one
+  // GPU per rank on a node), 0 outside an MPI job. UserError without a driver or device.
+  static Context& get(int device = -1);
 
   const DeviceInfo& info() const { return info_; }
   int device() const { return info_.ordinal; }

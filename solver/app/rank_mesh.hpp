@@ -1,0 +1,22 @@
+// The mesh one rank of a run computes on: the whole mesh with one rank; with several, its part of
+// the partition (owned elements, then ghosts: solver/mesh/halo.hpp), every rank partitioning the
+// same mesh the same way, so that no rank needs to be told its part.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "solver/io/run_config.hpp"
+#include "solver/mesh/mesh_setup.hpp"
+
+namespace dgmax {
+
+// `report` receives the partition: ranks, method, edge cut, imbalance, elements per rank.
+std::shared_ptr<const MeshData> rank_mesh(MeshData global, nlohmann::json* report);
+
+// With several ranks: UserError (located at the config) for what a partitioned run does not do
+// yet, before anything is written. `backend`: the backend the run will use ("cpu", "cuda", ...).
+void require_partitionable(const RunConfig& cfg, bool restart, const std::string& backend);
+
+}  // namespace dgmax

@@ -1,0 +1,121 @@
+#include "solver/parallel/comm.hpp"
+
+#include <cstdlib>
+
+#include "dgmax/config.hpp"
+#include "solver/util/error.hpp"
+
+#if DGMAX_HAS_MPI
+#include <mpi.h>
+#endif
+
+namespace dgmax {
+namespace {
+
+Comm g_world;
+bool g_joined = false;  // MPI_Init was called by us
+
+// The launcher's rank count when this process is part of an MPI job, else 0.
+int launcher_size() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"})
+    if (const char* v = std::getenv(var)) return std::atoi(v);
+  if (std::getenv("PMIX_RANK")) return 1;
+  return 0;
+}
+
+}  // namespace
+
+const Comm& world() { return g_world; }
+
+bool mpi_available() { return DGMAX_HAS_MPI != 0; }
+
+void init_world(int* argc, char*** argv) {
+  if (g_joined) return;
+  const int n = launcher_size();
+  if (n <= 0) return;  // not started by mpirun: one rank, no MPI_Init (it would be slow and noisy)
+#if DGMAX_HAS_MPI
+  int provided = 0;
+  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  g_joined = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_world.rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_world.size_);
+#else
+  (void)argc;
+  (void)argv;
+  if (n > 1)
+    throw UserError("this dgmax was built without MPI, but was started as one of " + std::to_string(n) +
+                        " MPI ranks",
+                    {}, "rebuild with MPI (libopenmpi-dev; cmake -DDGMAX_USE_MPI=ON), or run without mpirun");
+#endif
+}
+
+void finalize_world() {
+#if DGMAX_HAS_MPI
+  if (g_joined) {
+    MPI_Finalize();
+    g_joined = false;
+  }
+#endif
+}
+
+#if DGMAX_HAS_MPI
+void Comm::sum(double* v, int n) const {
+  if (size_ > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+void Comm::max(double* v, int n) const {
+  if (size_ > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+}
+double Comm::min(double v) const {
+  if (size_ > 1) MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  return v;
+}
+long long Comm::sum(long long v) const {
+  if (size_ > 1) MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return v;
+}
+bool Comm::any(bool local) const {
+  int x = local ? 1 : 0;
+  if (size_ > 1) MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return x != 0;
+}
+void Comm::barrier() const {
+  if (size_ > 1) MPI_Barrier(MPI_COMM_WORLD);
+}
+std::string Comm::broadcast(const std::string& s) const {
+  if (size_ == 1) return s;
+  long long n = static_cast<long long>(s.size());
+  MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  std::string out = rank_ == 0 ? s : std::string(static_cast<size_t>(n), '\0');
+  MPI_Bcast(out.data(), static_cast<int>(n), MPI_CHAR, 0, MPI_COMM_WORLD);
+  return out;
+}
+std::vector<long long> Comm::gather_all(long long v) const {
+  std::vector<long long> out(static_cast<size_t>(size_), v);
+  if (size_ > 1) MPI_Allgather(&v, 1, MPI_LONG_LONG, out.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
+  return out;
+}
+void Comm::abort(int code) const {
+  if (size_ > 1) MPI_Abort(MPI_COMM_WORLD, code);
+}
+#else
+void Comm::sum(double*, int) const {}
+void Comm::max(double*, int) const {}
+double Comm::min(double v) const { return v; }
+long long Comm::sum(long long v) const { return v; }
+bool Comm::any(bool local) const { return local; }
+void Comm::barrier() const {}
+std::string Comm::broadcast(const std::string& s) const { return s; }
+std::vector<long long> Comm::gather_all(long long v) const { return {v}; }
+void Comm::abort(int) const {}
+#endif
+
+double Comm::sum(double v) const {
+  sum(&v, 1);
+  return v;
+}
+double Comm::max(double v) const {
+  max(&v, 1);
+  return v;
+}
+
+}  // namespace dgmax
