@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake make libgtest-dev
   libeigen3-dev libhdf5-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
-  libgmsh-dev gmsh libvtk9-dev
+  libgmsh-dev gmsh libvtk9-dev libmetis-dev
   libopenmpi-dev openmpi-bin   # several ranks (mpirun); the multi-rank tests
   python3 python3-numpy python3-matplotlib python3-h5py python3-vtk9
   clang-16 libclang-rt-16-dev libomp-16-dev   # .ci/fuzz.sh: libFuzzer, sanitizer runtimes (clang 14 lacks C++20 parts dgmax uses)

@@ -9,6 +9,7 @@
 #include "solver/io/config_keys.hpp"
 #include "solver/io/mesh_spec.hpp"
 #include "solver/mesh/mesh_stats.hpp"
+#include "solver/mesh/partition.hpp"
 
 namespace dgmax {
 namespace {
@@ -19,6 +20,9 @@ struct InfoOptions {
   int refine = -1;
   double size = -1;
   bool json = false;
+  bool partitioned = false;  // --partition given
+  int partition = 0;         // parts to split into and report on
+  std::string partition_method = "auto";
 };
 
 bool is_config(const std::string& path) {
@@ -30,6 +34,28 @@ bool is_config(const std::string& path) {
 }
 
 long long nodes_per_element(int N) { return static_cast<long long>(N + 1) * (N + 2) * (N + 3) / 6; }
+
+nlohmann::json partition_json(const Partition& p, const PartitionQuality& q) {
+  nlohmann::json j;
+  j["parts"] = p.parts;
+  j["method"] = p.method;
+  j["edge_cut"] = q.edge_cut;
+  j["imbalance"] = q.imbalance;
+  j["elements"] = q.elements;
+  j["ghosts"] = q.ghosts;
+  j["halo_faces"] = q.halo_faces;
+  j["neighbours"] = q.neighbours;
+  return j;
+}
+
+void print_partition(const Partition& p, const PartitionQuality& q) {
+  std::cout << fmt::format("partition         {} parts ({}): edge cut {} faces, imbalance {:.4f}\n", p.parts,
+                           p.method, q.edge_cut, q.imbalance);
+  std::cout << "  part    elements    ghosts      halo faces  neighbours\n";
+  for (int r = 0; r < p.parts; ++r)
+    std::cout << fmt::format("  {:<8}{:<12}{:<12}{:<12}{}\n", r, q.elements[r], q.ghosts[r], q.halo_faces[r],
+                             q.neighbours[r]);
+}
 
 void run_info(const InfoOptions& opt) {
   MeshSpec spec;
@@ -58,6 +84,12 @@ void run_info(const InfoOptions& opt) {
   const long long Np = nodes_per_element(order);
   const long long nodes = s.elements * Np;
   const long long dofs = 6 * nodes;
+  Partition part;
+  PartitionQuality quality;
+  if (opt.partitioned) {
+    part = partition_mesh(md, opt.partition, {}, opt.partition_method);
+    quality = partition_quality(md, part);
+  }
 
   std::vector<bool> periodic_tag(md.mesh.boundary_tag_names.size(), false);
   for (const auto& p : md.mesh.periodic) periodic_tag[p.tag_a] = periodic_tag[p.tag_b] = true;
@@ -99,6 +131,7 @@ void run_info(const InfoOptions& opt) {
     j["nodes_per_element"] = Np;
     j["nodes"] = nodes;
     j["dofs"] = dofs;
+    if (opt.partitioned) j["partition"] = partition_json(part, quality);
     std::cout << j.dump(2) << "\n";
     return;
   }
@@ -128,6 +161,7 @@ void run_info(const InfoOptions& opt) {
     std::cout << fmt::format("  {:<16}{:<12}{:.6g}\n", t.name, t.count, t.measure);
   std::cout << fmt::format("order {:<11} Np = {} nodes/element, {} nodes, {} DOF (6 field components)\n",
                            order, Np, nodes, dofs);
+  if (opt.partitioned) print_partition(part, quality);
 }
 
 }  // namespace
@@ -142,7 +176,17 @@ void add_info_command(CLI::App& app) {
       ->check(CLI::Range(0, 6));
   cmd->add_option("--size", opt->size, ".geo only: maximum element size")->check(CLI::PositiveNumber);
   cmd->add_flag("--json", opt->json, "print one JSON object instead of a table");
-  cmd->callback([opt]() { run_info(*opt); });
+  CLI::Option* partition = cmd->add_option("--partition", opt->partition,
+                  "split the elements into P parts (ranks) and print the partition's edge cut, "
+                  "imbalance and per part elements, ghosts, halo faces, neighbours");
+  cmd->add_option("--partition-method", opt->partition_method,
+                  "auto (metis when built with it, else sfc), sfc (Hilbert curve) or metis")
+      ->check(CLI::IsMember({"auto", "sfc", "metis"}))
+      ->needs(partition);
+  cmd->callback([opt, partition]() {
+    opt->partitioned = partition->count() > 0;
+    run_info(*opt);
+  });
 }
 
 }  // namespace dgmax
