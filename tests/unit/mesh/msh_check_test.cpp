@@ -385,6 +385,23 @@ TEST_F(MshCheck, EveryTruncationIsAUserError) {
   }
 }
 
+// MSH element types 1..140 with Gmsh's node counts (the check's own table had types 117..137 one
+// place off: a 16-node tetrahedron, type 137, was refused as unknown, the unknown type 117 taken
+// for a 30-node element, and a 30-node pyramid, type 118, for 55 nodes).
+TEST_F(MshCheck, ElementTypesHaveGmshsNodeCounts) {
+  const auto one_element = [&](int type, int nodes) {
+    std::string text = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n" + std::to_string(nodes) + "\n";
+    for (int i = 1; i <= nodes; ++i) text += std::to_string(i) + " " + std::to_string(i) + " 0 0\n";
+    text += "$EndNodes\n$Elements\n1\n1 " + std::to_string(type) + " 2 1 1";
+    for (int i = 1; i <= nodes; ++i) text += " " + std::to_string(i);
+    return write("type" + std::to_string(type) + ".msh", text + "\n$EndElements\n");
+  };
+  EXPECT_NO_THROW(check_msh_structure(one_element(137, 16)));
+  EXPECT_NO_THROW(check_msh_structure(one_element(118, 30)));
+  EXPECT_NO_THROW(check_msh_structure(one_element(132, 1)));
+  expect_rejected(one_element(117, 30), {"element of type 117", "no MSH element type"});
+}
+
 #if DGMAX_HAS_GMSH
 // Overwrites each aligned 4 bytes of the binary meshes with 0xffffffff: whatever Gmsh or the
 // check make of it, the reader ends in a Mesh or a UserError (before the check: std::bad_alloc,
