@@ -1,5 +1,8 @@
 // Reading meshes through the Gmsh SDK (only built when DGMAX_HAS_GMSH). Most code should call
-// load_mesh_file() (mesh_file.hpp), which checks the path and works in builds without Gmsh too.
+// load_mesh_file() (mesh_file.hpp), which checks the path and works in builds without Gmsh too:
+// it meshes .geo files here, and reads .msh files with read_msh() (msh_reader.hpp, no Gmsh),
+// which gives the same Mesh as read_gmsh() below (tests/unit/mesh/msh_reader_test.cpp). read_gmsh
+// on a .msh stays as the reference for that comparison.
 #pragma once
 
 #include <string>

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "dgmax/config.hpp"
+#include "solver/mesh/msh_reader.hpp"
 #include "solver/util/error.hpp"
 
 #if DGMAX_HAS_GMSH
@@ -22,8 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kSupported =
-    "supported mesh files: .msh (Gmsh mesh, format 2 or 4, ASCII or binary) and .geo (Gmsh "
-    "geometry, meshed on the fly)";
+    "supported mesh files: .msh (Gmsh mesh, MSH 4.1 or 2.2, ASCII or binary) and .geo (Gmsh "
+    "geometry, meshed on the fly in builds with Gmsh)";
 
 std::string lower_extension(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
@@ -71,13 +72,16 @@ Mesh load_mesh_file(const std::string& path, double size) {
     throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)",
                     {path}, "give mesh.size (info: --size) as a positive length, or leave it out to keep the file's own");
   require_readable_file(path);
+  if (ext == ".msh") return read_msh(path);  // no Gmsh needed (nor trusted: see msh_check.hpp)
 #if DGMAX_HAS_GMSH
   Mesh mesh = read_gmsh(path, size);
   mesh.source = path;
   return mesh;
 #else
-  throw UserError("cannot read '" + path + "': this build of dgmax has no Gmsh support", {path},
-                  "use a generated `box:` mesh instead, or rebuild dgmax with -DDGMAX_USE_GMSH=ON "
+  throw UserError("cannot read '" + path + "': meshing a .geo needs Gmsh, and this build of dgmax has no Gmsh support",
+                  {path},
+                  "mesh it where Gmsh is installed (`gmsh -3 " + path + " -o mesh.msh`) and give the .msh, which every "
+                  "build reads; or use a generated `box:` mesh; or rebuild dgmax with -DDGMAX_USE_GMSH=ON "
                   "(needs the Gmsh SDK, e.g. Debian/Ubuntu package libgmsh-dev)");
 #endif
 }

@@ -1,5 +1,6 @@
-// Loading a mesh from a file named by the user. Compiled in every build; the actual reading needs
-// Gmsh (gmsh_reader.hpp) and fails with a clear UserError in builds without it.
+// Loading a mesh from a file named by the user. Compiled in every build: .msh files are read
+// without Gmsh (msh_reader.hpp); meshing a .geo needs Gmsh (gmsh_reader.hpp) and fails with a
+// clear UserError in builds without it.
 #pragma once
 
 #include <string>
@@ -9,13 +10,14 @@
 namespace dgmax {
 
 // Loads the mesh in `path`, dispatching on the extension (case-insensitive):
-//   .msh  Gmsh mesh (format 2 or 4, ASCII or binary); `size` is ignored.
-//   .geo  Gmsh geometry, meshed in 3D on the fly; `size` > 0 is the maximum element size,
-//         0 keeps the sizes the .geo file sets.
-// See read_gmsh() for what the returned Mesh holds (tags, vertex numbering). Mesh::source is
-// `path`. Throws UserError for another extension (listing the supported ones), a negative or
-// non-finite `size`, a missing/unreadable file, any problem reading it, and, in a build without
-// Gmsh (DGMAX_HAS_GMSH == 0), for every file.
+//   .msh  Gmsh mesh (MSH 4.1 or 2.2, ASCII or binary), read by read_msh() in every build, with
+//         or without Gmsh (Gmsh 4.8's own reader crashes on some files); `size` is ignored.
+//   .geo  Gmsh geometry, meshed in 3D on the fly by read_gmsh(); `size` > 0 is the maximum
+//         element size, 0 keeps the sizes the .geo file sets.
+// Both give the same Mesh for a .msh (see read_msh() / read_gmsh() for what it holds: tags,
+// vertex numbering). Mesh::source is `path`. Throws UserError for another extension (listing the
+// supported ones), a negative or non-finite `size`, a missing/unreadable file, any problem
+// reading it, and, in a build without Gmsh (DGMAX_HAS_GMSH == 0), for a .geo.
 Mesh load_mesh_file(const std::string& path, double size = 0);
 
 // Throws UserError naming `path` unless it is an existing regular file we can open for reading.

@@ -4,11 +4,6 @@
 // ends with a newline before its $End marker), which bounds what a count can honestly promise.
 #include "solver/mesh/msh_check.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -21,26 +16,14 @@
 #include <string>
 #include <string_view>
 
+#include "solver/mesh/mapped_file.hpp"
+#include "solver/mesh/msh_element_types.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
 namespace {
 
-// Nodes per element of MSH element types 1..140 (Gmsh 4.8, getElementProperties); 0 = unknown
-// to Gmsh or variable (polygons), whose binary data cannot be skipped.
-constexpr short kNodesPerType[] = {
-    0,   2,  3,  4,  4,   8,   6,   5,   3,   6,   9,   10,  27, 18, 14, 1,  8,  20, 15, 13, 9,
-    10,  12, 15, 15, 21,  4,   5,   6,   20,  35,  56,  22,  28, 0,  0,  16, 25, 36, 12, 16, 20,
-    28,  36, 45, 55, 66,  49,  64,  81,  100, 121, 18,  21,  24, 27, 30, 24, 28, 32, 36, 40, 7,
-    8,   9,  10, 11, 0,   0,   0,   0,   84,  120, 165, 220, 286, 0,  0,  0,  34, 40, 46, 52, 58,
-    1,   1,  1,  1,  1,   1,   0,   0,   64,  125, 216, 343, 512, 729, 1000, 32, 44, 56, 68, 80,
-    92,  104, 0, 0,  0,   0,   0,   0,   0,   0,   0,   0,   0,   30,  55,  91, 140, 204, 285, 385,
-    21,  29, 37, 45, 53,  61,  69,  1,   0,   0,   0,   0,   16,  0,   0,   0};
-
-int nodes_per_type(long long type) {
-  constexpr long long n = sizeof(kNodesPerType) / sizeof(kNodesPerType[0]);
-  return type > 0 && type < n ? kNodesPerType[type] : 0;
-}
+int nodes_per_type(long long type) { return msh_element_type(type).nodes; }
 
 // First-order MSH element types: line, triangle, quadrangle, tetrahedron, hexahedron, prism,
 // pyramid, point.
@@ -53,35 +36,6 @@ std::string printable(std::string_view text) {
     if (!std::isprint(static_cast<unsigned char>(ch))) ch = '?';
   return out;
 }
-
-// The file's bytes, mapped read-only.
-class MappedFile {
- public:
-  explicit MappedFile(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-      throw UserError("mesh file '" + path + "' cannot be read: " + std::strerror(errno), {path});
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-      void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p != MAP_FAILED) {
-        data_ = static_cast<const char*>(p);
-        size_ = static_cast<size_t>(st.st_size);
-      }
-    }
-    ::close(fd);
-  }
-  ~MappedFile() {
-    if (data_) ::munmap(const_cast<char*>(data_), size_);
-  }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  std::string_view bytes() const { return {data_, size_}; }
-
- private:
-  const char* data_ = nullptr;
-  size_t size_ = 0;
-};
 
 bool ieq(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -776,7 +730,9 @@ class Walker {
 
 void check_msh_structure(const std::string& path) {
   const MappedFile file(path);
-  Walker(path, file.bytes()).run();
+  check_msh_structure(path, file.bytes());
 }
+
+void check_msh_structure(const std::string& path, std::string_view bytes) { Walker(path, bytes).run(); }
 
 }  // namespace dgmax

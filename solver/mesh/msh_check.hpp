@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace dgmax {
 
@@ -28,5 +29,7 @@ namespace dgmax {
 // Other sections are checked for their end marker only. Files are mapped, not copied, so the
 // check is cheap next to Gmsh's own reading.
 void check_msh_structure(const std::string& path);
+// The same on the file's bytes, already read or mapped (`path` names it in messages).
+void check_msh_structure(const std::string& path, std::string_view bytes);
 
 }  // namespace dgmax

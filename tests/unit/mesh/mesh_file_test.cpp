@@ -1,4 +1,5 @@
-// load_mesh_file: the checks made before any reading, in every build (with or without Gmsh).
+// load_mesh_file: the checks made before any reading, and the dispatch, in every build (with or
+// without Gmsh).
 #include "solver/mesh/mesh_file.hpp"
 
 #include <gtest/gtest.h>
@@ -89,18 +90,22 @@ TEST_F(MeshFileTest, RequireReadableFile) {
                     {"config file '", "x.yaml' does not exist"});
 }
 
-#if DGMAX_HAS_GMSH
-TEST_F(MeshFileTest, ReadsThroughGmsh) {
+// A .msh is read without Gmsh (msh_reader.hpp) in every build.
+TEST_F(MeshFileTest, ReadsMshInEveryBuild) {
   const Mesh m = load_mesh_file(data("two_tets_v2.msh"));
   EXPECT_EQ(m.num_elements(), 2);
+  EXPECT_EQ(m.num_vertices(), 5);
   EXPECT_EQ(m.source, data("two_tets_v2.msh"));
+  EXPECT_EQ(load_mesh_file(data("cube_v4_binary.msh")).num_elements(), 101);
 }
-#else
-TEST_F(MeshFileTest, WithoutGmshSaysSo) {
-  const UserError e = expect_user_error([] { load_mesh_file(data("two_tets_v2.msh")); },
-                                        {"two_tets_v2.msh", "no Gmsh support"});
+
+#if !DGMAX_HAS_GMSH
+TEST_F(MeshFileTest, GeoWithoutGmshSaysSo) {
+  const std::string geo = std::string(DGMAX_SOURCE_DIR) + "/meshes/cube.geo";
+  const UserError e = expect_user_error([&] { load_mesh_file(geo); }, {"cube.geo", "needs Gmsh", "no Gmsh support"});
   EXPECT_NE(e.hint().find("DGMAX_USE_GMSH=ON"), std::string::npos) << e.hint();
   EXPECT_NE(e.hint().find("box:"), std::string::npos) << e.hint();
+  EXPECT_NE(e.hint().find("gmsh -3"), std::string::npos) << e.hint();
 }
 #endif
 
