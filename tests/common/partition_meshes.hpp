@@ -25,7 +25,9 @@ inline MeshData box_md(std::array<int, 3> cells, std::array<bool, 3> periodic = 
   return setup_mesh(make_box_mesh(spec));
 }
 
-// Three meshes of a few hundred elements: plain, periodic in x and z, three volume tags.
+// Three meshes of a few hundred elements: plain, periodic in x and z, three volume tags; and a
+// thin box periodic in all directions (one cell in z: an element may meet a neighbour part
+// through several faces, and a ghost may touch this part through several faces).
 inline std::vector<NamedMesh> partition_test_meshes() {
   std::vector<NamedMesh> m;
   m.push_back({"box 6x5x4", box_md({6, 5, 4})});
@@ -33,6 +35,7 @@ inline std::vector<NamedMesh> partition_test_meshes() {
   m.push_back({"tagged box 4x4x4",
                box_md({4, 4, 4}, {false, false, false},
                       {{"left", {0, 0, 0}, {0.5, 1, 1}}, {"corner", {0.5, 0.5, 0}, {1, 1, 0.5}}})});
+  m.push_back({"thin periodic box 3x2x1 (x, y, z)", box_md({3, 2, 1}, {true, true, true})});
   return m;
 }
 

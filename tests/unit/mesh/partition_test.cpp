@@ -53,7 +53,9 @@ TEST(HilbertIndex, VisitsEveryCellOnceThroughFaceNeighbours) {
 }
 
 // Every element in exactly one part, all parts non-empty, balance, determinism, and the quality
-// figures consistent with each other; parts = 1..7 on each test mesh, each method.
+// figures consistent with each other; parts = 1..7 on each test mesh, each method. Measured
+// imbalance: sfc at most 1.0063 on the three larger meshes (the optimum for unit weights), METIS
+// at most 1.029.
 TEST(Partition, InvariantsForOneToSevenParts) {
   for (const auto& [name, md] : partition_test_meshes()) {
     const int K = md.mesh.num_elements();
@@ -71,10 +73,13 @@ TEST(Partition, InvariantsForOneToSevenParts) {
         }
         for (int q = 0; q < P; ++q) EXPECT_GT(count[q], 0) << "part " << q << " is empty";
         const PartitionQuality pq = partition_quality(md, p);
+        // the best possible with unit weights is ceil(K/P) / (K/P) (1.11 for 36 elements in 5 parts)
+        const double best = std::ceil(static_cast<double>(K) / P) / (static_cast<double>(K) / P);
         if (method == "sfc") {
-          EXPECT_LE(pq.imbalance, 1.05);
+          EXPECT_LE(pq.imbalance, std::max(1.05, best + 1e-12));
+          EXPECT_LE(pq.imbalance, best + 1e-12) << "sfc balances unit weights as well as possible";
         } else {
-          EXPECT_LE(pq.imbalance, 1.10);
+          EXPECT_LE(pq.imbalance, std::max(1.10, best + 1e-12));
         }  // METIS's own tolerance is 1.03 (ufactor 30) on large graphs
         long long elements = 0, halo = 0;
         for (int q = 0; q < P; ++q) {
