@@ -21,7 +21,7 @@ elif [ -n "${DGMAX_FUZZ_SEED:-}" ]; then limit=(-seed="$DGMAX_FUZZ_SEED"); fi
 start=$(date +%s)
 CC=${DGMAX_FUZZ_CC:-clang-16} CXX=${DGMAX_FUZZ_CXX:-clang++-16} cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDGMAX_SANITIZE=address,undefined -DDGMAX_FUZZ=ON -DDGMAX_BUILD_TESTS=OFF \
-  -DDGMAX_USE_CUDA=OFF -DDGMAX_USE_VTK=OFF "$@" > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
+  -DDGMAX_USE_CUDA=OFF -DDGMAX_USE_VTK=OFF -DDGMAX_USE_MPI=OFF "$@" > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
 mapfile -t targets < <(cmake --build build-fuzz --target help | grep -o 'fuzz_[a-z]*' | grep -v '^fuzz_corpus$' | sort -u)
 if [ -n "${DGMAX_FUZZ_TARGETS:-}" ]; then
   read -r -a wanted <<< "$DGMAX_FUZZ_TARGETS"
