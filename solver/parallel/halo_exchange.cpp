@@ -1,6 +1,7 @@
 #include "solver/parallel/halo_exchange.hpp"
 
 #include "dgmax/config.hpp"
+#include "solver/parallel/comm.hpp"
 #include "solver/util/clock.hpp"
 #include "solver/util/error.hpp"
 
@@ -27,6 +28,8 @@ std::vector<int> trace_indices(const std::vector<std::vector<HaloFace>>& lists, 
 }
 
 }  // namespace
+
+bool halo_exchanges(const Halo& halo) { return halo.partitioned() && world().size() == halo.parts; }
 
 HaloExchange::HaloExchange(const Halo& halo, const RefElement& ref, int stride, size_t value_bytes)
     : neighbours_(halo.neighbours), value_bytes_(value_bytes) {

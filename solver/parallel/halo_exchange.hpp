@@ -16,6 +16,11 @@
 
 namespace dgmax {
 
+// Whether a backend on a problem with this halo exchanges traces: only when this process is one of
+// the job's ranks the halo was made for. A local problem used in one process (tests that build each
+// part and fill its ghosts themselves) keeps the ghost values set with the state.
+bool halo_exchanges(const Halo& halo);
+
 class HaloExchange {
  public:
   HaloExchange() = default;

@@ -42,7 +42,7 @@ class CpuBackend final : public HostStateBackend<Real> {
     res_.assign(n, Real(0));
     rhs_.assign(n, Real(0));
     flux_.assign(static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6, Real(0));
-    if (p_.md->halo.partitioned()) halo_ = HaloExchange(p_.md->halo, *p_.ref, p_.Np(), sizeof(Real));
+    if (halo_exchanges(p_.md->halo)) halo_ = HaloExchange(p_.md->halo, *p_.ref, p_.Np(), sizeof(Real));
   }
 
   std::string name() const override { return "cpu"; }

@@ -338,7 +338,7 @@ class CudaBackend final : public CudaPlanBackend {
                                   "norm partial sums");
     res_.zero();
     q_.zero();
-    if (p_.md->halo.partitioned())
+    if (halo_exchanges(p_.md->halo))
       halo_ = std::make_unique<CudaHalo>(ctx_, p_.md->halo, *p_.ref, p_.Np(), std::is_same_v<Real, float>);
   }
 
