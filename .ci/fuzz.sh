@@ -22,7 +22,7 @@ start=$(date +%s)
 CC=${DGMAX_FUZZ_CC:-clang-16} CXX=${DGMAX_FUZZ_CXX:-clang++-16} cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDGMAX_SANITIZE=address,undefined -DDGMAX_FUZZ=ON -DDGMAX_BUILD_TESTS=OFF \
   -DDGMAX_USE_CUDA=OFF -DDGMAX_USE_VTK=OFF -DDGMAX_USE_MPI=OFF "$@" > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
-mapfile -t targets < <(cmake --build build-fuzz --target help | grep -o 'fuzz_[a-z]*' | grep -v '^fuzz_corpus$' | sort -u)
+mapfile -t targets < <(cmake --build build-fuzz --target help | grep -o 'fuzz_[a-z_]*' | grep -v '^fuzz_corpus$' | sort -u)
 if [ -n "${DGMAX_FUZZ_TARGETS:-}" ]; then
   read -r -a wanted <<< "$DGMAX_FUZZ_TARGETS"
   targets=("${wanted[@]/#/fuzz_}")
@@ -47,11 +47,12 @@ for t in "${targets[@]}"; do
   mkdir -p "$work"
   dirs=("$work" build-fuzz/tests/fuzz/corpus/"$name")
   [ -d tests/fuzz/regressions/"$name" ] && dirs+=(tests/fuzz/regressions/"$name")
+  [ "$name" = msh_reader ] && dirs+=(tests/fuzz/regressions/msh)  # the .msh findings are its inputs too
   dict=()
   case $name in
     expression|flux) dict=(-dict=tests/fuzz/expression.dict) ;;
     config) dict=(-dict=tests/fuzz/yaml.dict) ;;
-    msh) dict=(-dict=tests/fuzz/msh.dict) ;;
+    msh|msh_reader) dict=(-dict=tests/fuzz/msh.dict) ;;
   esac
   if build-fuzz/"$t" -max_total_time="$seconds" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
        "${dict[@]}" -print_final_stats=1 -artifact_prefix=build-fuzz/findings/"$name"- \

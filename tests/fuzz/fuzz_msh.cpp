@@ -1,9 +1,9 @@
 // Fuzz target: reading a .msh file the way `dgmax run`/`dgmax info` do: load_mesh_file
-// (solver/mesh/mesh_file: path checks; gmsh_reader: content sniffing, the Gmsh SDK's parser,
-// conversion of its model to dgmax's Mesh) then setup_mesh (validation, orientation,
-// connectivity, conformity, geometric factors) and the `dgmax info` statistics.
-// Input: the bytes of the file, written to a private temporary directory as fuzz.msh.
-// Only built with DGMAX_USE_GMSH (without Gmsh every .msh is refused up front).
+// (solver/mesh/mesh_file: path checks; msh_reader: content sniffing, the structural check,
+// dgmax's own MSH 2.2 / 4.1 parser, conversion to a Mesh; Gmsh until read_msh replaced it) then
+// setup_mesh (validation, orientation, connectivity, conformity, geometric factors) and the
+// `dgmax info` statistics. Input: the bytes of the file, written to a private temporary
+// directory as fuzz.msh. Built in every build (no Gmsh needed).
 #include <unistd.h>
 
 #include <cstddef>

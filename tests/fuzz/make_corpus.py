@@ -10,6 +10,7 @@ OUT_DIR/flux        one byte (context: even = flux, odd = exterior state), E, '\
                     built-in fluxes and exterior states and every E/H pair of configs/*.yaml
 OUT_DIR/config      configs/*.yaml and the built-in default config (solver/io/run_config.cpp)
 OUT_DIR/msh         tests/data/*.msh
+OUT_DIR/msh_reader  the same
 Each file is named by the hash of its content, so re-running is idempotent. The corpora are build
 outputs: never commit them (tests/fuzz/regressions/ holds the few inputs worth keeping).
 """
@@ -101,7 +102,8 @@ write("config", "mesh: {box: {cells: [1, 1, 1]}}\n")
 # meshes
 for f in sorted(glob.glob(os.path.join(src, "tests", "data", "*.msh"))):
     write("msh", open(f, "rb").read())
+    write("msh_reader", open(f, "rb").read())
 
-for kind in ("expression", "flux", "config", "msh"):
+for kind in ("expression", "flux", "config", "msh", "msh_reader"):
     d = os.path.join(out, kind)
     print(f"corpus {kind}: {len(os.listdir(d)) if os.path.isdir(d) else 0} seeds")
