@@ -453,7 +453,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
       std::cout << fmt::format("       kernels: {} compiled ({:.2f} s), {} from the cache\n", k["compiled"].get<int>(),
                                k["compile_s"].get<double>(), k["cache_hits"].get<int>());
     std::cout << fmt::format("       output in {}/ (summary.json, energy.csv, {} snapshots)\n", out_dir,
-                             snapshots->files().size());
+                             snapshot_times.size());  // times, not files (pieces, .pvtu, Both)
     if (comm.parallel())
       std::cout << fmt::format("       {} ranks ({} partition); waited {:.3f} s for face traces (slowest rank)\n",
                                comm.size(), summary["partition"]["method"].get<std::string>(),
