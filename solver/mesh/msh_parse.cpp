@@ -594,9 +594,9 @@ class Parser {
       for (long long i = 0; i < k; ++i) {
         if (!binary_data_) skip_space();
         const size_t at = pos_;
-        const long long tag = size_value("a node tag", 1);
-        in_range(tag, range, at, "node");
-        add_node(tag, at);
+        const long long node_tag = size_value("a node tag", 1);
+        in_range(node_tag, range, at, "node");
+        add_node(node_tag, at);
       }
       for (long long i = 0; i < k; ++i) {
         coordinates();
@@ -631,9 +631,9 @@ class Parser {
     const bool keep = b.type == kMshTetrahedron4 || b.type == kMshTriangle3;
     for (int j = 0; j < nodes; ++j) {
       if (!binary_data_) skip_space();
-      const size_t at = pos_;
+      const size_t at_node = pos_;
       const long long t = w == Width::Int ? int_value("an element's node", 1) : size_value("an element's node", 1);
-      const std::int32_t i = node(t, at);
+      const std::int32_t i = node(t, at_node);
       if (keep) b.nodes.push_back(i);
     }
     if (b.type == kMshTriangle3 || (keep && c_.v2)) b.tags.push_back(tag);
