@@ -104,16 +104,20 @@ class OwnedPart {
     xyz_.x.assign(p.xyz.x.begin(), p.xyz.x.begin() + static_cast<long>(n));
     xyz_.y.assign(p.xyz.y.begin(), p.xyz.y.begin() + static_cast<long>(n));
     xyz_.z.assign(p.xyz.z.begin(), p.xyz.z.begin() + static_cast<long>(n));
+    const auto& g = p.md->halo.global_element;
+    if (g.size() >= static_cast<size_t>(K)) ids_.assign(g.begin(), g.begin() + K);
   }
   bool all() const { return all_; }
   const Mesh* mesh() const { return all_ ? &p_.md->mesh : &mesh_; }
   const NodeCoords* xyz() const { return all_ ? &p_.xyz : &xyz_; }
+  const std::vector<long long>* element_ids() const { return ids_.empty() ? nullptr : &ids_; }
 
  private:
   const Problem& p_;
   bool all_;
   Mesh mesh_;
   NodeCoords xyz_;
+  std::vector<long long> ids_;  // global element numbers of the owned elements
 };
 
 // The most snapshots a run may write (output.vtk_every against time.final).
@@ -218,7 +222,8 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   // (several ranks: each writes its owned elements, the ghosts are not its own)
   const OwnedPart owned(p);
   snapshots = std::make_unique<AsyncSnapshotWriter>(
-      out_dir, "fields", SnapshotContext{owned.mesh(), p.ref, owned.xyz(), comm.rank(), comm.size()},
+      out_dir, "fields",
+      SnapshotContext{owned.mesh(), p.ref, owned.xyz(), comm.rank(), comm.size(), owned.element_ids()},
       parse_snapshot_format(cfg.out_format));
   std::vector<double> snapshot_times;
   Fields whole;  // a partitioned run's local state, owned elements and ghosts

@@ -60,7 +60,7 @@ SnapshotWriter::SnapshotWriter(std::string dir, std::string stem, SnapshotContex
   ensure_writable_directory(dir_);
   if (format_ == Format::Vtu || format_ == Format::Both) {
 #if DGMAX_HAS_VTK
-    vtu_ = std::make_unique<VtuWriter>(*ctx_.mesh, *ctx_.ref);
+    vtu_ = std::make_unique<VtuWriter>(*ctx_.mesh, *ctx_.ref, ctx_.element_ids);
 #endif
     if (writes_index())
       pvd_ = std::make_unique<PvdWriter>((std::filesystem::path(dir_) / (stem_ + ".pvd")).string());

@@ -46,6 +46,7 @@ struct SnapshotContext {
   // elements; rank 0 also writes <stem>_<NNNNN>.pvtu listing the pieces, and the .pvd lists those.
   int rank = 0;
   int parts = 1;
+  const std::vector<long long>* element_ids = nullptr;  // [K] global element numbers (.vtu "element"), or null
 };
 
 class VtuWriter;

@@ -133,7 +133,7 @@ struct VtuWriter::Impl {
   vtkSmartPointer<vtkUnstructuredGrid> grid;
 };
 
-VtuWriter::VtuWriter(const Mesh& mesh, const RefElement& ref)
+VtuWriter::VtuWriter(const Mesh& mesh, const RefElement& ref, const std::vector<long long>* element_ids)
     : impl_(new Impl{mesh, ref, vtk_lagrange_interpolation(ref), vtkSmartPointer<vtkUnstructuredGrid>::New()}) {
   const int K = mesh.num_elements(), Np = ref.Np, N = ref.N;
   const vtkIdType npts = static_cast<vtkIdType>(K) * Np;
@@ -176,7 +176,7 @@ VtuWriter::VtuWriter(const Mesh& mesh, const RefElement& ref)
   id->SetNumberOfTuples(K);
   for (int k = 0; k < K; ++k) {
     tag->SetValue(k, k < static_cast<int>(mesh.element_tag.size()) ? mesh.element_tag[k] : 0);
-    id->SetValue(k, k);
+    id->SetValue(k, element_ids ? static_cast<int>((*element_ids)[k]) : k);
   }
   impl_->grid->GetCellData()->AddArray(tag);
   impl_->grid->GetCellData()->AddArray(id);

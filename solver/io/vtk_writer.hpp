@@ -42,8 +42,9 @@ Eigen::MatrixXd vtk_lagrange_interpolation(const RefElement& ref);
 class VtuWriter {
  public:
   // Precomputes the points (in VTK order), the cells and the cell data; `mesh` and `ref` must
-  // outlive the writer.
-  VtuWriter(const Mesh& mesh, const RefElement& ref);
+  // outlive the writer. `element_ids` [K]: the cell data "element" (a partitioned run's global
+  // element numbers); null: 0..K-1.
+  VtuWriter(const Mesh& mesh, const RefElement& ref, const std::vector<long long>* element_ids = nullptr);
   ~VtuWriter();
   VtuWriter(const VtuWriter&) = delete;
   VtuWriter& operator=(const VtuWriter&) = delete;

@@ -13,6 +13,14 @@
 #include "dgmax/config.hpp"
 #include "regression_run.hpp"
 
+#if DGMAX_HAS_VTK
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkNew.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLPUnstructuredGridReader.h>
+#endif
+
 namespace dgmax::test {
 namespace {
 
@@ -116,6 +124,24 @@ TEST(MpiRanksOutput, PiecesAndIndexes) {
     ++indexes;
   }
   EXPECT_EQ(indexes, 4);  // t = 0, 0.5, 1 and the final time sqrt(2)
+#if DGMAX_HAS_VTK
+  // ParaView's reader joins the pieces: every element once, numbered as in the whole mesh
+  vtkNew<vtkXMLPUnstructuredGridReader> reader;
+  reader->SetFileName((run.dir + "/fields_00001.pvtu").c_str());
+  reader->Update();
+  vtkUnstructuredGrid* grid = reader->GetOutput();
+  const long long K = run.summary["K"].get<long long>();
+  ASSERT_EQ(grid->GetNumberOfCells(), K);
+  vtkDataArray* ids = grid->GetCellData()->GetArray("element");
+  ASSERT_NE(ids, nullptr);
+  std::vector<int> seen(static_cast<size_t>(K), 0);
+  for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
+    const long long id = static_cast<long long>(ids->GetTuple1(c));
+    ASSERT_TRUE(id >= 0 && id < K) << id;
+    ++seen[static_cast<size_t>(id)];
+  }
+  for (long long k = 0; k < K; ++k) EXPECT_EQ(seen[static_cast<size_t>(k)], 1) << "element " << k;
+#endif
   EXPECT_TRUE(fs::exists(run.dir + "/summary.json"));
   EXPECT_FALSE(fs::exists(run.dir + "/fields_00000.vtu")) << "a partitioned run writes pieces, not whole files";
   fs::remove_all(run.dir);
