@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "solver/io/monitor_writer.hpp"
+#include "solver/parallel/comm.hpp"
 #include "solver/physics/near_to_far.hpp"
 
 namespace dgmax {
@@ -24,7 +25,7 @@ RunMonitors::RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backen
 }
 
 RunMonitors::~RunMonitors() {
-  if (written_ || probes_.size() == 0) return;
+  if (written_ || probes_.size() == 0 || !world().root()) return;
   try {
     log_.write(out_dir_ + "/probes.csv");
   } catch (const std::exception& e) {
@@ -32,11 +33,17 @@ RunMonitors::~RunMonitors() {
   }
 }
 
-void RunMonitors::start(double t) {
-  if (probes_.size() == 0) return;
+// A probe sample over all ranks: each probe's owner gives its value, the others 0 (probes.hpp).
+void RunMonitors::sample_probes(double t) {
   std::vector<double> v;
   backend_.probe_sample(v);
+  world().sum(v.data(), static_cast<int>(v.size()));
   log_.append(t, v);
+}
+
+void RunMonitors::start(double t) {
+  if (probes_.size() == 0) return;
+  sample_probes(t);
 }
 
 void RunMonitors::after_step(double t, double dt, long long step) {
@@ -49,9 +56,7 @@ void RunMonitors::after_step(double t, double dt, long long step) {
     if (t < static_cast<double>(next_probe_) * probe_every_ * (1 - 1e-12)) return;
     next_probe_ = static_cast<long long>(std::floor(t / probe_every_ * (1 + 1e-12))) + 1;
   }
-  std::vector<double> v;
-  backend_.probe_sample(v);
-  log_.append(t, v);
+  sample_probes(t);
 }
 
 nlohmann::json RunMonitors::progress() const {
@@ -113,7 +118,7 @@ void RunMonitors::write_far_fields(const std::vector<MonitorResult>& results) co
 }
 
 void RunMonitors::write(double t, long long steps, bool final) {
-  if (probes_.size() > 0) log_.write(out_dir_ + "/probes.csv");
+  if (probes_.size() > 0 && world().root()) log_.write(out_dir_ + "/probes.csv");  // rank 0's: the samples are summed
   if (!dft_.empty()) {
     std::vector<MonitorResult> results(dft_.size());
     for (size_t i = 0; i < dft_.size(); ++i) {

@@ -42,6 +42,7 @@ class RunMonitors {
   void write(double t, long long steps, bool final);
 
  private:
+  void sample_probes(double t);
   void write_far_fields(const std::vector<MonitorResult>& results) const;
 
   Backend& backend_;

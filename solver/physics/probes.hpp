@@ -35,8 +35,11 @@ struct PointLocation {
 // The element that contains x: the one whose smallest barycentric coordinate (from the affine
 // map) is largest, so a point on a shared face, edge or vertex takes one of its elements (the
 // first in element order among equals). element = -1 when no element has all barycentric
-// coordinates ≥ -tol. A linear scan over the elements.
-PointLocation locate_point(const Mesh& mesh, const Geometry& geom, const Vec3& x, double tol = 1e-9);
+// coordinates ≥ -tol. A linear scan over the elements (the first `count` of them; -1: all); among
+// equals, the first in element order, or with `number` [K] the one with the smallest number[k]
+// (a partitioned run's global element numbers: the element one rank would pick).
+PointLocation locate_point(const Mesh& mesh, const Geometry& geom, const Vec3& x, double tol = 1e-9, int count = -1,
+                           const std::vector<long long>* number = nullptr);
 
 // w: [Np] with w^T = phi(r, s, t)^T V^{-1} (phi: the orthonormal basis): sum_i w_i u_i is the
 // nodal interpolant of u at (r, s, t), exact for polynomials of degree N.
@@ -53,6 +56,10 @@ struct ProbeSet {
 
 // UserError naming the probe, its point and its config location (with a hint) when it lies
 // outside the mesh.
+// With several ranks every rank gets every probe: the rank that owns the element the point lies
+// in (the one one rank would choose: the largest smallest barycentric coordinate, then the lowest
+// global element number) gets its element and weights; the others get element 0 and zero weights,
+// so that a sum over ranks of the samples is the owner's sample exactly.
 ProbeSet make_probe_set(const Problem& p, const std::vector<ProbePointSpec>& points);
 
 }  // namespace dgmax

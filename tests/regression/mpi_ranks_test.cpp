@@ -101,6 +101,26 @@ TEST(MpiRanksSources, DielectricInterfaceSinglePrecisionEqualsOneRank) {
   expect_same_run(one, many, 2, false);
 }
 
+// Probes: each point is sampled by the rank that owns the element one rank would pick, so the
+// probe log is the one-rank log character for character (points inside an element, on a face
+// between elements, at a mesh vertex).
+TEST(MpiRanksSources, ProbesEqualOneRank) {
+  REQUIRE_LAUNCHER(mpi, 3);
+  const std::vector<std::string> sets = {
+      "mesh.box.cells=[3,3,3]", "discretization.order=3", "backend=cpu",
+      "probes={every: 0.2, points: [{name: a, at: [0.3, 0.4, 0.55]}, {name: face, at: [0.5, 0.5, 0.5]}, "
+      "{name: vertex, at: [0.6666666666666666, 0.3333333333333333, 0.3333333333333333]}]}"};
+  const ConfigRun one = run_config("cavity", sets, true);
+  const ConfigRun many = run_config("cavity", sets, true, mpi);
+  ASSERT_EQ(one.code, 0);
+  ASSERT_EQ(many.code, 0) << many.err;
+  const std::string a = read_all(one.dir + "/probes.csv"), b = read_all(many.dir + "/probes.csv");
+  EXPECT_GT(a.size(), 100u);
+  EXPECT_EQ(a, b);
+  std::filesystem::remove_all(one.dir);
+  std::filesystem::remove_all(many.dir);
+}
+
 // Each rank writes its piece; rank 0 writes the .pvtu that lists them and the .pvd that lists those.
 TEST(MpiRanksOutput, PiecesAndIndexes) {
   if (!DGMAX_HAS_VTK) GTEST_SKIP() << "this build writes no .vtu (no VTK)";
