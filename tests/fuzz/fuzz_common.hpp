@@ -7,7 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
+
+#include <stdlib.h>  // mkdtemp
 
 #include "solver/util/error.hpp"
 
@@ -18,6 +21,22 @@ namespace dgmax::fuzz {
   std::fprintf(stderr, "\n*** dgmax fuzz finding: %s\n", what.c_str());
   std::fflush(stderr);
   std::abort();
+}
+
+// "<a private temporary directory>/<name>" for a target whose entry point reads a file: the
+// directory is made once per process (prefix "dgmax-fuzz-<tag>-") and removed at exit.
+inline std::string temp_file(const char* tag, const char* name) {
+  static const std::string dir = [tag] {
+    std::string tmpl = (std::filesystem::temp_directory_path() / ("dgmax-fuzz-" + std::string(tag) + "-XXXXXX")).string();
+    if (!mkdtemp(tmpl.data())) {
+      std::perror("mkdtemp");
+      std::abort();
+    }
+    static std::string made = tmpl;
+    std::atexit([] { std::filesystem::remove_all(made); });
+    return tmpl;
+  }();
+  return dir + "/" + name;
 }
 
 // Bitwise equal, any NaN equal to any NaN (NaN payloads are not part of the contract).

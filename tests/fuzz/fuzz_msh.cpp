@@ -21,26 +21,8 @@
 
 using namespace dgmax;
 
-namespace {
-
-std::string temp_path() {
-  static const std::string path = [] {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "dgmax-fuzz-msh-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) {
-      std::perror("mkdtemp");
-      std::abort();
-    }
-    static std::string dir = tmpl;
-    std::atexit([] { std::filesystem::remove_all(dir); });
-    return tmpl + "/fuzz.msh";
-  }();
-  return path;
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string path = temp_path();
+  const std::string path = fuzz::temp_file("msh", "fuzz.msh");
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
