@@ -2,6 +2,7 @@
 // user-written flux in a config gives the same run as the built-in it spells out, and a second
 // run compiles nothing (kernel cache).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -18,8 +19,9 @@ namespace {
 class BackendRuns : public ::testing::Test {
  protected:
   void SetUp() override {
+    // the pid too: two builds' suites (e.g. the sanitizer build's) may run this test at once
     dir_ = ::testing::TempDir() + "dgmax_backend_runs_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + std::to_string(::getpid());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
