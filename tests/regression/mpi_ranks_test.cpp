@@ -182,6 +182,20 @@ TEST(MpiRanksErrors, UnsupportedFeatureIsOneMessageAndNonzeroExit) {
   std::filesystem::remove_all(dir);
 }
 
+// More ranks than elements: every rank would need one; refused with the counts, once.
+TEST(MpiRanksErrors, MoreRanksThanElements) {
+  REQUIRE_LAUNCHER(mpi, 7);
+  const std::string dir = ::testing::TempDir() + "dgmax_mpi_small_" + std::to_string(::getpid());
+  const CliResult r = run_dgmax_env(mpi, "run '" + config_path("cavity") + "' --output '" + dir +
+                                             "' -q --set backend=cpu --set 'mesh.box.cells=[1,1,1]'");
+  EXPECT_TRUE(r.code != 0 && r.code != 124) << "exit " << r.code << "\n" << r.err;
+  const std::string msg = "the run has 7 ranks but the mesh only 6 elements";
+  const size_t first = r.err.find(msg);
+  ASSERT_NE(first, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(msg, first + 1), std::string::npos) << "said more than once:\n" << r.err;
+  std::filesystem::remove_all(dir);
+}
+
 // An error only some ranks meet (here: the initial field is NaN at nodes with x > 0.95, which lie in
 // the elements of the ranks that own the x = 1 side) still ends every rank, with one message.
 TEST(MpiRanksErrors, ErrorOnSomeRanksEndsAllWithOneMessage) {
