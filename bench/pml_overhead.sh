@@ -5,7 +5,8 @@
 #   bench/pml_overhead.sh [N] [CELLS] [LAYER_CELLS] [STEPS] [PRECISION]
 # The mesh has CELLS + 2 LAYER_CELLS cells per axis either way (6 tets per cell); with the layer,
 # the outer LAYER_CELLS cells on each side are the PML. Run from the repository root after a
-# build in build-gpu (bench/gpu_check_and_tune.sh builds it).
+# build in build-gpu (bench/gpu_check_and_tune.sh builds it). KINDS="plain pml" runs only those;
+# DGMAX_CUDA_PLAN=<plan> forces a plan (else each run takes its default or tuned one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-4}
@@ -41,7 +42,7 @@ for i in 0 1 2 3 4 5 6 7 8 9; do probes="$probes    - {name: p$i, at: [0.0$i, 0.
   printf "probes:\n  every: 0.005\n  points:\n$probes"; } > "$out/full.yaml"
 { cat "$out/full.yaml"
   printf "monitors:\n  - name: box\n    surface: {box: {lower: [-0.4, -0.4, -0.4], upper: [0.4, 0.4, 0.4]}}\n    frequencies: [1, 2, 3]\n"; } > "$out/dft.yaml"
-for kind in plain pml full dft; do
+for kind in ${KINDS:-plain pml full dft}; do
   # time.final from the step count: dt is the same for both meshes (same cells)
   build-gpu/dgmax run "$out/$kind.yaml" --output "$out/run_$kind" --overwrite \
     --set "time.final=$(awk "BEGIN{print $steps * 0.3 * $h / ($N + 1)^2}")" 2>&1 | grep -E "dgmax: K|loop|error" | sed "s/^/$kind: /"

@@ -115,6 +115,82 @@ std::string operator_tables(const KernelSpec& s) {
 
 int cuda_norm_elements_per_block(int Np) { return std::max(1, 128 / Np); }
 
+bool cuda_pml_in_stage(const KernelSpec& s) { return s.pml && s.plan.cuda.fusion == 2; }
+
+// The extra terms at the end of a whole-stage kernel (fusion 2). A layer element advances its
+// auxiliary fields there, from the state the stage has already read, instead of in a dgmax_pml pass
+// before it: that pass read the state again and wrote a source the stage read back, 12 words per
+// layer node and stage (bench/NOTES.md). Each (node, component) is one thread's: psi of component c
+// depends on component c of the state alone (pml_profile.hpp).
+namespace {
+
+std::string stage_extra_section(const KernelSpec& s) {
+  std::ostringstream src;
+  src << "#define PML_IN_STAGE " << (cuda_pml_in_stage(s) ? 1 : 0) << "\n";
+  src << fmt::format("enum {{ PML_COEF_STRIDE = {}, PML_RATE = {}, PML_SCALE = {}, PML_ALPHA = {} }};\n\n", kPmlCoef,
+                     kPmlCoefRate, kPmlCoefScale, kPmlCoefAlpha);
+  src << R"(#if PML_IN_STAGE
+// Layer slot `slot` (cf: its coefficients), component c at node i with state u: psi one LSERK stage
+// on (a, b, dt), as pml_node does; returns the source the right-hand side adds.
+DGMAX_FN real_t pml_advance(int slot, const real_t* __restrict__ cf, int c, int i, real_t u,
+                            real_t* __restrict__ psi, real_t* __restrict__ psi_res, real_t a, real_t b, real_t dt) {
+  const int ax = c % 3, bx = (ax + 1) % 3, cx = (ax + 2) % 3;
+  const real_t sa = cf[PML_RATE + ax], sb = cf[PML_RATE + bx], sc = cf[PML_RATE + cx];
+  const long p0 = ((long)slot * PML_AUX + 3 * c) * NP + i;  // psi: [slots][18][NP]
+  // an undamped axis's psi stays exactly 0: neither read nor written (as in pml_node)
+  const bool on[3] = {sa != real_t(0), sc != real_t(0), sb != real_t(0)};
+  const real_t ps0 = on[0] ? psi[p0] : real_t(0), ps1 = on[1] ? psi[p0 + NP] : real_t(0),
+               ps2 = on[2] ? psi[p0 + 2 * NP] : real_t(0);
+  real_t d[3];
+  d[0] = -(cf[PML_ALPHA + ax] + sa) * ps0 + sa * u;
+  const real_t u1 = u - ps0;
+  d[1] = -cf[PML_ALPHA + cx] * ps1 + sc * u1;
+  const real_t u2 = u1 + ps1;
+  d[2] = -cf[PML_ALPHA + bx] * ps2 + sb * u2;
+#pragma unroll
+  for (int m = 0; m < 3; ++m) {
+    if (!on[m]) continue;
+    const long at = p0 + m * NP;
+    const real_t r = a * psi_res[at] + dt * d[m];
+    psi_res[at] = r;
+    psi[at] += b * r;
+  }
+  return d[0] - d[1] - d[2];
+}
+#endif
+
+// Component c of node i of an element with slot `slot` (-1: none; cf: its layer coefficients, read
+// only for slot < pml_slots): the stage's right-hand side rc with the element's extra terms, the
+// layer's psi advanced on the way.
+DGMAX_FN real_t stage_extra(int slot, const real_t* __restrict__ cf, int c, int i, real_t u, real_t rc,
+                            const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale,
+                            real_t* __restrict__ psi, real_t* __restrict__ psi_res, int pml_slots, real_t a,
+                            real_t b, real_t dt) {
+#if PML_IN_STAGE
+  if (slot >= 0 && slot < pml_slots)
+    return rc * cf[PML_SCALE + c % 3] + pml_advance(slot, cf, c, i, u, psi, psi_res, a, b, dt);
+#endif
+  return extra_rhs_slot(slot, c, i, rc, xsrc, xscale);
+}
+
+// Element k's slot and layer coefficients (pcoef: [layer slots][PML_COEF]).
+DGMAX_FN int element_slot(int k, const int* __restrict__ xslot) {
+#if HAS_EXTRA
+  return xslot[k];
+#else
+  return -1;
+#endif
+}
+DGMAX_FN const real_t* element_pml_coef(int slot, int pml_slots, const real_t* __restrict__ pcoef) {
+  return slot >= 0 && slot < pml_slots ? pcoef + (long)slot * PML_COEF_STRIDE : pcoef;
+}
+
+)";
+  return src.str();
+}
+
+}  // namespace
+
 std::string generate_cuda_source(const KernelSpec& s) {
   const CudaPlan& plan = s.plan.cuda;
   const MmaShape mma = mma_shape(s.Np, s.Nfp, plan.elements_per_block, s.single);
@@ -128,7 +204,7 @@ std::string generate_cuda_source(const KernelSpec& s) {
                      plan.vector_loads ? "; 16-byte loads of the state and the operators" : "")
       << (plan.mma ? "// Tensor cores: volume and lift terms as one GEMM per block (dgmax_stage).\n\n" : "")
       << "#define DGMAX_FN __device__ __forceinline__\n#define DGMAX_TABLE __device__ const\n\n"
-      << kernel_common_section(s, true) << operator_tables(s);
+      << kernel_common_section(s, true) << operator_tables(s) << stage_extra_section(s);
   src << fmt::format(R"(// Block shape of the volume, lift and stage kernels: (NP, TY) threads; thread (i, y) owns node i
 // of the block's elements y*EPT .. y*EPT + EPT-1. Norms and initial state: (NP, NEPB).
 enum {{ EPB = {epb}, EPT = {ept}, TY = EPB / EPT, NT = {nt}, NEPB = {nepb} }};
@@ -411,7 +487,8 @@ extern "C" __global__ void __launch_bounds__(NT)
 dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
             const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
             const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
-            real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
+            real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale,
+            real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef, int pml_slots) {{
   __shared__ __align__(16) elem_state_t sq[EPB];
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
   const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = blockIdx.x * EPB;
@@ -450,10 +527,13 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
     for (int c = 0; c < 3; ++c) src[c] = real_t(0);
 #endif
     const real_t* mk = mat + (long)k * MAT;
+    const int slot = element_slot(k, xslot);
+    const real_t* cf = element_pml_coef(slot, pml_slots, pcoef);
 #pragma unroll
     for (int c = 0; c < 6; ++c) {{
       const real_t qc = SQ_AT(sq[e], c, i);
-      const real_t rc = extra_rhs(k, c, i, rhs_component(c, curl[r][c], acc[r][c], mk, qc, src), xslot, xsrc, xscale);
+      const real_t rc = stage_extra(slot, cf, c, i, qc, rhs_component(c, curl[r][c], acc[r][c], mk, qc, src), xsrc,
+                                     xscale, psi, psi_res, pml_slots, a, b, dt);
       const long idx = ((long)k * 6 + c) * NP + i;
       const real_t rs = a * res[idx] + dt * rc;
       res[idx] = rs;
@@ -591,7 +671,8 @@ extern "C" __global__ void __launch_bounds__(NT)
 dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
             const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
             const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
-            real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
+            real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale,
+            real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef, int pml_slots) {{
   extern __shared__ __align__(16) unsigned char smem[];
   real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments: B_ROWS x 6 EPB entries of BW words
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, kb = blockIdx.x * EPB;
@@ -626,6 +707,23 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   __syncthreads();
   gemm_chunk(0, KS, bf, warp, lane, acc);
 #endif
+#if PML_IN_STAGE
+  // The layer's elements advance psi here, one node per thread and all six components (in the
+  // epilogue below the lanes of a warp hold different components, whose damped axes differ), and
+  // park the source in the consumed B fragments: sx [EPB][6][NP].
+  real_t* sx = bf;
+  __syncthreads();
+  for (int n = tid; n < EPB * NP; n += NT) {{
+    const int e = n / NP, j = n - e * NP, k = kb + e;
+    const int slot = k < K ? element_slot(k, xslot) : -1;
+    if (slot < 0 || slot >= pml_slots) continue;
+    const real_t* cf = pcoef + (long)slot * PML_COEF_STRIDE;
+#pragma unroll
+    for (int c = 0; c < 6; ++c)
+      sx[(e * 6 + c) * NP + j] = pml_advance(slot, cf, c, j, q[((long)k * 6 + c) * NP + j], psi, psi_res, a, b, dt);
+  }}
+  __syncthreads();
+#endif
 
   // accumulator h of tile nt: out[i][col] with i = MROWS*warp + lane/4 (+ 8 for h >= 2) and
   // col = 8 nt + 2 (lane%4) + h%2: node i, field c of element e
@@ -643,7 +741,14 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
 #endif
       const long idx = ((long)k * 6 + c) * NP + i;
       const real_t qc = q[idx];
-      const real_t rc = extra_rhs(k, c, i, rhs_component(c, (real_t)acc[nt][h], real_t(0), mk, qc, src), xslot, xsrc, xscale);
+      real_t rc = rhs_component(c, (real_t)acc[nt][h], real_t(0), mk, qc, src);
+      const int slot = element_slot(k, xslot);
+#if PML_IN_STAGE
+      if (slot >= 0 && slot < pml_slots)
+        rc = rc * pcoef[(long)slot * PML_COEF_STRIDE + PML_SCALE + c % 3] + sx[(e * 6 + c) * NP + i];
+      else
+#endif
+        rc = extra_rhs_slot(slot, c, i, rc, xsrc, xscale);
       const real_t rs = a * res[idx] + dt * rc;
       res[idx] = rs;
       q_out[idx] = qc + b * rs;

@@ -21,6 +21,10 @@ namespace dgmax::codegen {
 // Elements per block of dgmax_initial and dgmax_norms (not part of the plan): about 128 threads.
 int cuda_norm_elements_per_block(int Np);
 
+// Whether spec's whole-stage kernel advances the layer's auxiliary fields itself (stage_extra):
+// then the backend launches no dgmax_pml before it and passes the layer's arrays to dgmax_stage.
+bool cuda_pml_in_stage(const KernelSpec& spec);
+
 std::string generate_cuda_source(const KernelSpec& spec);
 
 }  // namespace dgmax::codegen

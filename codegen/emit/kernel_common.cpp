@@ -233,18 +233,27 @@ DGMAX_FN void pml_node(int slot, int k, int i, const real_t* __restrict__ q, con
                        fmt::arg("order", dsl::format_number(p.order)), fmt::arg("kappa_max", dsl::format_number(p.kappa_max)),
                        fmt::arg("alpha", dsl::format_number(p.alpha)));
   }
-  src << R"(// The extra terms of an element with a slot (a layer or total-field/scattered-field element):
-// rc * xscale + xsrc for component c at node i; other elements (xslot[k] < 0) keep rc.
-DGMAX_FN real_t extra_rhs(int k, int c, int i, real_t rc, const int* __restrict__ xslot,
-                          const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {
+  src << R"(// The extra terms of an element with slot `slot` (a layer or total-field/scattered-field element):
+// rc * xscale + xsrc for component c at node i; other elements (slot < 0) keep rc.
+DGMAX_FN real_t extra_rhs_slot(int slot, int c, int i, real_t rc, const real_t* __restrict__ xsrc,
+                               const real_t* __restrict__ xscale) {
 #if HAS_EXTRA
-  const int slot = xslot[k];
   if (slot < 0) return rc;
   const long at = ((long)slot * 6 + c) * NP + i;
 #if HAS_XSCALE
   rc *= xscale[at];
 #endif
   return rc + xsrc[at];
+#else
+  return rc;
+#endif
+}
+
+// The same for element k (xslot: [K] its slot, -1 without extra terms).
+DGMAX_FN real_t extra_rhs(int k, int c, int i, real_t rc, const int* __restrict__ xslot,
+                          const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {
+#if HAS_EXTRA
+  return extra_rhs_slot(xslot[k], c, i, rc, xsrc, xscale);
 #else
   return rc;
 #endif

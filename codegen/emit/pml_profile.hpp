@@ -59,6 +59,21 @@ inline void pml_coefficients(const PmlProfile& p, const double* x, double* sigma
   }
 }
 
+// An element's coefficients as the stage kernels that update the auxiliary fields themselves read
+// them (cuda fusion 2): sigma/kappa per axis, the scale kappa_a / (kappa_b kappa_c) of component
+// a's ordinary right-hand side, alpha per axis; each rounded once to the kernel's precision, as the
+// separate layer kernel rounds them.
+enum PmlCoef { kPmlCoefRate = 0, kPmlCoefScale = 3, kPmlCoefAlpha = 6, kPmlCoef = 9 };
+
+template <class Real>
+void pml_element_coefficients(const double* sigma, const double* kappa, const double* alpha, Real* out) {
+  for (int j = 0; j < 3; ++j) {
+    out[kPmlCoefRate + j] = static_cast<Real>(sigma[j] / kappa[j]);
+    out[kPmlCoefScale + j] = static_cast<Real>(kappa[j] / (kappa[(j + 1) % 3] * kappa[(j + 2) % 3]));
+    out[kPmlCoefAlpha + j] = static_cast<Real>(alpha[j]);
+  }
+}
+
 // The layer's terms at one node: from the state u[6] and the auxiliary fields psi[18], their
 // right-hand sides dpsi[18], the source src[6] and the scale of the ordinary right-hand side.
 template <class Real>

@@ -58,6 +58,13 @@ KernelData<Real> make_kernel_data(const Problem& p) {
     const PmlLayer& layer = *p.pml;
     for (size_t slot = 0; slot < layer.elements.size(); ++slot) d.xslot[layer.elements[slot]] = static_cast<int>(slot);
     d.pml_elem = layer.elements;
+    d.pml_coef.assign(layer.elements.size() * kPmlCoef, Real(0));
+    for (size_t slot = 0; slot < layer.elements.size(); ++slot) {
+      double x[3], sigma[3], kappa[3], alpha[3];  // constant per element (pml_profile.hpp)
+      pml_centroid(&d.vert[static_cast<size_t>(layer.elements[slot]) * kVertStride], x);
+      pml_coefficients(layer.profile, x, sigma, kappa, alpha);
+      pml_element_coefficients(sigma, kappa, alpha, &d.pml_coef[slot * kPmlCoef]);
+    }
     if (layer.profile.kappa_max != 1) {  // the scale of the ordinary right-hand side, per node and component
       const int Np = p.Np();
       d.xscale.assign(static_cast<size_t>(d.slots()) * 6 * Np, Real(1));  // TF/SF slots: 1

@@ -20,6 +20,9 @@ struct KernelData {
   std::vector<int> xslot;        // [K] slot of an element with extra terms (the PML), -1 elsewhere
   std::vector<int> pml_elem;     // [slots] the layer's elements
   std::vector<Real> xscale;      // [slots][6][Np] scale of the ordinary right-hand side (kappa != 1 only)
+  // [layer slots][kPmlCoef] the layer's coefficients per element, for kernels that update the
+  // auxiliary fields inside the stage (codegen::PmlCoef order)
+  std::vector<Real> pml_coef;
   std::vector<int> tfsf_elem;    // [n] elements with a total-field/scattered-field face (slots after the layer's)
   std::vector<int> tfsf_sign;    // [n][4] +1 total-field side, -1 scattered side, 0
   int slots() const { return static_cast<int>(pml_elem.size() + tfsf_elem.size()); }

@@ -62,7 +62,8 @@ class CudaBackend final : public CudaPlanBackend {
     update_ = module_->function("dgmax_update");
     initial_ = module_->function("dgmax_initial");
     norms_ = module_->function("dgmax_norms");
-    pml_ = spec_.pml ? module_->function("dgmax_pml") : nullptr;
+    // whole-stage kernels advance the layer's auxiliary fields themselves (stage_extra)
+    pml_ = spec_.pml && !codegen::cuda_pml_in_stage(spec_) ? module_->function("dgmax_pml") : nullptr;
     tfsf_ = spec_.tfsf ? module_->function("dgmax_tfsf") : nullptr;
     if (std::getenv("DGMAX_CUDA_VERBOSE"))  // what the compiler made of each kernel
       for (const CudaKernelReport& r : kernel_reports())
@@ -102,12 +103,16 @@ class CudaBackend final : public CudaPlanBackend {
     pml_stage(qd, Real(1), Real(0), Real(0));  // the layer's source only: psi stays
     tfsf_stage(qd, t);
     if (fuse_level_ >= 2) {  // the stage kernel with a = 0, b = 0, dt = 1 leaves res = rhs
+      // (and psi as it was, psi_res = psi' when it advances the layer: both residuals are put back)
       cuda::DeviceBuffer kept(ctx_, n_ * sizeof(Real), "LSERK residual (kept across rhs)");
       kept.copy_from(res_, n_ * sizeof(Real));
+      cuda::DeviceBuffer kept_psi(ctx_, std::max<size_t>(1, psi_elems_) * sizeof(Real), "layer residual (kept across rhs)");
+      if (psi_elems_ > 0) kept_psi.copy_from(psi_res_, psi_elems_ * sizeof(Real));
       res_.zero();
       launch_stage(qd, q_next_, t, Real(0), Real(0), Real(1));
       res_.download(host);
       res_.copy_from(kept, n_ * sizeof(Real));
+      if (psi_elems_ > 0) psi_res_.copy_from(kept_psi, psi_elems_ * sizeof(Real));
     } else {
       compute_rhs(qd, t);
       rhs_.download(host);
@@ -295,7 +300,7 @@ class CudaBackend final : public CudaPlanBackend {
     n_ = K * 6 * Np;
     const size_t slots = p_.pml ? p_.pml->elements.size() : 0;
     const size_t need = sizeof(Real) * (4 * n_ + K * codegen::kGeoStride + K * codegen::kMatStride + K * 4 * Nfp * 6 +
-                                        slots * Np * (2 * codegen::kPmlAux + 12)) +
+                                        slots * (Np * (2 * codegen::kPmlAux + 12) + codegen::kPmlCoef)) +
                         sizeof(double) * K * codegen::kVertStride + sizeof(int) * (K * 4 * (2 + Nfp));
     check_device_memory(need, ctx_.mem_info().free, n_, ctx_.info().name);
   }
@@ -315,6 +320,7 @@ class CudaBackend final : public CudaPlanBackend {
     upload(vert_, d.vert, "element vertices");
     upload(xslot_, d.xslot, "layer slots");
     upload(pml_elem_, d.pml_elem, "layer elements");
+    upload(pml_coef_, d.pml_coef, "layer coefficients");
     upload(xscale_, d.xscale, "layer scale");
     upload(tfsf_elem_, d.tfsf_elem, "TF/SF elements");
     upload(tfsf_sign_, d.tfsf_sign, "TF/SF face signs");
@@ -375,13 +381,17 @@ class CudaBackend final : public CudaPlanBackend {
     int K = p_.K_owned();
     cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
                     vmapP = vmapP_.ptr(), vert = vert_.ptr(), res = res_.ptr(), qn = q_out.ptr(), xslot = xslot_.ptr(),
-                    xsrc = xsrc_.ptr(), xscale = xscale_.ptr();
-    void* args[] = {&K, &qp, &geo, &mat, &etoe, &bc, &vmapP, &vert, &t, &res, &qn, &a, &b, &dt, &xslot, &xsrc, &xscale};
+                    xsrc = xsrc_.ptr(), xscale = xscale_.ptr(), psi = psi_.ptr(), psi_res = psi_res_.ptr(),
+                    pcoef = pml_coef_.ptr();
+    int pml_slots = p_.pml ? static_cast<int>(p_.pml->elements.size()) : 0;
+    void* args[] = {&K, &qp,   &geo,  &mat,   &etoe, &bc,      &vmapP, &vert,     &t,   &res, &qn,
+                    &a, &b,    &dt,   &xslot, &xsrc, &xscale,  &psi,   &psi_res,  &pcoef, &pml_slots};
     cuda::launch(stage_, "dgmax_stage", element_blocks(), element_block(), stage_dynamic_shared_, args);
   }
 
   // The layer's auxiliary fields one LSERK stage on (a, b, dt) from the state q, and the source the
-  // stage's right-hand side adds (a = 1, b = dt = 0: the source only).
+  // stage's right-hand side adds (a = 1, b = dt = 0: the source only). Fusion 0 and 1 only: the
+  // whole-stage kernel does this itself.
   void pml_stage(const cuda::DeviceBuffer& q, Real a, Real b, Real dt) {
     if (!pml_) return;
     int slots = static_cast<int>(p_.pml->elements.size());
@@ -422,9 +432,9 @@ class CudaBackend final : public CudaPlanBackend {
   unsigned norm_blocks_ = 1;
   size_t n_ = 0;
   cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, vert_, q_, q_next_, res_, rhs_, flux_, partial_;
-  // the layer: xslot_ [K], pml_elem_ [slots], xscale_ [slots][6][Np] (kappa != 1), psi_ and psi_res_
-  // [slots][18][Np], xsrc_ [slots][6][Np]
-  cuda::DeviceBuffer xslot_, pml_elem_, xscale_, psi_, psi_res_, xsrc_, tfsf_elem_, tfsf_sign_;
+  // the layer: xslot_ [K], pml_elem_ [slots], pml_coef_ [slots][kPmlCoef], xscale_ [slots][6][Np]
+  // (kappa != 1), psi_ and psi_res_ [slots][18][Np], xsrc_ [slots][6][Np]
+  cuda::DeviceBuffer xslot_, pml_elem_, pml_coef_, xscale_, psi_, psi_res_, xsrc_, tfsf_elem_, tfsf_sign_;
   size_t psi_elems_ = 0;
   std::vector<Real> host_stage_;  // host copy of a single-precision state or residual (snapshots, checkpoints)
   std::deque<EventPair> pending_;

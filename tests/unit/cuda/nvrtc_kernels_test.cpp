@@ -94,7 +94,8 @@ TEST(NvrtcKernels, CentralAndAlphaFluxesCompile) {
 }
 
 // A layer (kappa != 1, so the scale is read too) in every fusion level and stage form, both
-// precisions: the pml kernel and the stage kernels' extra terms compile, and dgmax_pml is defined.
+// precisions: the pml kernel and the stage kernels' extra terms compile, and dgmax_pml is defined
+// (launched before the stage in fusion 0 and 1; whole-stage kernels advance the layer themselves).
 TEST(NvrtcKernels, PmlKernelsCompileInEveryPlanForm) {
   Problem p = test::mixed_problem(4, 2);
   codegen::PmlProfile prof;
@@ -112,6 +113,10 @@ TEST(NvrtcKernels, PmlKernelsCompileInEveryPlanForm) {
       const std::string src = codegen::generate_cuda_source(spec);
       EXPECT_NE(src.find("#define HAS_PML 1"), std::string::npos);
       EXPECT_NE(src.find("dgmax_pml(int slots"), std::string::npos);
+      // whole-stage kernels advance the layer themselves; fusion 0 and 1 launch dgmax_pml first
+      const bool in_stage = plan[1] == '2';
+      EXPECT_EQ(codegen::cuda_pml_in_stage(spec), in_stage) << plan;
+      EXPECT_NE(src.find(std::string("#define PML_IN_STAGE ") + (in_stage ? "1" : "0")), std::string::npos) << plan;
       codegen::NvrtcOptions opt;
       opt.arch = "sm_90";
       EXPECT_FALSE(codegen::nvrtc_compile(src, std::string("pml_") + plan + (single ? "_fp32" : "_fp64"), opt).empty())
