@@ -39,9 +39,6 @@ void require_partitionable(const RunConfig& cfg, bool restart, const std::string
                     {cfg.path}, hint + ", or run on one rank (without mpirun)");
   };
   if (backend == "ref") refuse("the ref backend", "use backend: cpu");
-  if (cfg.pml) refuse("a perfectly matched layer (pml:)", "use absorbing boundaries");
-  if (cfg.tfsf) refuse("a total-field/scattered-field box (tfsf:)", "drop the tfsf: block");
-  if (!cfg.monitors.empty()) refuse("monitors:", "drop the monitors: block");
   if (cfg.checkpoint_every_steps > 0 || cfg.checkpoint_every_time > 0)
     refuse("checkpoints (output.checkpoint_every)", "drop output.checkpoint_every");
   if (restart) refuse("--restart", "restart on one rank");

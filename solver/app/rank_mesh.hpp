@@ -20,7 +20,8 @@ std::shared_ptr<const MeshData> rank_mesh(std::shared_ptr<const MeshData> whole,
                                           nlohmann::json* report);
 
 // With several ranks: UserError (located at the config) for what a partitioned run does not do
-// yet, before anything is written. `backend`: the backend the run will use ("cpu", "cuda", ...).
+// yet (checkpoints, --restart, the ref backend), before anything is written. `backend`: the
+// backend the run will use ("cpu", "cuda", ...).
 void require_partitionable(const RunConfig& cfg, bool restart, const std::string& backend);
 
 }  // namespace dgmax

@@ -4,6 +4,8 @@
 // and monitors.h5 (probe_writer.hpp, monitor_writer.hpp); a closed-surface monitor's far field goes
 // to far_field_<name>.csv at the end (near_to_far.hpp), with the radar cross-section (rcs column)
 // when the config has an `incident:` field: its DFT at the origin over the same steps normalizes it.
+// With several ranks each rank samples and sums its own elements' points, and rank 0 writes the
+// files with every rank's values, in the order and with the content of a one-rank run.
 #pragma once
 
 #include <nlohmann/json.hpp>
