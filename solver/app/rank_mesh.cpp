@@ -1,7 +1,5 @@
 #include "solver/app/rank_mesh.hpp"
 
-#include <utility>
-
 #include "solver/mesh/local_mesh.hpp"
 #include "solver/mesh/partition.hpp"
 #include "solver/parallel/comm.hpp"
@@ -9,20 +7,23 @@
 
 namespace dgmax {
 
-std::shared_ptr<const MeshData> rank_mesh(MeshData global, nlohmann::json* report) {
+std::shared_ptr<const MeshData> rank_mesh(std::shared_ptr<const MeshData> whole, const std::vector<double>& weights,
+                                          nlohmann::json* report) {
   const Comm& comm = world();
-  if (!comm.parallel()) return std::make_shared<const MeshData>(std::move(global));
+  if (!comm.parallel()) return whole;
+  const MeshData& global = *whole;
   if (comm.size() > global.mesh.num_elements())
     throw UserError("the run has " + std::to_string(comm.size()) + " ranks but the mesh only " +
                         std::to_string(global.mesh.num_elements()) + " elements",
                     {global.mesh.source}, "start fewer ranks (mpirun -np) or refine the mesh");
-  const Partition part = partition_mesh(global, comm.size());
+  const Partition part = partition_mesh(global, comm.size(), weights);
   if (report) {
-    const PartitionQuality q = partition_quality(global, part);
+    const PartitionQuality q = partition_quality(global, part, weights);
     *report = {{"ranks", comm.size()},
                {"method", part.method},
                {"edge_cut", q.edge_cut},
                {"imbalance", q.imbalance},
+               {"weighted", !weights.empty()},
                {"elements", q.elements},
                {"ghosts", q.ghosts},
                {"halo_faces", q.halo_faces}};
@@ -38,9 +39,6 @@ void require_partitionable(const RunConfig& cfg, bool restart, const std::string
                     {cfg.path}, hint + ", or run on one rank (without mpirun)");
   };
   if (backend == "ref") refuse("the ref backend", "use backend: cpu");
-  if (cfg.pml) refuse("a perfectly matched layer (pml:)", "use absorbing boundaries");
-  if (cfg.tfsf) refuse("a total-field/scattered-field box (tfsf:)", "drop the tfsf: block");
-  if (!cfg.monitors.empty()) refuse("monitors:", "drop the monitors: block");
   if (cfg.checkpoint_every_steps > 0 || cfg.checkpoint_every_time > 0)
     refuse("checkpoints (output.checkpoint_every)", "drop output.checkpoint_every");
   if (restart) refuse("--restart", "restart on one rank");

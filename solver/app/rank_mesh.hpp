@@ -6,17 +6,22 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "solver/io/run_config.hpp"
 #include "solver/mesh/mesh_setup.hpp"
 
 namespace dgmax {
 
-// `report` receives the partition: ranks, method, edge cut, imbalance, elements per rank.
-std::shared_ptr<const MeshData> rank_mesh(MeshData global, nlohmann::json* report);
+// `whole` itself with one rank. `weights`: [K] the elements' costs for the partition (empty: all
+// equal; a PML makes its elements dearer: whole_mesh_setup.hpp). `report` receives the partition:
+// ranks, method, edge cut, imbalance (of the weights), elements per rank.
+std::shared_ptr<const MeshData> rank_mesh(std::shared_ptr<const MeshData> whole, const std::vector<double>& weights,
+                                          nlohmann::json* report);
 
 // With several ranks: UserError (located at the config) for what a partitioned run does not do
-// yet, before anything is written. `backend`: the backend the run will use ("cpu", "cuda", ...).
+// yet (checkpoints, --restart, the ref backend), before anything is written. `backend`: the
+// backend the run will use ("cpu", "cuda", ...).
 void require_partitionable(const RunConfig& cfg, bool restart, const std::string& backend);
 
 }  // namespace dgmax

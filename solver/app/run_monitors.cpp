@@ -6,21 +6,24 @@
 
 #include "solver/io/monitor_writer.hpp"
 #include "solver/parallel/comm.hpp"
+#include "solver/physics/dft_gather.hpp"
 #include "solver/physics/near_to_far.hpp"
 
 namespace dgmax {
 
-RunMonitors::RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backend, std::string out_dir)
+RunMonitors::RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backend, std::string out_dir,
+                         std::vector<DftMonitor> dft)
     : backend_(backend),
       out_dir_(std::move(out_dir)),
       probes_(make_probe_set(p, cfg.probes.points)),
       probe_every_(cfg.probes.every),
-      log_(probes_.names) {
+      log_(probes_.names),
+      dft_(std::move(dft)) {
   if (probes_.size() > 0) backend_.probe_setup(probes_.elements, probes_.weights);
-  for (const MonitorSpec& spec : cfg.monitors) {
-    dft_.push_back(make_dft_monitor(p, spec));
-    dft_sets_.push_back(backend_.dft_add(dft_.back().nodes, dft_.back().frequencies));
-    if (p.incident) incident_.emplace_back(p.incident.eval, dft_.back().frequencies);
+  for (const DftMonitor& m : dft_) {
+    dft_sets_.push_back(backend_.dft_add(m.nodes, m.frequencies));
+    if (p.incident) incident_.emplace_back(p.incident.eval, m.frequencies);
+    if (world().parallel()) whole_.push_back(gather_monitor_points(m));
   }
 }
 
@@ -122,11 +125,14 @@ void RunMonitors::write(double t, long long steps, bool final) {
   if (!dft_.empty()) {
     std::vector<MonitorResult> results(dft_.size());
     for (size_t i = 0; i < dft_.size(); ++i) {
-      results[i].monitor = &dft_[i];
+      results[i].monitor = whole_.empty() ? &dft_[i] : &whole_[i];
       backend_.dft_get(dft_sets_[i], results[i].re, results[i].im);
+      gather_dft_sums(dft_[i], results[i].re, results[i].im);  // several ranks: all of them on rank 0
     }
-    write_monitors_h5(out_dir_ + "/monitors.h5", results, t, steps);
-    if (final) write_far_fields(results);
+    if (world().root()) {
+      write_monitors_h5(out_dir_ + "/monitors.h5", results, t, steps);
+      if (final) write_far_fields(results);
+    }
   }
   written_ = final;
 }

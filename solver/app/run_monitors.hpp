@@ -4,6 +4,8 @@
 // and monitors.h5 (probe_writer.hpp, monitor_writer.hpp); a closed-surface monitor's far field goes
 // to far_field_<name>.csv at the end (near_to_far.hpp), with the radar cross-section (rcs column)
 // when the config has an `incident:` field: its DFT at the origin over the same steps normalizes it.
+// With several ranks each rank samples and sums its own elements' points, and rank 0 writes the
+// files with every rank's values, in the order and with the content of a one-rank run.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -22,8 +24,9 @@ namespace dgmax {
 
 class RunMonitors {
  public:
-  // UserError (at the config's entry) for a probe outside the mesh or a monitor the mesh cannot hold.
-  RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backend, std::string out_dir);
+  // UserError (at the config's entry) for a probe outside the mesh. `dft`: the config's monitors
+  // (make_dft_monitor), with several ranks each rank's points of them. Collective with several ranks.
+  RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backend, std::string out_dir, std::vector<DftMonitor> dft);
   // On the way out of a failed run, writes probes.csv as far as it got (errors ignored).
   ~RunMonitors();
   RunMonitors(const RunMonitors&) = delete;
@@ -38,7 +41,8 @@ class RunMonitors {
   nlohmann::json progress() const;
   void restore(const nlohmann::json& progress);
   // probes.csv (with probes) and monitors.h5 (with monitors) in the output directory, after
-  // `steps` steps that ended at time t; `final`: the run's last write (else a checkpoint's).
+  // `steps` steps that ended at time t; `final`: the run's last write (else a checkpoint's). Rank 0
+  // writes them, with every rank's DFT sums (collective).
   void write(double t, long long steps, bool final);
 
  private:
@@ -51,7 +55,8 @@ class RunMonitors {
   double probe_every_ = 0;
   long long next_probe_ = 1;  // the next sample by time is due at next_probe_ * probe_every_
   ProbeLog log_;
-  std::vector<DftMonitor> dft_;
+  std::vector<DftMonitor> dft_;    // this rank's points
+  std::vector<DftMonitor> whole_;  // several ranks, on rank 0: the whole monitors (dft_gather.hpp)
   std::vector<int> dft_sets_;  // [monitors] the backend's set index
   std::vector<IncidentDft> incident_;  // [monitors] with an `incident:` field, else empty
   double t_last_ = 0;

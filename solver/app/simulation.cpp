@@ -23,6 +23,7 @@
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/async_snapshot_writer.hpp"
 #include "solver/io/checkpoint.hpp"
+#include "solver/io/whole_mesh_setup.hpp"
 #include "solver/parallel/comm.hpp"
 #include "solver/physics/pml.hpp"
 #include "codegen/jit/content_hash.hpp"
@@ -173,8 +174,8 @@ StepPlan checked_plan(const RunConfig& cfg, const Problem& p) {
 // of an interrupted run (the caller records it). Fills `summary`, `csv`, `step_reached` and `t` as
 // it goes, so that a failure can still be reported with them.
 int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out_dir, Clock::time_point t_start,
-             Problem& p, double mesh_s, nlohmann::json& summary, std::string& csv, long long& step_reached, double& t,
-             std::unique_ptr<AsyncSnapshotWriter>& snapshots) {
+             Problem& p, std::vector<DftMonitor> dft, double mesh_s, nlohmann::json& summary, std::string& csv,
+             long long& step_reached, double& t, std::unique_ptr<AsyncSnapshotWriter>& snapshots) {
   const auto& md = p.md;
   const Comm& comm = world();
   const bool quiet = opt.quiet || !comm.root();  // one report per run, from rank 0
@@ -196,7 +197,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   const std::string backend_name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
   std::string kernel_plan;
   std::unique_ptr<Backend> backend = make_backend(backend_name, cfg, p, &kernel_plan);
-  RunMonitors monitors(cfg, p, *backend, out_dir);  // probes and DFT monitors (run_monitors.hpp)
+  RunMonitors monitors(cfg, p, *backend, out_dir, std::move(dft));  // probes and DFT monitors (run_monitors.hpp)
 
   const long long K = comm.sum(static_cast<long long>(p.K_owned())), Np = p.Np();  // over all ranks
   const long long dofs = 6 * K * Np;
@@ -483,9 +484,12 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   const std::string backend_name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
   const bool device = backend_name == "cuda" || (backend_name == "auto" && cuda::driver_available());
   require_partitionable(cfg, restart, device ? "cuda" : backend_name);
-  // mesh and physics first: an error in them (a config error in effect) leaves the directory alone
+  // mesh and physics first: an error in them (a config error in effect) leaves the directory alone.
+  // What needs the whole mesh is decided on it (every rank has it until its part is cut out): the
+  // layer (which weights the partition), the TF/SF box, the monitors' faces.
   nlohmann::json partition;
-  auto md = rank_mesh(load_mesh(cfg.mesh), &partition);  // several ranks: this rank's part
+  WholeMeshSetup whole = whole_mesh_setup(cfg, std::make_shared<const MeshData>(load_mesh(cfg.mesh)));
+  auto md = rank_mesh(whole.md, whole.partition_weights(), &partition);  // several ranks: this rank's part
   {
     // the fields of host backends grow with Np; a GPU run keeps them on the device
     require_host_memory(md->mesh.num_elements(),
@@ -494,7 +498,10 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
                         "coarsen the mesh or lower the order" + std::string(device ? "" : ", or run on a GPU"));
   }
   Problem p = make_problem(md, cfg.order);
-  apply_physics(cfg, p);
+  apply_physics(cfg, p, whole);
+  std::vector<DftMonitor> dft;
+  for (const MonitorSpec& spec : cfg.monitors) dft.push_back(make_dft_monitor(p, spec, *whole.md));
+  whole = {};  // several ranks: the whole mesh is no longer needed
   const double mesh_s = seconds_since(t_start);
   // then the manifest: whatever happens next, the directory says which run it belongs to (rank 0
   // claims it; the other ranks write their pieces into it once it is claimed)
@@ -540,7 +547,8 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     dir->set_state(status, extra);
   };
   try {
-    const int code = run_loop(cfg, opt, out_dir, t_start, p, mesh_s, summary, csv, step_reached, t, snapshots);
+    const int code =
+        run_loop(cfg, opt, out_dir, t_start, p, std::move(dft), mesh_s, summary, csv, step_reached, t, snapshots);
     if (code != 0) {
       record_stop("interrupted", "");
       if (!opt.quiet && comm.root()) {

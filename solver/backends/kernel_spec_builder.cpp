@@ -61,9 +61,10 @@ codegen::KernelSpec make_kernel_spec(const Problem& p, bool single) {
     const double w[4] = {-(1 + r + ss + t) / 2, (1 + r) / 2, (1 + ss) / 2, (1 + t) / 2};
     for (int v = 0; v < 4; ++v) s.node_weights[4 * static_cast<size_t>(i) + v] = w[v];
   }
+  // (the whole mesh's counts: every rank of a partitioned run compiles the same source)
   s.origin = "flux '" + p.fluxes->flux_name + "', N = " + std::to_string(ref.N) + ", " +
              (single ? "single" : "double") + " precision" +
-             (p.pml ? ", PML on " + std::to_string(p.pml->elements.size()) + " elements" : "") +
+             (p.pml ? ", PML on " + std::to_string(p.pml->whole_elements) + " elements" : "") +
              (p.tfsf ? ", TF/SF on " + std::to_string(p.tfsf->faces) + " faces" : "");
   return s;
 }

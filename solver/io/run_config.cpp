@@ -2,6 +2,7 @@
 
 #include "solver/io/pml_config.hpp"
 #include "solver/io/tfsf_config.hpp"
+#include "solver/io/whole_mesh_setup.hpp"
 
 #include <cmath>
 
@@ -296,15 +297,11 @@ RunConfig parse_run_config(const YamlDoc& doc) {
   return cfg;
 }
 
-void apply_physics(const RunConfig& cfg, Problem& p) {
+void apply_physics(const RunConfig& cfg, Problem& p, const WholeMeshSetup& whole) {
   const Mesh& mesh = p.md->mesh;
   check_tags_exist(mesh, cfg.tag_refs);
   p.fluxes = cfg.fluxes;
-  const Material fallback = cfg.materials.at("default").value;
-  for (int k = 0; k < p.K(); ++k) {
-    const auto it = cfg.materials.find(mesh.volume_tag_names[mesh.element_tag[k]]);
-    p.material[k] = it != cfg.materials.end() ? it->second.value : fallback;
-  }
+  p.material = element_materials(cfg, mesh);
   const BcKind default_bc = cfg.boundaries.at("default");
   for (int k = 0; k < p.K(); ++k)
     for (int f = 0; f < 4; ++f) {
@@ -316,9 +313,15 @@ void apply_physics(const RunConfig& cfg, Problem& p) {
   if (cfg.incident) p.incident = cfg.incident->to_field(cfg.constants);
   if (cfg.initial) p.initial = cfg.initial->to_field(cfg.constants);
   if (cfg.exact) p.exact = cfg.exact->to_field(cfg.constants);
-  if (cfg.pml) p.pml = std::make_shared<const PmlLayer>(build_pml_layer(*cfg.pml, *p.md, p.material));
-  if (cfg.tfsf) p.tfsf = std::make_shared<const TfsfSurface>(build_tfsf_surface(*cfg.tfsf, p));
+  // the layer and the box are found on the whole mesh; each rank keeps its part (every rank has
+  // both, possibly without elements of its own)
+  if (whole.pml) p.pml = std::make_shared<const PmlLayer>(localize_pml_layer(*whole.pml, *p.md));
+  if (cfg.tfsf)
+    p.tfsf = std::make_shared<const TfsfSurface>(localize_tfsf_surface(
+        build_tfsf_surface(*cfg.tfsf, *whole.md, whole.pml.get(), static_cast<bool>(p.incident)), *p.md));
 }
+
+void apply_physics(const RunConfig& cfg, Problem& p) { apply_physics(cfg, p, whole_mesh_setup(cfg, p.md)); }
 
 const char* default_config_text() {
   return R"yaml(# Built-in default of `dgmax run`: the TM110 mode of a PEC unit-cube cavity, compared with

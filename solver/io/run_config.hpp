@@ -100,8 +100,12 @@ RunConfig parse_run_config(const YamlDoc& doc);
 // The built-in default: a PEC cavity mode with its exact solution (what `dgmax run` runs alone).
 const char* default_config_text();
 
-// Applies materials, boundary conditions, flux, sources and incident field to a problem whose
-// mesh was loaded from cfg.mesh. Throws UserError for `incident` boundaries without `incident:`.
-void apply_physics(const RunConfig& cfg, Problem& p);
+// Applies materials, boundary conditions, flux, sources, incident field, PML and TF/SF box to a
+// problem whose mesh was loaded from cfg.mesh: the whole mesh, or with several ranks the rank's
+// part of `whole` (whole_mesh_setup.hpp: the layer and the box are found on the whole mesh). Throws
+// UserError for `incident` boundaries without `incident:` and for a layer or box that is not one.
+struct WholeMeshSetup;
+void apply_physics(const RunConfig& cfg, Problem& p, const WholeMeshSetup& whole);
+void apply_physics(const RunConfig& cfg, Problem& p);  // p's mesh is the whole mesh
 
 }  // namespace dgmax

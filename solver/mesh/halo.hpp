@@ -30,6 +30,8 @@ struct Halo {
   std::vector<long long> global_element;       // [K] global element index of every local element (owned, then ghosts); empty with one rank
 
   bool partitioned() const { return parts > 1; }
+  // The whole mesh's index of local element k (k itself with one rank).
+  long long global_index(int k) const { return global_element.empty() ? k : global_element[static_cast<size_t>(k)]; }
   int faces_sent() const {
     int n = 0;
     for (const auto& s : send) n += static_cast<int>(s.size());

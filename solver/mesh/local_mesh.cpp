@@ -189,4 +189,14 @@ MeshData extract_local_mesh(const MeshData& global, const Partition& p, int rank
   return md;
 }
 
+std::vector<int> owned_local_index(const MeshData& local, int K_whole) {
+  std::vector<int> out(static_cast<size_t>(K_whole), -1);
+  for (int k = 0; k < local.owned_elements(); ++k) {
+    const long long g = local.halo.global_index(k);
+    DGMAX_ASSERT(g >= 0 && g < K_whole, "owned_local_index: element " + std::to_string(k) + " is not in the whole mesh");
+    out[static_cast<size_t>(g)] = k;
+  }
+  return out;
+}
+
 }  // namespace dgmax

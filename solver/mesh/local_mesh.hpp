@@ -38,4 +38,8 @@ namespace dgmax {
 // (element, face) pairs in the same order without any communication.
 MeshData extract_local_mesh(const MeshData& global, const Partition& p, int rank);
 
+// [K_whole] the local index of each element of the whole mesh that `local` owns, -1 for the others
+// (ghosts included: they are not computed here). With one rank (local is the whole mesh): 0..K-1.
+std::vector<int> owned_local_index(const MeshData& local, int K_whole);
+
 }  // namespace dgmax

@@ -1,6 +1,7 @@
 #include "solver/parallel/comm.hpp"
 
 #include <cstdlib>
+#include <limits>
 
 #include "dgmax/config.hpp"
 #include "solver/util/error.hpp"
@@ -97,6 +98,36 @@ std::vector<long long> Comm::gather_all(long long v) const {
 void Comm::abort(int code) const {
   if (size_ > 1) MPI_Abort(MPI_COMM_WORLD, code);
 }
+
+namespace {
+
+template <class T>
+std::vector<T> gatherv_to_root(const Comm& c, const std::vector<T>& v, MPI_Datatype type) {
+  if (c.size() == 1) return v;
+  DGMAX_ASSERT(v.size() <= static_cast<size_t>(std::numeric_limits<int>::max()), "gather_to_root: too many values");
+  const std::vector<long long> n = c.gather_all(static_cast<long long>(v.size()));
+  std::vector<int> counts(n.size()), offsets(n.size());
+  long long total = 0;
+  for (size_t r = 0; r < n.size(); ++r) {
+    DGMAX_ASSERT(total <= std::numeric_limits<int>::max(), "gather_to_root: too many values");
+    counts[r] = static_cast<int>(n[r]);
+    offsets[r] = static_cast<int>(total);
+    total += n[r];
+  }
+  std::vector<T> out(c.root() ? static_cast<size_t>(total) : 0);
+  MPI_Gatherv(v.data(), static_cast<int>(v.size()), type, out.data(), counts.data(), offsets.data(), type, 0,
+              MPI_COMM_WORLD);
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> Comm::gather_to_root(const std::vector<double>& v) const {
+  return gatherv_to_root(*this, v, MPI_DOUBLE);
+}
+std::vector<long long> Comm::gather_to_root(const std::vector<long long>& v) const {
+  return gatherv_to_root(*this, v, MPI_LONG_LONG);
+}
 #else
 void Comm::sum(double*, int) const {}
 void Comm::max(double*, int) const {}
@@ -106,6 +137,8 @@ bool Comm::any(bool local) const { return local; }
 void Comm::barrier() const {}
 std::string Comm::broadcast(const std::string& s) const { return s; }
 std::vector<long long> Comm::gather_all(long long v) const { return {v}; }
+std::vector<double> Comm::gather_to_root(const std::vector<double>& v) const { return v; }
+std::vector<long long> Comm::gather_to_root(const std::vector<long long>& v) const { return v; }
 void Comm::abort(int) const {}
 #endif
 

@@ -31,6 +31,10 @@ class Comm {
   std::string broadcast(const std::string& s) const;
   // every rank's value, in rank order (on every rank)
   std::vector<long long> gather_all(long long v) const;
+  // every rank's `v`, one after the other in rank order, on rank 0 (the other ranks get an empty
+  // vector); the lengths may differ between ranks
+  std::vector<double> gather_to_root(const std::vector<double>& v) const;
+  std::vector<long long> gather_to_root(const std::vector<long long>& v) const;
   // Ends every rank of the job with `code` (after this rank reported its error). With one rank:
   // returns (the caller exits normally).
   void abort(int code) const;

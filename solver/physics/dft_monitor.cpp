@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "solver/mesh/connectivity.hpp"
+#include "solver/mesh/local_mesh.hpp"
 #include "solver/physics/probes.hpp"
 #include "solver/util/strings.hpp"
 
@@ -22,54 +23,70 @@ Vec3 centroid(const Mesh& mesh, int k) {
   return c;
 }
 
-// Face f of element k as monitor points: its Nfp nodes, normal n, weights sJ * rowsum(face mass).
-void add_face(const Problem& p, int k, int f, const Vec3& n, DftMonitor& m) {
+// Face f of element k as monitor points: its Nfp nodes, normal n, weights sJ * rowsum(face mass);
+// `first`: the whole monitor's index of its first node.
+void add_face(const Problem& p, int k, int f, const Vec3& n, long first, DftMonitor& m) {
   const RefElement& ref = *p.ref;
   const double sJ = p.md->geom.sJ[k][f];
   for (int i = 0; i < ref.Nfp; ++i) {
     const long node = static_cast<long>(k) * ref.Np + ref.Fmask(i, f);
     m.nodes.push_back(node);
     m.points.push_back({{p.xyz.x[node], p.xyz.y[node], p.xyz.z[node]}, n, sJ * ref.face_mass[f].row(i).sum()});
+    m.index.push_back(first + i);
   }
 }
 
-void make_box_surface(const Problem& p, const MonitorSpec& s, DftMonitor& m) {
-  for (const BoxFace& b : box_surface_faces(p, s.lower, s.upper, "the box " + box_text(s) + " of monitor '" + s.name + "'",
-                                            s.region_where))
-    add_face(p, b.element, b.face, b.normal, m);
+// The box's faces found on the whole mesh, kept where this rank owns the inside element.
+void make_box_surface(const Problem& p, const MonitorSpec& s, const MeshData& whole, DftMonitor& m) {
+  const std::vector<BoxFace> faces = box_surface_faces(
+      whole, s.lower, s.upper, "the box " + box_text(s) + " of monitor '" + s.name + "'", s.region_where);
+  const std::vector<int> local = owned_local_index(*p.md, whole.mesh.num_elements());
+  const long Nfp = p.ref->Nfp;
+  for (size_t j = 0; j < faces.size(); ++j)
+    if (const int k = local[static_cast<size_t>(faces[j].element)]; k >= 0)
+      add_face(p, k, faces[j].face, faces[j].normal, static_cast<long>(j) * Nfp, m);
+  m.whole_points = static_cast<long>(faces.size()) * Nfp;
 }
 
-void make_volume(const Problem& p, const MonitorSpec& s, DftMonitor& m) {
-  const Mesh& mesh = p.md->mesh;
+// The tagged elements counted on the whole mesh (the one-rank order), the owned ones kept.
+void make_volume(const Problem& p, const MonitorSpec& s, const MeshData& whole, DftMonitor& m) {
+  const Mesh& mesh = whole.mesh;
   const RefElement& ref = *p.ref;
   const int tag = mesh.volume_tag(s.volume_tag);
+  std::vector<long> ordinal(static_cast<size_t>(mesh.num_elements()), -1);  // among the tagged elements
+  long tagged = 0;
+  for (int k = 0; k < mesh.num_elements(); ++k)
+    if (mesh.element_tag[k] == tag) ordinal[static_cast<size_t>(k)] = tagged++;
+  if (tagged == 0)
+    throw UserError("volume tag '" + s.volume_tag + "' of monitor '" + s.name + "' tags no element of " + mesh.source,
+                    s.region_where, "name a volume tag of the mesh (dgmax info lists them)");
   const Eigen::VectorXd mass_rows = ref.M.rowwise().sum();
-  for (int k = 0; k < mesh.num_elements(); ++k) {
-    if (mesh.element_tag[k] != tag) continue;
+  for (int k = 0; k < p.K_owned(); ++k) {
+    const long o = ordinal[static_cast<size_t>(p.md->halo.global_index(k))];
+    if (o < 0) continue;
     for (int i = 0; i < ref.Np; ++i) {
       const long node = static_cast<long>(k) * ref.Np + i;
       m.nodes.push_back(node);
       m.points.push_back({{p.xyz.x[node], p.xyz.y[node], p.xyz.z[node]}, {0, 0, 0}, p.md->geom.J[k] * mass_rows[i]});
+      m.index.push_back(o * ref.Np + i);
     }
   }
-  if (m.nodes.empty())
-    throw UserError("volume tag '" + s.volume_tag + "' of monitor '" + s.name + "' tags no element of " + mesh.source,
-                    s.region_where, "name a volume tag of the mesh (dgmax info lists them)");
+  m.whole_points = tagged * ref.Np;
 }
 
 }  // namespace
 
-std::vector<BoxFace> box_surface_faces(const Problem& p, const Vec3& lower, const Vec3& upper, const std::string& what,
+std::vector<BoxFace> box_surface_faces(const MeshData& md, const Vec3& lower, const Vec3& upper, const std::string& what,
                                        const SourceLocation& where) {
   std::vector<BoxFace> faces;
-  const Mesh& mesh = p.md->mesh;
-  const auto& conn = p.md->conn;
+  const Mesh& mesh = md.mesh;
+  const auto& conn = md.conn;
   double extent = 0;
   for (int d = 0; d < 3; ++d) extent = std::max(extent, upper[d] - lower[d]);
   const double tol = 1e-9 * extent;
   for (int c = 0; c < 8; ++c) {
     const Vec3 x = {c & 1 ? upper[0] : lower[0], c & 2 ? upper[1] : lower[1], c & 4 ? upper[2] : lower[2]};
-    if (locate_point(mesh, p.md->geom, x).element < 0)
+    if (locate_point(mesh, md.geom, x).element < 0)
       throw UserError(what + " is not inside the mesh " + mesh.source + ": its corner (" + fmt_g(x[0]) + ", " +
                           fmt_g(x[1]) + ", " + fmt_g(x[2]) + ") lies outside",
                       where, "choose a box inside the computational domain, with faces on mesh faces");
@@ -100,7 +117,7 @@ std::vector<BoxFace> box_surface_faces(const Problem& p, const Vec3& lower, cons
                               where, "choose a box inside the computational domain");
             continue;
           }
-          covered += 2 * p.md->geom.sJ[k][f];  // sJ: face area / 2
+          covered += 2 * md.geom.sJ[k][f];  // sJ: face area / 2
           faces.push_back({k, f, n});
         }
       if (std::abs(covered - area) > 1e-9 * area)
@@ -114,15 +131,17 @@ std::vector<BoxFace> box_surface_faces(const Problem& p, const Vec3& lower, cons
   return faces;
 }
 
-DftMonitor make_dft_monitor(const Problem& p, const MonitorSpec& spec) {
+DftMonitor make_dft_monitor(const Problem& p, const MonitorSpec& spec, const MeshData& whole) {
   DftMonitor m;
   m.name = spec.name;
   m.surface = spec.kind == MonitorSpec::SurfaceBox;
   m.frequencies = spec.frequencies;
-  if (m.surface) make_box_surface(p, spec, m);
-  else make_volume(p, spec, m);
+  if (m.surface) make_box_surface(p, spec, whole, m);
+  else make_volume(p, spec, whole, m);
   return m;
 }
+
+DftMonitor make_dft_monitor(const Problem& p, const MonitorSpec& spec) { return make_dft_monitor(p, spec, *p.md); }
 
 SurfaceDft surface_dft(const DftMonitor& m, const std::vector<double>& re, const std::vector<double>& im) {
   const size_t F = m.frequencies.size(), M = m.points.size();

@@ -41,6 +41,10 @@ struct DftMonitor {
   // [M] position; surfaces: outward unit normal of the box and w with sum_m w_m g(x_m) = ∫ g dS,
   // exact for g of degree N on each face; volumes: n = 0 and w with sum w g = ∫ g dV (degree N)
   std::vector<SurfacePoint> points;
+  // [M] where each point sits in the whole monitor (the order one rank has: a partitioned run's
+  // rank holds the points of its owned elements only), and the whole monitor's point count
+  std::vector<long> index;
+  long whole_points = 0;
 };
 
 // A mesh face on the surface of a box, seen from the element inside the box: element, its local
@@ -50,16 +54,20 @@ struct BoxFace {
   Vec3 normal;
 };
 
-// The mesh faces that make up the surface of [lower, upper] (each from its inside element). UserError
-// at `where`, naming `what` ("the box ... of monitor 'x'"), when a corner is outside the mesh, a face
-// lies on the outer boundary with the mesh outside, or mesh faces do not cover a face of the box.
-std::vector<BoxFace> box_surface_faces(const Problem& p, const Vec3& lower, const Vec3& upper, const std::string& what,
+// The mesh faces of `md` that make up the surface of [lower, upper] (each from its inside element),
+// box face by box face (-x, +x, -y, ...), in element order on each. UserError at `where`, naming
+// `what` ("the box ... of monitor 'x'"), when a corner is outside the mesh, a face lies on the outer
+// boundary with the mesh outside, or mesh faces do not cover a face of the box.
+std::vector<BoxFace> box_surface_faces(const MeshData& md, const Vec3& lower, const Vec3& upper, const std::string& what,
                                        const SourceLocation& where);
 
-// Throws UserError at spec.region_where when a box face is not covered by mesh faces ("surface not
-// closed / not made of mesh faces"), when the box is not inside the mesh, and for a volume tag
-// that does not exist or tags no element.
-DftMonitor make_dft_monitor(const Problem& p, const MonitorSpec& spec);
+// The monitor on p's elements; `whole`: the whole mesh p's part was cut from (several ranks; the
+// checks and the point order are those of a one-rank run, the monitor holds the points of the
+// owned elements). Throws UserError at spec.region_where when a box face is not covered by mesh
+// faces ("surface not closed / not made of mesh faces"), when the box is not inside the mesh, and
+// for a volume tag that does not exist or tags no element.
+DftMonitor make_dft_monitor(const Problem& p, const MonitorSpec& spec, const MeshData& whole);
+DftMonitor make_dft_monitor(const Problem& p, const MonitorSpec& spec);  // p's mesh is the whole mesh
 
 // The record the near-to-far transform reads, from the accumulators re, im: [F][M][6].
 SurfaceDft surface_dft(const DftMonitor& m, const std::vector<double>& re, const std::vector<double>& im);

@@ -103,7 +103,7 @@ SourcePower SourcePowerMeter::at(double t, bool with_current) const {
 
 EnergyGuard::EnergyGuard(const Problem& p, bool single_precision, RunSuspects suspects)
     : meter_(p), suspects_(std::move(suspects)), tol_(single_precision ? 1e-3 : 1e-8),
-      layer_factor_(p.pml ? kPmlEnergyAllowance : 1.0) {}
+      layer_factor_(p.pml ? kPmlEnergyAllowance : 1.0) {}  // every rank has p.pml, with or without layer elements
 
 void EnergyGuard::restore(const State& s) {
   started_ = true;
@@ -139,6 +139,10 @@ void EnergyGuard::integrate_sources(double t0, double t1, int points) {
 }
 
 void EnergyGuard::check(long long step, double t, double W, double current_norm, double dt) {
+  // With several ranks W and the source powers are sums over all of them, but every decision
+  // below is also taken together (any rank's "no" is every rank's): the refinement's reductions
+  // must be reached by all ranks, and no rank may go on while another refuses.
+  const Comm& comm = world();
   // the sample's source powers: J from the backend, incident fields from the (boundary) meter
   SourcePower now;
   if (meter_.any()) now = meter_.at(t, false);
@@ -148,14 +152,14 @@ void EnergyGuard::check(long long step, double t, double W, double current_norm,
     W0_ = W;
     t_last_ = t;
     p_last_ = now;
-    if (!std::isfinite(W)) refuse(step, t, W, "the initial energy is not finite");
+    if (comm.any(!std::isfinite(W))) refuse(step, t, W, "the initial energy is not finite");
     return;
   }
   if (meter_.any() && t > t_last_) add_interval(t_last_, t, p_last_, now);
   p_last_ = now;
   t_last_ = t;
-  if (!std::isfinite(W)) refuse(step, t, W, "the energy is not finite");
-  if (W <= bound()) return;
+  if (comm.any(!std::isfinite(W))) refuse(step, t, W, "the energy is not finite");
+  if (!comm.any(!(W <= bound()))) return;
   if (meter_.any()) {
     // a source pulse between two samples is not seen at the samples: redo the integrals at
     // every step (at most kRefinePoints intervals, about 1e8 point evaluations) before refusing
@@ -164,7 +168,7 @@ void EnergyGuard::check(long long step, double t, double W, double current_norm,
     const int points = static_cast<int>(std::min({double(kRefinePoints), std::ceil(t / dt), affordable}));
     integrate_sources(0, t, std::max(1, points));
     p_last_ = now;
-    if (W <= bound()) return;
+    if (!comm.any(!(W <= bound()))) return;
     refuse(step, t, W, "the energy exceeds what the sources can supply (at most " + word(bound()) + ")");
   }
   refuse(step, t, W,

@@ -176,7 +176,30 @@ PmlLayer build_pml_layer(const PmlSpec& spec, const MeshData& md, const std::vec
     any = any || p.width_lo[d] > 0 || p.width_hi[d] > 0;
   }
   if (!any) throw UserError("pml: the layer has no thickness on any side", spec.where, "");
+  layer.whole_elements = static_cast<int>(layer.elements.size());
   return layer;
+}
+
+PmlLayer localize_pml_layer(const PmlLayer& whole, const MeshData& local) {
+  if (!local.halo.partitioned()) return whole;
+  PmlLayer out;
+  out.profile = whole.profile;
+  out.wave_speed = whole.wave_speed;
+  out.whole_elements = whole.whole_elements;
+  out.slot_of.assign(static_cast<size_t>(local.mesh.num_elements()), -1);
+  for (int k = 0; k < local.owned_elements(); ++k)
+    if (whole.slot_of[static_cast<size_t>(local.halo.global_index(k))] >= 0) {
+      out.slot_of[static_cast<size_t>(k)] = static_cast<int>(out.elements.size());
+      out.elements.push_back(k);
+    }
+  return out;
+}
+
+std::vector<double> pml_partition_weights(const PmlLayer* whole, int K) {
+  if (!whole) return {};
+  std::vector<double> w(static_cast<size_t>(K), 1.0);
+  for (int k : whole->elements) w[static_cast<size_t>(k)] = kPmlElementCost;
+  return w;
 }
 
 void check_pml_time_step(const PmlLayer& layer, const PmlSpec& spec, double dt) {

@@ -31,9 +31,10 @@ struct PmlSpec {
 
 struct PmlLayer {
   codegen::PmlProfile profile;
-  std::vector<int> elements;  // [slots] layer elements, ascending
-  std::vector<int> slot_of;   // [K] slot of each element, -1 outside the layer
+  std::vector<int> elements;  // [slots] layer elements, ascending (a rank's part: its owned ones)
+  std::vector<int> slot_of;   // [K] slot of each element, -1 outside the layer (and on ghosts)
   double wave_speed = 1;      // fastest wave speed in the layer (sigma_max from the reflection)
+  int whole_elements = 0;     // layer elements of the whole mesh (over all ranks)
   // The largest damping rate max(sigma/kappa + alpha): the explicit step must resolve it.
   double max_rate() const;
 };
@@ -42,6 +43,27 @@ struct PmlLayer {
 // when the regions are unknown or empty, when the layer is not a layer around a box, or when a
 // parameter is out of range.
 PmlLayer build_pml_layer(const PmlSpec& spec, const MeshData& md, const std::vector<Material>& material);
+
+// A rank's part of the layer `whole` (built on the whole mesh that `local` was cut from): the
+// layer elements `local` owns, in ascending local order; profile, wave speed and whole_elements
+// are the whole layer's, so that every rank damps, bounds its energy and checks its time step
+// alike, with or without layer elements of its own. One rank: a copy of `whole`.
+PmlLayer localize_pml_layer(const PmlLayer& whole, const MeshData& local);
+
+// What a layer element costs per step against a plain element, the weight it gets when the mesh
+// is partitioned (solver/app/rank_mesh.hpp). Besides the ordinary right-hand side it carries
+// kPmlAux = 18 auxiliary fields per node, each with its own LSERK residual: the dgmax_pml kernel
+// reads 6 field values and reads and writes 2 x 18 auxiliary values per node and stage, and the
+// lift adds the layer's source. That work grows with Np, the ordinary element's volume terms with
+// Np^2, so the ratio falls with the order. Measured on the cpu backend (one thread, a 12^3-cell box
+// whose outer 2 cells form the layer, 70% of the elements, against the same box without it): a
+// layer element costs 1.6 (N = 2), 1.3 (N = 3) and 1.5 (N = 4) plain ones; 1.5 is the middle.
+// TF/SF elements (a surface: a few percent) and sources (evaluated at every node of every element)
+// leave the elements equal enough to stay unweighted.
+constexpr double kPmlElementCost = 1.5;
+
+// [K] kPmlElementCost for the layer's elements, 1 for the others (no layer: empty, i.e. all 1).
+std::vector<double> pml_partition_weights(const PmlLayer* whole, int K);
 
 // UserError at spec.where when the time step cannot resolve the layer's damping (LSERK4 is stable
 // for dt * rate up to about 2.8 on the negative real axis; 2 leaves a margin for the coupling).

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "solver/mesh/mesh.hpp"
+#include "solver/mesh/mesh_setup.hpp"
 #include "solver/physics/problem.hpp"
 #include "solver/util/error.hpp"
 
@@ -21,15 +22,22 @@ struct TfsfSpec {
 };
 
 struct TfsfSurface {
-  std::vector<int> elements;            // [n] elements with a face on the box, ascending
+  std::vector<int> elements;            // [n] elements with a face on the box, ascending (a rank's part: its owned ones)
   std::vector<std::int8_t> sign;        // [n][4]: +1 total-field side, -1 scattered side, 0 other faces
-  std::vector<int> index_of;            // [K] position in `elements`, -1 elsewhere
-  int faces = 0;                        // box faces (each counted once)
+  std::vector<int> index_of;            // [K] position in `elements`, -1 elsewhere (and on ghosts)
+  int faces = 0;                        // box faces of the whole mesh (each counted once)
 };
 
-// The surface of spec's box. UserError at spec.where when the box is not made of mesh faces, is not
-// strictly inside the mesh (every box face needs an element on each side), touches the PML, or
-// when the problem has no incident field.
-TfsfSurface build_tfsf_surface(const TfsfSpec& spec, const Problem& p);
+// The surface of spec's box on the mesh `md` (the whole mesh of a partitioned run: the checks need
+// every face); `pml`: the layer on that mesh, or null. UserError at spec.where when the box is not
+// made of mesh faces, is not strictly inside the mesh (every box face needs an element on each
+// side), touches the PML, or when the problem has no incident field (`has_incident` false).
+TfsfSurface build_tfsf_surface(const TfsfSpec& spec, const MeshData& md, const PmlLayer* pml, bool has_incident);
+
+// A rank's part of the surface `whole` (built on the whole mesh that `local` was cut from): the
+// elements `local` owns with a box face and their signs, in ascending local order. A box face on a
+// rank boundary keeps its sign on each side: the owner of each side corrects its own exterior
+// trace (read from the ghost). One rank: a copy of `whole`.
+TfsfSurface localize_tfsf_surface(const TfsfSurface& whole, const MeshData& local);
 
 }  // namespace dgmax

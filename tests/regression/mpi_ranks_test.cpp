@@ -12,6 +12,7 @@
 
 #include "dgmax/config.hpp"
 #include "regression_run.hpp"
+#include "same_outputs.hpp"
 
 #if DGMAX_HAS_VTK
 #include <vtkCellData.h>
@@ -121,6 +122,66 @@ TEST(MpiRanksSources, ProbesEqualOneRank) {
   std::filesystem::remove_all(many.dir);
 }
 
+// configs/dipole_pml.yaml made small: [-0.4, 0.4]^3 in 4^3 cells inside a one-cell layer (1,296
+// elements, 912 in the layer), N = 2, to t = 1.5 (123 steps); probes inside the domain, on the
+// layer's inner face, in the layer and in its corner; a surface monitor (with its far field) and a
+// volume monitor over the domain.
+const std::vector<std::string> kDipolePmlSets = {
+    "backend=cpu", "mesh.box={lower: [-0.4, -0.4, -0.4], upper: [0.4, 0.4, 0.4], cells: [4, 4, 4], pml: 0.2}",
+    "time.final=1.5",
+    "probes={every: 0.05, points: [{name: inside, at: [0.1, 0.2, 0.3]}, {name: face, at: [0.4, 0, 0]}, "
+    "{name: layer, at: [0, 0, 0.5]}, {name: corner, at: [0.55, -0.55, 0.5]}]}",
+    "monitors=[{name: near, surface: {box: {lower: [-0.2, -0.2, -0.2], upper: [0.2, 0.2, 0.2]}}, frequencies: [1.0, 1.5]}, "
+    "{name: inner, volume: domain, frequencies: [1.0]}]"};
+
+// The layer is found on the whole mesh (its inner box is not a rank's part's), its elements weigh
+// more in the partition, each rank damps its own; the monitors' points are summed by their owners
+// and gathered on rank 0, so monitors.h5 and the far field are the one-rank files.
+class MpiRanksLayer : public ::testing::TestWithParam<int> {};
+
+TEST_P(MpiRanksLayer, DipoleInAPmlWithProbesAndMonitorsEqualsOneRank) {
+  const int P = GetParam();
+  REQUIRE_LAUNCHER(mpi, P);
+  const ConfigRun one = run_config("dipole_pml", kDipolePmlSets, true);
+  const ConfigRun many = run_config("dipole_pml", kDipolePmlSets, true, mpi);
+  expect_same_run(one, many, P, false);
+  EXPECT_TRUE(many.summary["partition"]["weighted"].get<bool>()) << "the layer's elements weigh more";
+  EXPECT_GT(one.energy_peak().energy, 0);
+  const std::string probes = read_all(one.dir + "/probes.csv");
+  EXPECT_GT(probes.size(), 1000u);
+  EXPECT_EQ(read_all(many.dir + "/probes.csv"), probes);
+  expect_same_monitors(one.dir + "/monitors.h5", many.dir + "/monitors.h5", {"near", "inner"}, 1e-12);
+  expect_same_csv(one.dir + "/far_field_near.csv", many.dir + "/far_field_near.csv", 1e-12);
+  std::filesystem::remove_all(one.dir);
+  std::filesystem::remove_all(many.dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, MpiRanksLayer, ::testing::Values(2, 3));
+
+// A plane-wave pulse through a total-field/scattered-field box with nothing in it, in the same
+// small PML box (configs/pulse_absorbing.yaml with its initial pulse off): the box's faces on a
+// rank boundary keep their sign on each side; probes inside, on a box face, outside and in the layer.
+TEST(MpiRanksSources, TfsfPlaneWaveInAPmlBoxEqualsOneRank) {
+  REQUIRE_LAUNCHER(mpi, 3);
+  const std::vector<std::string> sets = {
+      "backend=cpu", "discretization.order=2", "time.final=1.2",
+      "mesh.box={lower: [-0.4, -0.4, -0.4], upper: [0.4, 0.4, 0.4], cells: [4, 4, 4], pml: 0.2}",
+      "initial={E: [\"0\", \"0\", \"0\"], H: [\"0\", \"0\", \"0\"]}",
+      "incident={E: [\"exp(-((z - t + 0.5)/0.15)^2)\", \"0\", \"0\"], H: [\"0\", \"exp(-((z - t + 0.5)/0.15)^2)\", \"0\"]}",
+      "tfsf={box: {lower: [-0.2, -0.2, -0.2], upper: [0.2, 0.2, 0.2]}}",
+      "probes={every: 0.05, points: [{name: inside, at: [0.05, 0.1, 0.1]}, {name: face, at: [0.2, 0.1, 0.05]}, "
+      "{name: outside, at: [0.1, 0.1, 0.3]}, {name: layer, at: [0, 0, 0.5]}]}"};
+  const ConfigRun one = run_config("pulse_absorbing", sets, true);
+  const ConfigRun many = run_config("pulse_absorbing", sets, true, mpi);
+  expect_same_run(one, many, 3, false);
+  EXPECT_GT(one.energy_peak().energy, 0.01) << "the pulse entered the box";
+  const std::string probes = read_all(one.dir + "/probes.csv");
+  EXPECT_GT(probes.size(), 1000u);
+  EXPECT_EQ(read_all(many.dir + "/probes.csv"), probes);
+  std::filesystem::remove_all(one.dir);
+  std::filesystem::remove_all(many.dir);
+}
+
 // Each rank writes its piece; rank 0 writes the .pvtu that lists them and the .pvd that lists those.
 TEST(MpiRanksOutput, PiecesAndIndexes) {
   if (!DGMAX_HAS_VTK) GTEST_SKIP() << "this build writes no .vtu (no VTK)";
@@ -171,15 +232,53 @@ TEST(MpiRanksOutput, PiecesAndIndexes) {
 TEST(MpiRanksErrors, UnsupportedFeatureIsOneMessageAndNonzeroExit) {
   REQUIRE_LAUNCHER(mpi, 2);
   const std::string dir = ::testing::TempDir() + "dgmax_mpi_refused_" + std::to_string(::getpid());
-  const CliResult r = run_dgmax_env(mpi, "run '" + config_path("dipole_pml") + "' --output '" + dir + "' -q");
+  const CliResult r = run_dgmax_env(mpi, "run '" + config_path("cavity") + "' --output '" + dir +
+                                             "' -q --set backend=cpu --set output.checkpoint_every=10");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.code, 124) << "timed out: the ranks hung";
-  const std::string msg = "does not run on several ranks yet";
+  const std::string msg = "checkpoints (output.checkpoint_every) does not run on several ranks yet";
   const size_t first = r.err.find(msg);
   ASSERT_NE(first, std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(msg, first + 1), std::string::npos) << "said more than once:\n" << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/run.json")) << "refused before the directory was claimed";
   std::filesystem::remove_all(dir);
+}
+
+// What is checked on the whole mesh fails on several ranks as on one: the same message, said once,
+// a nonzero exit, and the output directory left alone.
+TEST(MpiRanksErrors, WholeMeshChecksGiveTheOneRankMessageOnce) {
+  REQUIRE_LAUNCHER(mpi2, 2);
+  REQUIRE_LAUNCHER(mpi3, 3);
+  const std::string layer_box = " --set 'mesh.box={lower: [-0.4, -0.4, -0.4], upper: [0.4, 0.4, 0.4], cells: [4, 4, 4], pml: 0.2}'";
+  const std::string incident =
+      " --set 'incident={E: [\"sin(z - t)\", \"0\", \"0\"], H: [\"0\", \"sin(z - t)\", \"0\"]}'";
+  struct Case {
+    std::string what, launcher, sets;
+  };
+  const std::vector<Case> cases = {
+      // h = 1/3: a thickness of 0.3 cuts through the outer cells
+      {"a pml that is not a layer", mpi2, " --set 'pml={thickness: 0.3}'"},
+      {"a tfsf box that touches the layer", mpi3,
+       layer_box + incident + " --set 'tfsf={box: {lower: [-0.4, -0.2, -0.2], upper: [0.2, 0.2, 0.2]}}'"},
+      {"a monitor box off the mesh faces", mpi2,
+       " --set 'monitors=[{name: m, surface: {box: {lower: [-0.5, -0.5, -0.5], upper: [0.5, 0.5, 0.5]}}, frequencies: [1]}]'"}};
+  for (const Case& c : cases) {
+    const std::string dir = ::testing::TempDir() + "dgmax_mpi_whole_" + std::to_string(::getpid());
+    const std::string args =
+        "run '" + config_path("pulse_absorbing") + "' --output '" + dir + "' -q --set backend=cpu" + c.sets;
+    const CliResult one = run_dgmax(args);
+    ASSERT_EQ(one.code, 1) << c.what << "\n" << one.err;
+    const size_t eol = one.err.find('\n', one.err.find("error: "));
+    const std::string msg = one.err.substr(0, eol);  // "--set ...: error: ..." up to its hint
+    ASSERT_NE(msg.find("error: "), std::string::npos) << one.err;
+    const CliResult many = run_dgmax_env(c.launcher, args);
+    EXPECT_TRUE(many.code != 0 && many.code != 124) << c.what << ": exit " << many.code << "\n" << many.err;
+    const size_t first = many.err.find(msg);
+    ASSERT_NE(first, std::string::npos) << c.what << ": expected\n" << msg << "\ngot\n" << many.err;
+    EXPECT_EQ(many.err.find(msg, first + 1), std::string::npos) << c.what << ": said more than once:\n" << many.err;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/run.json")) << c.what << ": refused before the directory was claimed";
+    std::filesystem::remove_all(dir);
+  }
 }
 
 // More ranks than elements: every rank would need one; refused with the counts, once.

@@ -393,7 +393,8 @@ class CudaBackend final : public CudaPlanBackend {
   // stage's right-hand side adds (a = 1, b = dt = 0: the source only). Fusion 0 and 1 only: the
   // whole-stage kernel does this itself.
   void pml_stage(const cuda::DeviceBuffer& q, Real a, Real b, Real dt) {
-    if (!pml_) return;
+    // (a rank of a partitioned run may own no layer element: no launch of zero blocks)
+    if (!pml_ || p_.pml->elements.empty()) return;
     int slots = static_cast<int>(p_.pml->elements.size());
     cuda::DevicePtr elem = pml_elem_.ptr(), qp = q.ptr(), vert = vert_.ptr(), psi = psi_.ptr(), psi_res = psi_res_.ptr(),
                     xsrc = xsrc_.ptr();
@@ -404,7 +405,7 @@ class CudaBackend final : public CudaPlanBackend {
 
   // The total-field/scattered-field correction at time t from the state q, into xsrc's TF/SF slots.
   void tfsf_stage(const cuda::DeviceBuffer& q, double t) {
-    if (!tfsf_) return;
+    if (!tfsf_ || tfsf_count_ == 0) return;  // a rank may own no box face
     int n = tfsf_count_, first = tfsf_first_;
     cuda::DevicePtr elem = tfsf_elem_.ptr(), sign = tfsf_sign_.ptr(), qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(),
                     etoe = etoe_.ptr(), vmapP = vmapP_.ptr(), vert = vert_.ptr(), xsrc = xsrc_.ptr();
