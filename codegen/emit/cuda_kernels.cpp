@@ -482,16 +482,19 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
 #if FUSION == 2 && !MMA
 // One whole LSERK stage per element block: volume terms, face fluxes (shared memory), lift, then
 // res = a·res + dt·rhs and q_out = q_in + b·res. q_in and q_out are different buffers (ping-pong),
-// because neighbours read q_in while this block writes its elements' new state.
+// because neighbours read q_in while this block writes its elements' new state. The blocks cover
+// elements [k0, K): a partitioned run launches the interior range while face traces travel, then
+// the rest (k0 a multiple of EPB, so the blocks are those of one launch over all elements).
 extern "C" __global__ void __launch_bounds__(NT)
 dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
             const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
             const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
             real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale,
-            real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef, int pml_slots) {{
+            real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef, int pml_slots,
+            int k0) {{
   __shared__ __align__(16) elem_state_t sq[EPB];
   __shared__ real_t sf[EPB][NFACE_NODES * 6];
-  const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = blockIdx.x * EPB;
+  const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = k0 + blockIdx.x * EPB;
 #if HAS_CURRENT
   // J first, while few registers are live, parked in shared memory until the update: evaluated
   // after the volume and lift terms it raised register use past the occupancy step (bench/NOTES.md)
@@ -672,10 +675,11 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
             const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
             const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
             real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale,
-            real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef, int pml_slots) {{
+            real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef, int pml_slots,
+            int k0) {{
   extern __shared__ __align__(16) unsigned char smem[];
   real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments: B_ROWS x 6 EPB entries of BW words
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, kb = blockIdx.x * EPB;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, kb = k0 + blockIdx.x * EPB;
 #if HAS_CURRENT
   real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(b_rows(bf, B_ROWS));  // J: [EPB][3][NP]
   for (int n = tid; n < EPB * NP; n += NT) {{

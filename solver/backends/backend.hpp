@@ -58,6 +58,9 @@ class Backend {
   // A partitioned run: seconds spent waiting for the neighbours' face traces (the exchange time the
   // volume work did not hide); 0 with one rank.
   virtual double exchange_wait_seconds() const { return 0; }
+  // A partitioned run: seconds of face-trace exchange during which the device computed interior
+  // elements (the exchange time hidden); 0 where the backend does not measure it.
+  virtual double exchange_hidden_seconds() const { return 0; }
   // Seconds taken by `steps` steps of size dt (for dgmax bench). The default uses the host clock;
   // asynchronous backends time with device events.
   virtual double time_steps(int steps, double dt);

@@ -26,6 +26,11 @@
 namespace dgmax {
 namespace {
 
+bool env_is_zero(const char* name) {
+  const char* v = std::getenv(name);
+  return v && std::string(v) == "0";
+}
+
 template <class Real>
 class CudaBackend final : public CudaPlanBackend {
  public:
@@ -209,7 +214,8 @@ class CudaBackend final : public CudaPlanBackend {
     stop.record();
     return stop.elapsed_ms(start) / 1e3;
   }
-  double exchange_wait_seconds() const override { return halo_ ? halo_->wait_seconds() : 0.0; }
+  double exchange_wait_seconds() const override { return exposed_s_; }
+  double exchange_hidden_seconds() const override { return hidden_s_; }
   void step(double t, double dt) override {
     begin_timed();
     step_kernels(t, dt);
@@ -244,6 +250,11 @@ class CudaBackend final : public CudaPlanBackend {
 
   void step_kernels(double t, double dt) {
     for (int s = 0; s < lserk4::kStages; ++s) {
+      if (const int split = overlap_split(); split > 0) {
+        overlapped_stage(split, t + lserk4::c[s] * dt, static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]),
+                         static_cast<Real>(dt));
+        continue;
+      }
       exchange(q_);
       pml_stage(q_, static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]), static_cast<Real>(dt));
       tfsf_stage(q_, t + lserk4::c[s] * dt);
@@ -344,13 +355,46 @@ class CudaBackend final : public CudaPlanBackend {
                                   "norm partial sums");
     res_.zero();
     q_.zero();
-    if (halo_exchanges(p_.md->halo))
+    if (halo_exchanges(p_.md->halo)) {
       halo_ = std::make_unique<CudaHalo>(ctx_, p_.md->halo, *p_.ref, p_.Np(), std::is_same_v<Real, float>);
+      interior_start_ = cuda::Event(ctx_);
+      interior_stop_ = cuda::Event(ctx_);
+    }
   }
 
   // A partitioned run: the ghosts' face nodes of q := the neighbours' traces (before every stage).
   void exchange(const cuda::DeviceBuffer& q) {
-    if (halo_) halo_->exchange(q.ptr());
+    if (!halo_) return;
+    const double w0 = halo_->wait_seconds();
+    halo_->exchange(q.ptr());
+    exposed_s_ += halo_->wait_seconds() - w0;
+  }
+
+  // Elements [0, split) need no ghost (the owned elements come interior first, Halo::K_interior):
+  // with a whole-stage kernel and no TF/SF pass (which reads ghosts before the stage), they run
+  // while the traces travel. split is a multiple of the block's elements, so the blocks are those of
+  // one launch; 0: no overlap (one rank, another plan form, TF/SF, or DGMAX_HALO_OVERLAP=0).
+  int overlap_split() const {
+    if (!halo_ || !overlap_enabled_ || fuse_level_ < 2 || pml_ || tfsf_) return 0;
+    const int epb = plan().elements_per_block, interior = p_.md->halo.K_interior;
+    return (interior < 0 ? p_.K_owned() : interior) / epb * epb;
+  }
+
+  // One stage with the exchange behind the interior elements. The host waits for the messages while
+  // the device computes [0, split); the copy back then waits for that launch, so the wait W is
+  // hidden up to the launch's device time T: hidden min(W, T), exposed max(0, W - T).
+  void overlapped_stage(int split, double t, Real a, Real b, Real dt) {
+    halo_->begin(q_.ptr());
+    interior_start_.record();
+    launch_stage(q_, q_next_, t, a, b, dt, 0, split);
+    interior_stop_.record();
+    const double w0 = halo_->wait_seconds();
+    halo_->end(q_.ptr());
+    const double wait = halo_->wait_seconds() - w0, busy = 1e-3 * interior_stop_.elapsed_ms(interior_start_);
+    hidden_s_ += std::min(wait, busy);
+    exposed_s_ += std::max(0.0, wait - busy);
+    launch_stage(q_, q_next_, t, a, b, dt, split, p_.K_owned());
+    std::swap(q_, q_next_);
   }
 
   void compute_rhs(const cuda::DeviceBuffer& q, double t) {
@@ -377,16 +421,21 @@ class CudaBackend final : public CudaPlanBackend {
     launch_stage(q_, q_next_, t, a, b, dt);
     std::swap(q_, q_next_);
   }
-  void launch_stage(const cuda::DeviceBuffer& q, const cuda::DeviceBuffer& q_out, double t, Real a, Real b, Real dt) {
-    int K = p_.K_owned();
+  // The stage kernel over owned elements [k0, k1) (all of them by default).
+  void launch_stage(const cuda::DeviceBuffer& q, const cuda::DeviceBuffer& q_out, double t, Real a, Real b, Real dt,
+                    int k0 = 0, int k1 = -1) {
+    int K = k1 < 0 ? p_.K_owned() : k1;
+    const int epb = plan().elements_per_block;
+    const unsigned blocks = static_cast<unsigned>((K - k0 + epb - 1) / epb);
+    if (blocks == 0) return;
     cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
                     vmapP = vmapP_.ptr(), vert = vert_.ptr(), res = res_.ptr(), qn = q_out.ptr(), xslot = xslot_.ptr(),
                     xsrc = xsrc_.ptr(), xscale = xscale_.ptr(), psi = psi_.ptr(), psi_res = psi_res_.ptr(),
                     pcoef = pml_coef_.ptr();
     int pml_slots = p_.pml ? static_cast<int>(p_.pml->elements.size()) : 0;
     void* args[] = {&K, &qp,   &geo,  &mat,   &etoe, &bc,      &vmapP, &vert,     &t,   &res, &qn,
-                    &a, &b,    &dt,   &xslot, &xsrc, &xscale,  &psi,   &psi_res,  &pcoef, &pml_slots};
-    cuda::launch(stage_, "dgmax_stage", element_blocks(), element_block(), stage_dynamic_shared_, args);
+                    &a, &b,    &dt,   &xslot, &xsrc, &xscale,  &psi,   &psi_res,  &pcoef, &pml_slots, &k0};
+    cuda::launch(stage_, "dgmax_stage", blocks, element_block(), stage_dynamic_shared_, args);
   }
 
   // The layer's auxiliary fields one LSERK stage on (a, b, dt) from the state q, and the source the
@@ -442,6 +491,9 @@ class CudaBackend final : public CudaPlanBackend {
   std::vector<EventPair> spare_;
   CudaMonitors monitors_{ctx_, std::is_same_v<Real, float>, p_.Np()};  // probes and DFT monitors
   std::unique_ptr<CudaHalo> halo_;  // several ranks: the face-trace exchange
+  bool overlap_enabled_ = !env_is_zero("DGMAX_HALO_OVERLAP");  // (=0: for measuring what the overlap gains)
+  cuda::Event interior_start_, interior_stop_;  // around the interior launch (made with halo_)
+  double exposed_s_ = 0, hidden_s_ = 0;  // exchange time not hidden / hidden behind interior elements
 };
 
 }  // namespace

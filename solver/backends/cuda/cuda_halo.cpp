@@ -31,7 +31,7 @@ cuda::Function CudaHalo::function(const char* name) {
   return module_->function(name);
 }
 
-void CudaHalo::exchange(cuda::DevicePtr q) {
+void CudaHalo::begin(cuda::DevicePtr q) {
   if (!host_.active()) return;
   const size_t w = single_ ? sizeof(float) : sizeof(double);
   long n = static_cast<long>(host_.send_index().size());
@@ -40,7 +40,13 @@ void CudaHalo::exchange(cuda::DevicePtr q) {
   cuda::launch(function("dgmax_halo_gather"), "dgmax_halo_gather", static_cast<unsigned>((n + 255) / 256), 256, 0, gargs);
   send_.download(host_.send_buffer(), static_cast<size_t>(n) * w);  // waits for the gather
   host_.post();
+}
+
+void CudaHalo::end(cuda::DevicePtr q) {
+  if (!host_.active()) return;
+  const size_t w = single_ ? sizeof(float) : sizeof(double);
   host_.wait();
+  // (a copy from pageable memory: it starts after the work queued since begin)
   long m = static_cast<long>(host_.recv_index().size());
   recv_.upload(host_.recv_buffer(), static_cast<size_t>(m) * w);
   cuda::DevicePtr ridx = recv_index_.ptr(), rbuf = recv_.ptr();

@@ -16,7 +16,15 @@ class CudaHalo {
   // stride: Np of the state layout [K][6][Np]; single: the state is float.
   CudaHalo(cuda::Context& ctx, const Halo& halo, const RefElement& ref, int stride, bool single);
   // The ghosts' face nodes of the device state q := the neighbours' current traces (synchronous).
-  void exchange(cuda::DevicePtr q);
+  void exchange(cuda::DevicePtr q) {
+    begin(q);
+    end(q);
+  }
+  // The same in two halves, for work that needs no ghost in between: begin gathers the owned traces
+  // (after the work queued so far), copies them to the host and posts the messages; end waits for
+  // the neighbours' traces and scatters them into q (stream-ordered after what was queued between).
+  void begin(cuda::DevicePtr q);
+  void end(cuda::DevicePtr q);
   double wait_seconds() const { return host_.wait_seconds(); }
 
  private:
