@@ -29,7 +29,7 @@ s = json.load(open(sys.argv[1]))
 e = s["errors"]
 print(f"{sys.argv[3]:6s} {sys.argv[2]:4s} ranks {s.get('ranks', 1)}  K {s['K']}  dt {s['dt']!r}  "
       f"L2 E {e['L2']['E']!r}  H {e['L2']['H']!r}  Linf E {e['Linf']['E']!r}  energy {s['energy']['final']!r}  "
-      f"loop {s['loop_s']:.3f} s  wait {s.get('exchange_wait_s', 0):.3f} s  {s.get('partition', {}).get('method', '')}")
+      f"loop {s['loop_s']:.3f} s  wait {s.get('exchange_wait_s', 0):.3f} s  hidden {s.get('exchange_hidden_s', 0):.3f} s  {s.get('partition', {}).get('method', '')}")
 PY
   done
 done
