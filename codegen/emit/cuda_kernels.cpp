@@ -127,39 +127,7 @@ namespace {
 std::string stage_extra_section(const KernelSpec& s) {
   std::ostringstream src;
   src << "#define PML_IN_STAGE " << (cuda_pml_in_stage(s) ? 1 : 0) << "\n";
-  src << fmt::format("enum {{ PML_COEF_STRIDE = {}, PML_RATE = {}, PML_SCALE = {}, PML_ALPHA = {} }};\n\n", kPmlCoef,
-                     kPmlCoefRate, kPmlCoefScale, kPmlCoefAlpha);
-  src << R"(#if PML_IN_STAGE
-// Layer slot `slot` (cf: its coefficients), component c at node i with state u: psi one LSERK stage
-// on (a, b, dt), as pml_node does; returns the source the right-hand side adds.
-DGMAX_FN real_t pml_advance(int slot, const real_t* __restrict__ cf, int c, int i, real_t u,
-                            real_t* __restrict__ psi, real_t* __restrict__ psi_res, real_t a, real_t b, real_t dt) {
-  const int ax = c % 3, bx = (ax + 1) % 3, cx = (ax + 2) % 3;
-  const real_t sa = cf[PML_RATE + ax], sb = cf[PML_RATE + bx], sc = cf[PML_RATE + cx];
-  const long p0 = ((long)slot * PML_AUX + 3 * c) * NP + i;  // psi: [slots][18][NP]
-  // an undamped axis's psi stays exactly 0: neither read nor written (as in pml_node)
-  const bool on[3] = {sa != real_t(0), sc != real_t(0), sb != real_t(0)};
-  const real_t ps0 = on[0] ? psi[p0] : real_t(0), ps1 = on[1] ? psi[p0 + NP] : real_t(0),
-               ps2 = on[2] ? psi[p0 + 2 * NP] : real_t(0);
-  real_t d[3];
-  d[0] = -(cf[PML_ALPHA + ax] + sa) * ps0 + sa * u;
-  const real_t u1 = u - ps0;
-  d[1] = -cf[PML_ALPHA + cx] * ps1 + sc * u1;
-  const real_t u2 = u1 + ps1;
-  d[2] = -cf[PML_ALPHA + bx] * ps2 + sb * u2;
-#pragma unroll
-  for (int m = 0; m < 3; ++m) {
-    if (!on[m]) continue;
-    const long at = p0 + m * NP;
-    const real_t r = a * psi_res[at] + dt * d[m];
-    psi_res[at] = r;
-    psi[at] += b * r;
-  }
-  return d[0] - d[1] - d[2];
-}
-#endif
-
-// Component c of node i of an element with slot `slot` (-1: none; cf: its layer coefficients, read
+  src << R"(// Component c of node i of an element with slot `slot` (-1: none; cf: its layer coefficients, read
 // only for slot < pml_slots): the stage's right-hand side rc with the element's extra terms, the
 // layer's psi advanced on the way.
 DGMAX_FN real_t stage_extra(int slot, const real_t* __restrict__ cf, int c, int i, real_t u, real_t rc,
@@ -182,7 +150,10 @@ DGMAX_FN int element_slot(int k, const int* __restrict__ xslot) {
 #endif
 }
 DGMAX_FN const real_t* element_pml_coef(int slot, int pml_slots, const real_t* __restrict__ pcoef) {
-  return slot >= 0 && slot < pml_slots ? pcoef + (long)slot * PML_COEF_STRIDE : pcoef;
+#if PML_IN_STAGE
+  if (slot >= 0 && slot < pml_slots) return pcoef + (long)slot * PML_COEF;
+#endif
+  return pcoef;
 }
 
 )";
@@ -721,7 +692,7 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
     const int e = n / NP, j = n - e * NP, k = kb + e;
     const int slot = k < K ? element_slot(k, xslot) : -1;
     if (slot < 0 || slot >= pml_slots) continue;
-    const real_t* cf = pcoef + (long)slot * PML_COEF_STRIDE;
+    const real_t* cf = pcoef + (long)slot * PML_COEF;
 #pragma unroll
     for (int c = 0; c < 6; ++c)
       sx[(e * 6 + c) * NP + j] = pml_advance(slot, cf, c, j, q[((long)k * 6 + c) * NP + j], psi, psi_res, a, b, dt);
@@ -749,7 +720,7 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
       const int slot = element_slot(k, xslot);
 #if PML_IN_STAGE
       if (slot >= 0 && slot < pml_slots)
-        rc = rc * pcoef[(long)slot * PML_COEF_STRIDE + PML_SCALE + c % 3] + sx[(e * 6 + c) * NP + i];
+        rc = rc * pcoef[(long)slot * PML_COEF + PML_SCALE + c % 3] + sx[(e * 6 + c) * NP + i];
       else
 #endif
         rc = extra_rhs_slot(slot, c, i, rc, xsrc, xscale);

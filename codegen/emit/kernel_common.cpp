@@ -170,7 +170,8 @@ DGMAX_FN void tfsf_lift_node(int k, int i, const real_t* __restrict__ sf, const 
         << "DGMAX_TABLE double PmlInnerLo[3] = " << v3(p.inner_lo) << ", PmlInnerHi[3] = " << v3(p.inner_hi) << ";\n"
         << "DGMAX_TABLE double PmlWidthLo[3] = " << v3(p.width_lo) << ", PmlWidthHi[3] = " << v3(p.width_hi) << ";\n"
         << "DGMAX_TABLE double PmlSigmaLo[3] = " << v3(p.sigma_lo) << ", PmlSigmaHi[3] = " << v3(p.sigma_hi) << ";\n"
-        << fmt::format("enum {{ PML_AUX = {} }};\n", kPmlAux)
+        << fmt::format("enum {{ PML_AUX = {}, PML_COEF = {}, PML_RATE = {}, PML_SCALE = {}, PML_ALPHA = {} }};\n", kPmlAux,
+                       kPmlCoef, kPmlCoefRate, kPmlCoefScale, kPmlCoefAlpha)
         << fmt::format(R"(// sigma, kappa and alpha along each axis at x: graded as u^{order} with u the relative depth.
 DGMAX_FN void pml_coefficients(const double* __restrict__ x, double* __restrict__ sigma, double* __restrict__ kappa,
                                double* __restrict__ alpha) {{
@@ -190,43 +191,56 @@ DGMAX_FN void pml_centroid(const double* __restrict__ vk, double* __restrict__ x
   for (int d = 0; d < 3; ++d) x[d] = 0.25 * (((vk[d] + vk[3 + d]) + vk[6 + d]) + vk[9 + d]);
 }}
 
-// One LSERK stage of the layer at node i of element k (slot `slot`): from the state q and the
-// auxiliary fields psi: psi_res = a psi_res + dt psi', psi += b psi_res, and the source of the
-// element's right-hand side, xsrc (pml_profile.hpp: rhs = C * kappa_a / (kappa_b kappa_c) + xsrc).
+// Layer slot `slot` with coefficients cf [PML_COEF] (pml_profile.hpp's PmlCoef order), component c
+// at node i with state u: psi one LSERK stage on (a, b, dt) (psi_res = a psi_res + dt psi',
+// psi += b psi_res); returns the source the element's right-hand side adds (pml_profile.hpp:
+// rhs = C * kappa_a / (kappa_b kappa_c) + source). Component c's psi depends on component c alone.
+DGMAX_FN real_t pml_advance(int slot, const real_t* __restrict__ cf, int c, int i, real_t u,
+                            real_t* __restrict__ psi, real_t* __restrict__ psi_res, real_t a, real_t b, real_t dt) {{
+  const int ax = c % 3, bx = (ax + 1) % 3, cx = (ax + 2) % 3;
+  const real_t sa = cf[PML_RATE + ax], sb = cf[PML_RATE + bx], sc = cf[PML_RATE + cx];
+  const long p0 = ((long)slot * PML_AUX + 3 * c) * NP + i;  // psi: [slots][18][NP]
+  // psi1 needs sigma_a, psi2 sigma_c, psi3 sigma_b: without it the field stays exactly 0 (it
+  // starts at 0 and its rate is -alpha psi), so it is neither read nor written. Most layer
+  // elements lie in a face of the layer, with one axis damped: a third of the traffic.
+  const bool on[3] = {{sa != real_t(0), sc != real_t(0), sb != real_t(0)}};
+  const real_t ps0 = on[0] ? psi[p0] : real_t(0), ps1 = on[1] ? psi[p0 + NP] : real_t(0),
+               ps2 = on[2] ? psi[p0 + 2 * NP] : real_t(0);
+  real_t d[3];
+  d[0] = -(cf[PML_ALPHA + ax] + sa) * ps0 + sa * u;
+  const real_t u1 = u - ps0;
+  d[1] = -cf[PML_ALPHA + cx] * ps1 + sc * u1;
+  const real_t u2 = u1 + ps1;
+  d[2] = -cf[PML_ALPHA + bx] * ps2 + sb * u2;
+  for (int m = 0; m < 3; ++m) {{
+    if (!on[m]) continue;
+    const long at = p0 + m * NP;
+    const real_t r = a * psi_res[at] + dt * d[m];
+    psi_res[at] = r;
+    psi[at] += b * r;
+  }}
+  return d[0] - d[1] - d[2];
+}}
+
+// One LSERK stage of the layer at node i of element k (slot `slot`), from the state q, with the
+// source into xsrc (the pass before the stage, where the stage kernel does not do it itself).
 DGMAX_FN void pml_node(int slot, int k, int i, const real_t* __restrict__ q, const double* __restrict__ vert,
                        real_t* __restrict__ psi, real_t* __restrict__ psi_res, real_t* __restrict__ xsrc,
                        real_t a, real_t b, real_t dt) {{
   // the coefficients are constant per element, taken at its centroid: varying within the element,
-  // their nodal products are not mass-consistent and excite modes that grow (bench/NOTES.md)
+  // their nodal products are not mass-consistent and excite modes that grow (bench/NOTES.md);
+  // rounded as the host's pml_element_coefficients rounds them
   double x[3], sigma[3], kappa[3], alpha[3];
   pml_centroid(vert + (long)k * VERT, x);
   pml_coefficients(x, sigma, kappa, alpha);
-  for (int c = 0; c < 6; ++c) {{
-    const int ax = c % 3, bx = (ax + 1) % 3, cx = (ax + 2) % 3;
-    const real_t u = q[((long)k * 6 + c) * NP + i];
-    const long p0 = ((long)slot * PML_AUX + 3 * c) * NP + i;  // psi: [slots][18][NP]
-    const real_t sa = (real_t)(sigma[ax] / kappa[ax]), sb = (real_t)(sigma[bx] / kappa[bx]), sc = (real_t)(sigma[cx] / kappa[cx]);
-    // psi1 needs sigma_a, psi2 sigma_c, psi3 sigma_b: without it the field stays exactly 0 (it
-    // starts at 0 and its rate is -alpha psi), so it is neither read nor written. Most layer
-    // elements lie in a face of the layer, with one axis damped: a third of the traffic.
-    const bool on[3] = {{sa != real_t(0), sc != real_t(0), sb != real_t(0)}};
-    const real_t ps0 = on[0] ? psi[p0] : real_t(0), ps1 = on[1] ? psi[p0 + NP] : real_t(0),
-                 ps2 = on[2] ? psi[p0 + 2 * NP] : real_t(0);
-    real_t d[3];
-    d[0] = -((real_t)alpha[ax] + sa) * ps0 + sa * u;
-    const real_t u1 = u - ps0;
-    d[1] = -(real_t)alpha[cx] * ps1 + sc * u1;
-    const real_t u2 = u1 + ps1;
-    d[2] = -(real_t)alpha[bx] * ps2 + sb * u2;
-    xsrc[((long)slot * 6 + c) * NP + i] = d[0] - d[1] - d[2];
-    for (int m = 0; m < 3; ++m) {{
-      if (!on[m]) continue;
-      const long at = p0 + m * NP;
-      const real_t r = a * psi_res[at] + dt * d[m];
-      psi_res[at] = r;
-      psi[at] += b * r;
-    }}
+  real_t cf[PML_COEF];
+  for (int j = 0; j < 3; ++j) {{
+    cf[PML_RATE + j] = (real_t)(sigma[j] / kappa[j]);
+    cf[PML_SCALE + j] = (real_t)(kappa[j] / (kappa[(j + 1) % 3] * kappa[(j + 2) % 3]));
+    cf[PML_ALPHA + j] = (real_t)alpha[j];
   }}
+  for (int c = 0; c < 6; ++c)
+    xsrc[((long)slot * 6 + c) * NP + i] = pml_advance(slot, cf, c, i, q[((long)k * 6 + c) * NP + i], psi, psi_res, a, b, dt);
 }}
 
 )",
