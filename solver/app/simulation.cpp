@@ -17,7 +17,6 @@
 #include "solver/backends/ref/ref_backend.hpp"
 #include "dgmax/config.hpp"
 #include "solver/app/interrupt.hpp"
-#include "solver/app/rank_checkpoint.hpp"
 #include "solver/app/rank_mesh.hpp"
 #include "solver/app/run_directory.hpp"
 #include "solver/app/run_monitors.hpp"
@@ -26,6 +25,7 @@
 #include "solver/io/checkpoint.hpp"
 #include "solver/io/whole_mesh_setup.hpp"
 #include "solver/parallel/comm.hpp"
+#include "solver/parallel/rank_checkpoint.hpp"
 #include "solver/physics/pml.hpp"
 #include "codegen/jit/content_hash.hpp"
 #include "solver/mesh/memory_estimate.hpp"
@@ -276,7 +276,11 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   identity.dt = plan.dt;
   identity.t_final = cfg.t_final;
   CheckpointSchedule checkpoints{cfg.checkpoint_every_steps, cfg.checkpoint_every_time};
-  const RankElements elements = rank_elements(p, *backend, summary.value("partition", nlohmann::json()));
+  const RankElements elements = [&] {
+    std::vector<double> aux;
+    backend->get_aux(aux);
+    return rank_elements(p, aux.size(), summary.value("partition", nlohmann::json()));
+  }();
   long long next_snapshot = 1;  // snapshot j (1, 2, ...) is due at j * vtk_every: an index, so
                                 // that no interval is too small to advance it
   std::string last_checkpoint;
@@ -299,7 +303,11 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
       monitors.write(time, step, false);
     }
     c.progress = progress.dump();
-    last_checkpoint = write_rank_checkpoint(out_dir, std::move(c), *backend, elements);
+    RankState state{Fields(p.K(), static_cast<int>(Np)), Fields(p.K(), static_cast<int>(Np)), {}};
+    backend->get_state(state.q);
+    backend->get_residual(state.res);
+    backend->get_aux(state.aux);
+    last_checkpoint = write_rank_checkpoint(out_dir, std::move(c), std::move(state), elements);
   };
 
   long long first_step = 1;

@@ -1,4 +1,4 @@
-#include "solver/app/rank_checkpoint.hpp"
+#include "solver/parallel/rank_checkpoint.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -28,11 +28,12 @@ std::string new_set_id() {
                      static_cast<long long>(::getpid()));
 }
 
-// The first `K` elements' rows of `q`.
-Fields first_rows(const Fields& q, size_t K) {
-  Fields out(static_cast<int>(K), q.Np);
-  std::copy(q.q.begin(), q.q.begin() + static_cast<long>(out.q.size()), out.q.begin());
-  return out;
+// The first `K` elements' rows of `q` (ghosts dropped).
+Fields first_rows(Fields q, size_t K) {
+  DGMAX_ASSERT(static_cast<size_t>(q.K) >= K, "checkpoint: the state has fewer elements than the rank owns");
+  q.q.resize(K * kNumComponents * static_cast<size_t>(q.Np));
+  q.K = static_cast<int>(K);
+  return q;
 }
 
 // Row `from_k` of `from` into row `to_k` of `to` (both [.][6][Np]).
@@ -135,18 +136,16 @@ void take_from_pieces(const std::string& dir, const std::string& file, const Che
 
 }  // namespace
 
-RankElements rank_elements(const Problem& p, Backend& backend, const nlohmann::json& partition) {
+RankElements rank_elements(const Problem& p, size_t aux_values, const nlohmann::json& partition) {
   RankElements e;
   const Halo& halo = p.md->halo;
   for (int k = 0; k < p.K_owned(); ++k) e.owned.push_back(halo.global_index(k));
   if (p.pml)
     for (const int k : p.pml->elements) e.layer.push_back(halo.global_index(k));
   e.K_local = p.K();
-  std::vector<double> aux;
-  backend.get_aux(aux);
-  DGMAX_ASSERT(e.layer.empty() ? aux.empty() : aux.size() % (2 * e.layer.size()) == 0,
+  DGMAX_ASSERT(e.layer.empty() ? aux_values == 0 : aux_values % (2 * e.layer.size()) == 0,
                "PML auxiliary state is not [2][slots][A]");
-  const long long A = e.layer.empty() ? 0 : static_cast<long long>(aux.size() / (2 * e.layer.size()));
+  const long long A = e.layer.empty() ? 0 : static_cast<long long>(aux_values / (2 * e.layer.size()));
   e.aux_per_element = static_cast<long long>(world().max(static_cast<double>(A)));  // a rank without layer: 0
   if (partition.is_object()) {
     e.partition_method = partition.value("method", std::string());
@@ -155,14 +154,15 @@ RankElements rank_elements(const Problem& p, Backend& backend, const nlohmann::j
   return e;
 }
 
-std::string write_rank_checkpoint(const std::string& dir, Checkpoint c, Backend& backend, const RankElements& e) {
+std::string write_rank_checkpoint(const std::string& dir, Checkpoint c, RankState state, const RankElements& e) {
   const Comm& comm = world();
+  // the owned elements: a prefix (ghosts follow), all of them on one rank
+  state.q = first_rows(std::move(state.q), e.owned.size());
+  state.res = first_rows(std::move(state.res), e.owned.size());
   if (!comm.parallel()) {  // the one-rank file
-    c.q = Fields(static_cast<int>(c.id.K), c.id.Np);
-    c.res = Fields(static_cast<int>(c.id.K), c.id.Np);
-    backend.get_state(c.q);
-    backend.get_residual(c.res);
-    backend.get_aux(c.aux);
+    c.q = std::move(state.q);
+    c.res = std::move(state.res);
+    c.aux = std::move(state.aux);
     return write_checkpoint(dir, c);
   }
   CheckpointPiece piece;
@@ -171,14 +171,11 @@ std::string write_rank_checkpoint(const std::string& dir, Checkpoint c, Backend&
   piece.piece = comm.rank();
   piece.pieces = comm.size();
   piece.element = e.owned;
-  Fields local(e.K_local, c.id.Np);  // owned elements, then ghosts
-  backend.get_state(local);
-  piece.q = first_rows(local, e.owned.size());
-  backend.get_residual(local);
-  piece.res = first_rows(local, e.owned.size());
+  piece.q = std::move(state.q);
+  piece.res = std::move(state.res);
   piece.aux_element = e.layer;
   piece.aux_per_element = e.aux_per_element;
-  backend.get_aux(piece.aux);
+  piece.aux = std::move(state.aux);
   std::string why;
   try {
     write_checkpoint_piece(dir, piece, c.id.precision == "single");

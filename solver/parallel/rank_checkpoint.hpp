@@ -1,5 +1,6 @@
 // Checkpoints of a run on one rank or several, and the restart from a checkpoint written on any
-// number of ranks (the files: solver/io/checkpoint.hpp, checkpoint_piece.hpp).
+// number of ranks (the files: solver/io/checkpoint.hpp, checkpoint_piece.hpp; the run:
+// solver/app/simulation.cpp).
 //
 // One rank writes the one-rank file, as it always did. Several ranks write a set: every rank its
 // piece (the state of the elements it owns and of its layer elements, keyed by global element
@@ -20,7 +21,6 @@
 #include <string>
 #include <vector>
 
-#include "solver/backends/backend.hpp"
 #include "solver/io/checkpoint.hpp"
 #include "solver/physics/problem.hpp"
 
@@ -35,14 +35,22 @@ struct RankElements {
   std::string partition_method, partition_hash;  // of this run's partition (rank_mesh.hpp); empty on one rank
 };
 
-// `partition`: rank_mesh's report (null on one rank). Collective.
-RankElements rank_elements(const Problem& p, Backend& backend, const nlohmann::json& partition);
+// `aux_values`: the size of this rank's Backend::get_aux; `partition`: rank_mesh's report (null on
+// one rank). Collective.
+RankElements rank_elements(const Problem& p, size_t aux_values, const nlohmann::json& partition);
+
+// A rank's state as its backend has it (get_state, get_residual, get_aux).
+struct RankState {
+  Fields q, res;            // [K_local][6][Np]: owned elements, then ghosts
+  std::vector<double> aux;  // [2][slots][A]
+};
 
 // Writes checkpoint `c` (identity, step, time and progress, rank 0's being the one written) with
-// the backend's state, into `dir`; the newest two are kept. Collective. Returns the file that makes
-// the checkpoint valid (one rank: the checkpoint; several: the set's record). UserError, on every
-// rank, when a rank cannot write its part (the earlier checkpoints stay valid).
-std::string write_rank_checkpoint(const std::string& dir, Checkpoint c, Backend& backend, const RankElements& e);
+// the state of the elements this rank owns, into `dir`; the newest two are kept. Collective.
+// Returns the file that makes the checkpoint valid (one rank: the checkpoint; several: the set's
+// record). UserError, on every rank, when a rank cannot write its part (the earlier checkpoints
+// stay valid).
+std::string write_rank_checkpoint(const std::string& dir, Checkpoint c, RankState state, const RankElements& e);
 
 // Where a restart continues from.
 struct RestartPoint {
