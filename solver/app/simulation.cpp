@@ -276,7 +276,9 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   identity.dt = plan.dt;
   identity.t_final = cfg.t_final;
   CheckpointSchedule checkpoints{cfg.checkpoint_every_steps, cfg.checkpoint_every_time};
+  // what this rank holds in the whole run's numbering (only a run that checkpoints or restarts needs it)
   const RankElements elements = [&] {
+    if (!checkpoints.enabled() && opt.restart_dir.empty()) return RankElements{};
     std::vector<double> aux;
     backend->get_aux(aux);
     return rank_elements(p, aux.size(), summary.value("partition", nlohmann::json()));

@@ -321,14 +321,15 @@ TEST(MpiRanksRestart, CheckpointedOnThreeContinuesOnThreeTwoAndOne) {
   std::filesystem::remove_all(three.dir);
 }
 
-// Starts `mpi` dgmax `args` in the background, waits for `ready_file`, sends SIGTERM to rank `rank`
-// alone (the dgmax process whose environment says OMPI_COMM_WORLD_RANK=rank) and returns the
-// job's exit status (-1 when it did not exit normally).
-int run_and_stop_one_rank(const std::string& mpi, const std::string& args, const std::string& ready_file, int rank) {
+// Starts `mpi` dgmax `args` in the background, waits until a checkpoint appears in `dir` (the
+// newest two are kept: any name will do), sends SIGTERM to rank `rank` alone (the dgmax process
+// whose environment says OMPI_COMM_WORLD_RANK=rank) and returns the job's exit status (-1 when it
+// did not exit normally).
+int run_and_stop_one_rank(const std::string& mpi, const std::string& args, const std::string& dir, int rank) {
   const std::string rc = ::testing::TempDir() + "dgmax_mpi_stop_" + std::to_string(::getpid()) + ".rc";
   const std::string script =
       mpi + std::string(DGMAX_BINARY) + " " + args + " >/dev/null 2>&1 & pid=$!; " +
-      "for i in $(seq 1200); do [ -e '" + ready_file + "' ] && break; sleep 0.1; done; sleep 0.2; " +
+      "for i in $(seq 3000); do ls '" + dir + "'/checkpoint_*.h5 >/dev/null 2>&1 && break; sleep 0.05; done; " +
       "walk() { for c in $(pgrep -P $1); do echo $c; walk $c; done; }; " +
       "for c in $(walk $pid); do [ \"$(cat /proc/$c/comm 2>/dev/null)\" = dgmax ] && "
       "tr '\\0' '\\n' < /proc/$c/environ 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=" +
@@ -346,14 +347,14 @@ TEST(MpiRanksRestart, StopSignalOnOneRankStopsAllAtOneStep) {
   REQUIRE_LAUNCHER(mpi, 3);
   if (std::system("command -v pgrep >/dev/null 2>&1") != 0) GTEST_SKIP() << "pgrep is not installed";
   std::vector<std::string> sets = kCavityCheckpointSets;
-  sets.push_back("time.final=8");  // 396 steps: still stepping when the signal comes
+  sets.push_back("time.final=30");  // 1,467 steps (about 3 s): still stepping when the signal comes
   const ConfigRun whole = run_config("cavity", sets, true, mpi);
   ASSERT_EQ(whole.code, 0) << whole.err;
   const std::string dir = whole.dir + "_stopped";
   std::filesystem::remove_all(dir);
   std::string args = "run '" + config_path("cavity") + "' --output '" + dir + "' -q --set output.vtk_every=0";
   for (const auto& s : sets) args += " --set '" + s + "'";
-  const int code = run_and_stop_one_rank(mpi, args, checkpoint_path(dir, 20), 1);
+  const int code = run_and_stop_one_rank(mpi, args, dir, 1);
   EXPECT_EQ(code, 143) << "the exit status of SIGTERM";
   const auto summary = nlohmann::json::parse(read_all(dir + "/summary.json"));
   ASSERT_EQ(summary["status"], "interrupted") << summary.dump(2);
@@ -423,6 +424,27 @@ TEST(MpiRanksRestart, LayerProbesAndMonitorsContinue) {
     std::filesystem::remove_all(dir);
   }
   std::filesystem::remove_all(two.dir);
+}
+
+// A one-rank checkpoint (the whole state in global order) continued on 2 ranks: each takes its
+// elements and its layer elements' auxiliary fields out of the one file.
+TEST(MpiRanksRestart, OneRankCheckpointContinuesOnTwo) {
+  REQUIRE_LAUNCHER(mpi, 2);
+  std::vector<std::string> sets = kDipolePmlSets;
+  sets.push_back("output.checkpoint_every=40");
+  const ConfigRun one = run_config("dipole_pml", sets, true);
+  ASSERT_EQ(one.code, 0) << one.err;
+  const std::string dir = copy_before_last_checkpoint(one.dir, "on2");
+  const ConfigRun again = restart_config("dipole_pml", dir, sets, mpi);
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(again.summary["restarted_from"]["step"].get<long long>(), 80);
+  EXPECT_EQ(again.summary["ranks"].get<int>(), 2);
+  EXPECT_EQ(read_all(dir + "/probes.csv"), read_all(one.dir + "/probes.csv"));
+  expect_same_energies(one, again, "against the uninterrupted run on one rank");
+  expect_same_monitors(one.dir + "/monitors.h5", dir + "/monitors.h5", {"near", "inner"}, 1e-12);
+  expect_same_csv(one.dir + "/far_field_near.csv", dir + "/far_field_near.csv", 1e-12);
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(one.dir);
 }
 
 // A set with a piece missing (a crash between the pieces, a lost file) is skipped, with one
