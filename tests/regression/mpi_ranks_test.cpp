@@ -347,14 +347,12 @@ TEST(MpiRanksRestart, StopSignalOnOneRankStopsAllAtOneStep) {
   REQUIRE_LAUNCHER(mpi, 3);
   if (std::system("command -v pgrep >/dev/null 2>&1") != 0) GTEST_SKIP() << "pgrep is not installed";
   std::vector<std::string> sets = kCavityCheckpointSets;
-  sets.push_back("time.final=30");  // 1,467 steps (about 3 s): still stepping when the signal comes
+  sets.push_back("time.final=10");  // 489 steps: still stepping when the signal comes (at step 20 or soon after)
   const ConfigRun whole = run_config("cavity", sets, true, mpi);
   ASSERT_EQ(whole.code, 0) << whole.err;
   const std::string dir = whole.dir + "_stopped";
   std::filesystem::remove_all(dir);
-  std::string args = "run '" + config_path("cavity") + "' --output '" + dir + "' -q --set output.vtk_every=0";
-  for (const auto& s : sets) args += " --set '" + s + "'";
-  const int code = run_and_stop_one_rank(mpi, args, dir, 1);
+  const int code = run_and_stop_one_rank(mpi, config_args("cavity", "--output '" + dir + "'", sets), dir, 1);
   EXPECT_EQ(code, 143) << "the exit status of SIGTERM";
   const auto summary = nlohmann::json::parse(read_all(dir + "/summary.json"));
   ASSERT_EQ(summary["status"], "interrupted") << summary.dump(2);
@@ -476,9 +474,7 @@ TEST(MpiRanksRestart, IncompleteSetIsSkippedForTheCompleteOne) {
   std::vector<std::string> before;
   for (const auto& e : fs::directory_iterator(dir)) before.push_back(e.path().filename().string());
   std::sort(before.begin(), before.end());
-  std::string args = "run '" + config_path("cavity") + "' --restart '" + dir + "' -q --set output.vtk_every=0";
-  for (const auto& s : kCavityCheckpointSets) args += " --set '" + s + "'";
-  const CliResult r = run_dgmax_env(mpi, args);
+  const CliResult r = run_dgmax_env(mpi, config_args("cavity", "--restart '" + dir + "'", kCavityCheckpointSets));
   EXPECT_TRUE(r.code != 0 && r.code != 124) << "exit " << r.code << "\n" << r.err;
   const std::string msg = "cannot restart: no valid checkpoint in '" + dir + "'";
   const size_t at = r.err.find(msg);

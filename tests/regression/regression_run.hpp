@@ -45,6 +45,13 @@ inline std::string config_path(const std::string& name) {
   return std::string(DGMAX_SOURCE_DIR) + "/configs/" + name + ".yaml";
 }
 
+// "run 'configs/<name>.yaml' <where> -q --set output.vtk_every=0 --set '<each>'...": dgmax's arguments.
+inline std::string config_args(const std::string& name, const std::string& where, const std::vector<std::string>& sets) {
+  std::string args = "run '" + config_path(name) + "' " + where + " -q --set output.vtk_every=0";
+  for (const auto& s : sets) args += " --set '" + s + "'";  // quoted: [a,b,c] is a shell pattern
+  return args;
+}
+
 // Runs `dgmax run configs/<name>.yaml <where> -q --set output.vtk_every=0 --set <each>` and reads
 // back what the run wrote into `dir` (summary.json, energy.csv); on failure the test fails with
 // dgmax's stderr. `launcher`: put before the binary (e.g. "mpirun -np 2 "; end it with a space).
@@ -52,8 +59,7 @@ inline ConfigRun run_config_into(const std::string& name, const std::string& dir
                                  const std::vector<std::string>& sets, const std::string& launcher) {
   ConfigRun r;
   r.dir = dir;
-  std::string args = "run '" + config_path(name) + "' " + where + " -q --set output.vtk_every=0";
-  for (const auto& s : sets) args += " --set '" + s + "'";  // quoted: [a,b,c] is a shell pattern
+  const std::string args = config_args(name, where, sets);
   // OpenMP threads that spin while waiting make dgmax 5-10x slower when the cores are shared
   // (ctest -j, other jobs); sleeping waits keep the suite fast there. Results do not change.
   // An OMP_WAIT_POLICY already set by the caller wins.
