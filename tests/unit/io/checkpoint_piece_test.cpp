@@ -10,6 +10,7 @@
 
 #include "expect_user_error.hpp"
 #include "io_test_util.hpp"
+#include "same_bits.hpp"
 #include "solver/io/checkpoint.hpp"
 #include "solver/io/checkpoint_piece.hpp"
 
@@ -44,10 +45,6 @@ CheckpointPiece make_piece(long long step, long long piece, long long pieces, in
   p.aux.resize(static_cast<size_t>(2 * L * 180));
   for (size_t i = 0; i < p.aux.size(); ++i) p.aux[i] = 1e-3 * static_cast<double>(i) + static_cast<double>(piece);
   return p;
-}
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 // The record of a set of two pieces of 4 elements (one in the layer), with K = 8.

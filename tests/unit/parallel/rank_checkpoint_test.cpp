@@ -9,11 +9,13 @@
 #include <random>
 
 #include "expect_user_error.hpp"
+#include "same_bits.hpp"
 #include "solver/parallel/rank_checkpoint.hpp"
 #include "solver/io/checkpoint_piece.hpp"
 #include "temp_path.hpp"
 
 using namespace dgmax;
+using dgmax::test::same_bits;
 namespace fs = std::filesystem;
 
 namespace {
@@ -105,10 +107,6 @@ RankElements one_rank() {
   e.K_local = kK;
   e.aux_per_element = kA;
   return e;
-}
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 // The restart point of `dir` with what went to stderr (rank 0's warnings).
