@@ -347,7 +347,7 @@ TEST(MpiRanksRestart, StopSignalOnOneRankStopsAllAtOneStep) {
   REQUIRE_LAUNCHER(mpi, 3);
   if (std::system("command -v pgrep >/dev/null 2>&1") != 0) GTEST_SKIP() << "pgrep is not installed";
   std::vector<std::string> sets = kCavityCheckpointSets;
-  sets.push_back("time.final=10");  // 489 steps: still stepping when the signal comes (at step 20 or soon after)
+  sets.push_back("time.final=6");  // 294 steps: still stepping when the signal comes (at step 20 or soon after)
   const ConfigRun whole = run_config("cavity", sets, true, mpi);
   ASSERT_EQ(whole.code, 0) << whole.err;
   const std::string dir = whole.dir + "_stopped";
