@@ -3,6 +3,8 @@
 #include <atomic>
 #include <csignal>
 
+#include "solver/parallel/comm.hpp"
+
 namespace dgmax {
 namespace {
 
@@ -36,5 +38,11 @@ InterruptGuard::~InterruptGuard() {
 }
 
 int InterruptGuard::pending() { return g_signal.load(); }
+
+int collective_stop_signal() {
+  const int mine = InterruptGuard::pending();
+  if (!world().parallel()) return mine;
+  return static_cast<int>(world().max(static_cast<double>(mine)));
+}
 
 }  // namespace dgmax

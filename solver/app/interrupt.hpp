@@ -17,6 +17,12 @@ class InterruptGuard {
   static int pending();
 };
 
+// InterruptGuard::pending() over all ranks: the signal any rank has seen (the larger number when
+// two were), on every rank. Collective with several ranks (one small reduction): every rank calls
+// it at the same step boundary, so that a signal one rank got stops all at the same step, and a
+// checkpoint written on the way out holds one step on every rank.
+int collective_stop_signal();
+
 // The exit status of a process stopped by `signal` (130 for SIGINT, 143 for SIGTERM).
 inline int interrupted_exit_code(int signal) { return 128 + signal; }
 

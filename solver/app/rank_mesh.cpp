@@ -1,5 +1,6 @@
 #include "solver/app/rank_mesh.hpp"
 
+#include "codegen/jit/content_hash.hpp"
 #include "solver/mesh/local_mesh.hpp"
 #include "solver/mesh/partition.hpp"
 #include "solver/parallel/comm.hpp"
@@ -26,12 +27,19 @@ std::shared_ptr<const MeshData> rank_mesh(std::shared_ptr<const MeshData> whole,
                {"weighted", !weights.empty()},
                {"elements", q.elements},
                {"ghosts", q.ghosts},
-               {"halo_faces", q.halo_faces}};
+               {"halo_faces", q.halo_faces},
+               {"hash", partition_hash(part)}};
   }
   return std::make_shared<const MeshData>(extract_local_mesh(global, part, comm.rank()));
 }
 
-void require_partitionable(const RunConfig& cfg, bool restart, const std::string& backend) {
+std::string partition_hash(const Partition& part) {
+  codegen::Sha256 h;
+  h.update(part.part.data(), part.part.size() * sizeof(int));
+  return h.hex_digest();
+}
+
+void require_partitionable(const RunConfig& cfg, const std::string& backend) {
   if (!world().parallel()) return;
   auto refuse = [&](const std::string& what, const std::string& hint) {
     throw UserError(what + " does not run on several ranks yet (this run has " + std::to_string(world().size()) +
@@ -39,9 +47,6 @@ void require_partitionable(const RunConfig& cfg, bool restart, const std::string
                     {cfg.path}, hint + ", or run on one rank (without mpirun)");
   };
   if (backend == "ref") refuse("the ref backend", "use backend: cpu");
-  if (cfg.checkpoint_every_steps > 0 || cfg.checkpoint_every_time > 0)
-    refuse("checkpoints (output.checkpoint_every)", "drop output.checkpoint_every");
-  if (restart) refuse("--restart", "restart on one rank");
 }
 
 }  // namespace dgmax

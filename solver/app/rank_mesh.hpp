@@ -10,18 +10,23 @@
 
 #include "solver/io/run_config.hpp"
 #include "solver/mesh/mesh_setup.hpp"
+#include "solver/mesh/partition.hpp"
 
 namespace dgmax {
 
 // `whole` itself with one rank. `weights`: [K] the elements' costs for the partition (empty: all
 // equal; a PML makes its elements dearer: whole_mesh_setup.hpp). `report` receives the partition:
-// ranks, method, edge cut, imbalance (of the weights), elements per rank.
+// ranks, method, edge cut, imbalance (of the weights), elements per rank, and `hash`
+// (partition_hash: a restart on the same partition reads only its own checkpoint piece).
 std::shared_ptr<const MeshData> rank_mesh(std::shared_ptr<const MeshData> whole, const std::vector<double>& weights,
                                           nlohmann::json* report);
 
+// The SHA-256 of the element -> rank map (Partition::part, int per element), in hex.
+std::string partition_hash(const Partition& part);
+
 // With several ranks: UserError (located at the config) for what a partitioned run does not do
-// yet (checkpoints, --restart, the ref backend), before anything is written. `backend`: the
-// backend the run will use ("cpu", "cuda", ...).
-void require_partitionable(const RunConfig& cfg, bool restart, const std::string& backend);
+// yet (the ref backend), before anything is written. `backend`: the backend the run will use
+// ("cpu", "cuda", ...).
+void require_partitionable(const RunConfig& cfg, const std::string& backend);
 
 }  // namespace dgmax

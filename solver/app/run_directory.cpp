@@ -52,7 +52,7 @@ std::string os_reason(int err) { return std::strerror(err); }
 bool is_run_output(const std::string& name, const std::string& stem) {
   if (name == "run.json" || name == "summary.json" || name == "energy.csv" || name == stem + ".pvd") return true;
   if (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0) return true;
-  static const std::regex checkpoint(R"(checkpoint_\d+\.h5)");
+  static const std::regex checkpoint(R"(checkpoint_\d+(_p\d{4,})?\.h5)");  // a set's record and pieces too
   if (std::regex_match(name, checkpoint)) return true;
   const std::regex snapshot(std::regex_replace(stem, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
                             R"(_\d{5,}(_p\d{4,})?\.(vtu|pvtu|h5))");  // a partitioned run's pieces and indexes too

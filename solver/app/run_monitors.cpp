@@ -1,8 +1,10 @@
 #include "solver/app/run_monitors.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <iostream>
+#include <stdexcept>
 
 #include "solver/io/monitor_writer.hpp"
 #include "solver/parallel/comm.hpp"
@@ -67,11 +69,30 @@ nlohmann::json RunMonitors::progress() const {
   for (size_t i = 0; i < dft_.size(); ++i) {
     std::vector<double> re, im;
     backend_.dft_get(dft_sets_[i], re, im);
+    gather_dft_sums(dft_[i], re, im);  // [F][whole points][6]: the record is rank 0's, restorable on any ranks
     j["dft"].push_back({{"name", dft_[i].name}, {"re", re}, {"im", im}});
     if (i < incident_.size()) j["dft"].back()["incident"] = incident_[i].to_json();
   }
   return j;
 }
+
+namespace {
+
+// This rank's points [F][M][6] out of the whole monitor's sums [F][whole_points][6].
+std::vector<double> own_points(const DftMonitor& m, const std::vector<double>& whole) {
+  const size_t F = m.frequencies.size(), W = static_cast<size_t>(m.whole_points), M = m.index.size();
+  if (whole.size() != F * W * 6)
+    throw std::runtime_error("monitor '" + m.name + "' has " + std::to_string(whole.size()) + " DFT sums, expected " +
+                             std::to_string(F * W * 6));
+  std::vector<double> out(F * M * 6);
+  for (size_t f = 0; f < F; ++f)
+    for (size_t p = 0; p < M; ++p)
+      std::copy_n(whole.begin() + static_cast<long>((f * W + static_cast<size_t>(m.index[p])) * 6), 6,
+                  out.begin() + static_cast<long>((f * M + p) * 6));
+  return out;
+}
+
+}  // namespace
 
 void RunMonitors::restore(const nlohmann::json& j) {
   log_.restore(j.at("probes_csv").get<std::string>());
@@ -80,7 +101,8 @@ void RunMonitors::restore(const nlohmann::json& j) {
   steps_ = j.at("steps").get<long long>();
   for (size_t i = 0; i < dft_.size(); ++i) {
     const nlohmann::json& d = j.at("dft").at(i);
-    backend_.dft_set(dft_sets_[i], d.at("re").get<std::vector<double>>(), d.at("im").get<std::vector<double>>());
+    backend_.dft_set(dft_sets_[i], own_points(dft_[i], d.at("re").get<std::vector<double>>()),
+                     own_points(dft_[i], d.at("im").get<std::vector<double>>()));
     if (i < incident_.size()) {
       // a checkpoint from before the incident DFT existed: no rcs column rather than a wrong one
       if (!d.contains("incident")) {

@@ -37,7 +37,9 @@ class RunMonitors {
   void start(double t);
   // After each full step that ended at time t: the DFT sums (every step) and a probe sample when due.
   void after_step(double t, double dt, long long step);
-  // For a checkpoint: the probe log so far, the probe schedule and the DFT accumulators.
+  // For a checkpoint: the probe log so far, the probe schedule and the DFT accumulators, these in
+  // the whole monitors' order (on rank 0; collective), so that a restart on any number of ranks
+  // takes its own points back out of them (restore; std::exception when they do not fit).
   nlohmann::json progress() const;
   void restore(const nlohmann::json& progress);
   // probes.csv (with probes) and monitors.h5 (with monitors) in the output directory, after

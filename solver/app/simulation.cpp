@@ -25,6 +25,7 @@
 #include "solver/io/checkpoint.hpp"
 #include "solver/io/whole_mesh_setup.hpp"
 #include "solver/parallel/comm.hpp"
+#include "solver/parallel/rank_checkpoint.hpp"
 #include "solver/physics/pml.hpp"
 #include "codegen/jit/content_hash.hpp"
 #include "solver/mesh/memory_estimate.hpp"
@@ -173,9 +174,11 @@ StepPlan checked_plan(const RunConfig& cfg, const Problem& p) {
 // The run after the mesh is built and the directory claimed: backend, time loop, report. Returns 0, or the exit code
 // of an interrupted run (the caller records it). Fills `summary`, `csv`, `step_reached` and `t` as
 // it goes, so that a failure can still be reported with them.
+// `fingerprint`: the whole mesh's (mesh_fingerprint), which a checkpoint on any number of ranks carries.
 int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out_dir, Clock::time_point t_start,
-             Problem& p, std::vector<DftMonitor> dft, double mesh_s, nlohmann::json& summary, std::string& csv,
-             long long& step_reached, double& t, std::unique_ptr<AsyncSnapshotWriter>& snapshots) {
+             Problem& p, std::vector<DftMonitor> dft, const std::string& fingerprint, double mesh_s,
+             nlohmann::json& summary, std::string& csv, long long& step_reached, double& t,
+             std::unique_ptr<AsyncSnapshotWriter>& snapshots) {
   const auto& md = p.md;
   const Comm& comm = world();
   const bool quiet = opt.quiet || !comm.root();  // one report per run, from rank 0
@@ -193,7 +196,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
                         fmt_g(std::floor(cfg.t_final / cfg.vtk_every)) + " snapshots up to time.final = " +
                         fmt_g(cfg.t_final) + ", more than the limit of " + fmt_g(kMaxSnapshots),
                     {cfg.path}, "a snapshot interval of a few steps is the finest that shows anything new");
-  if (int sig = InterruptGuard::pending()) return interrupted_exit_code(sig);
+  if (int sig = collective_stop_signal()) return interrupted_exit_code(sig);
   const std::string backend_name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
   std::string kernel_plan;
   std::unique_ptr<Backend> backend = make_backend(backend_name, cfg, p, &kernel_plan);
@@ -259,10 +262,12 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   };
 
   // Checkpoints: the backend's state and residual plus what the outputs need to go on (energy.csv
-  // so far, the snapshot series, the guard), written atomically; the newest two are kept.
+  // so far, the snapshot series, the guard), written atomically; the newest two are kept. On
+  // several ranks each writes its piece and rank 0 the record (rank_checkpoint.hpp); the identity
+  // is the whole run's, so that any number of ranks can continue it.
   CheckpointIdentity identity;
   identity.config_hash = opt.config_hash;
-  identity.mesh_fingerprint = mesh_fingerprint(md->mesh);
+  identity.mesh_fingerprint = fingerprint;
   identity.backend = backend->name();
   identity.precision = cfg.precision == Precision::Double ? "double" : "single";
   identity.K = K;
@@ -271,6 +276,13 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   identity.dt = plan.dt;
   identity.t_final = cfg.t_final;
   CheckpointSchedule checkpoints{cfg.checkpoint_every_steps, cfg.checkpoint_every_time};
+  // what this rank holds in the whole run's numbering (only a run that checkpoints or restarts needs it)
+  const RankElements elements = [&] {
+    if (!checkpoints.enabled() && opt.restart_dir.empty()) return RankElements{};
+    std::vector<double> aux;
+    backend->get_aux(aux);
+    return rank_elements(p, aux.size(), summary.value("partition", nlohmann::json()));
+  }();
   long long next_snapshot = 1;  // snapshot j (1, 2, ...) is due at j * vtk_every: an index, so
                                 // that no interval is too small to advance it
   std::string last_checkpoint;
@@ -279,11 +291,6 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     c.id = identity;
     c.step = step;
     c.time = time;
-    c.q = Fields(static_cast<int>(K), static_cast<int>(Np));
-    c.res = Fields(static_cast<int>(K), static_cast<int>(Np));
-    backend->get_state(c.q);
-    backend->get_residual(c.res);
-    backend->get_aux(c.aux);
     const auto g = guard.state();
     nlohmann::json progress = {{"csv", csv},
                                      {"snapshot_times", snapshot_times},
@@ -298,31 +305,36 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
       monitors.write(time, step, false);
     }
     c.progress = progress.dump();
-    last_checkpoint = write_checkpoint(out_dir, c);
+    RankState state{Fields(p.K(), static_cast<int>(Np)), Fields(p.K(), static_cast<int>(Np)), {}};
+    backend->get_state(state.q);
+    backend->get_residual(state.res);
+    backend->get_aux(state.aux);
+    last_checkpoint = write_rank_checkpoint(out_dir, std::move(c), std::move(state), elements);
   };
 
   long long first_step = 1;
   NormSample last_sample;
   if (!opt.restart_dir.empty()) {
-    std::string path;
-    const Checkpoint c = read_latest_checkpoint(out_dir, std::cerr, &path);
-    const auto diff = describe_mismatch(c, identity);
-    if (!diff.empty()) {
+    // any number of ranks: each takes its elements' rows out of the files (rank_checkpoint.hpp)
+    RestartPoint from = read_rank_checkpoint(out_dir, identity, elements);
+    const std::string& path = from.path;
+    const Checkpoint& c = from.record;
+    if (!from.mismatch.empty()) {
       std::string what;
-      for (const auto& d : diff) what += "\n    " + d;
+      for (const auto& d : from.mismatch) what += "\n    " + d;
       throw UserError("checkpoint " + path + " belongs to another run:" + what, {cfg.path},
                       "restart with the config, mesh, backend and precision of the run that wrote it");
     }
-    backend->set_state(c.q);
-    backend->set_residual(c.res);  // after set_state, which clears it
+    backend->set_state(from.q);
+    backend->set_residual(from.res);  // after set_state, which clears it
     {
       std::vector<double> aux;
       backend->get_aux(aux);
-      if (aux.size() != c.aux.size())
+      if (aux.size() != from.aux.size())
         throw UserError(fmt::format("checkpoint {} holds {} values of PML auxiliary state; this run's layer has {}", path,
-                                    c.aux.size(), aux.size()),
+                                    from.aux.size(), aux.size()),
                         {cfg.path}, "restart with the pml settings of the run that wrote it");
-      backend->set_aux(c.aux);
+      backend->set_aux(from.aux);
     }
     nlohmann::json progress;
     try {
@@ -382,7 +394,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     t = last ? cfg.t_final : t + dt;
     step_reached = s;
     monitors.after_step(t, dt, s);
-    stop_signal = InterruptGuard::pending();
+    stop_signal = collective_stop_signal();  // all ranks stop (and checkpoint) at the same step
     const bool snap = snap_every > 0 && !last && t >= static_cast<double>(next_snapshot) * snap_every * (1 - 1e-12);
     const bool ckpt = !last && checkpoints.enabled() && (checkpoints.due(s, t) || stop_signal);
     // a snapshot or checkpoint is sampled too: its energy is in energy.csv, and a blown-up state
@@ -485,7 +497,7 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   const Comm& comm = world();
   const std::string backend_name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
   const bool device = backend_name == "cuda" || (backend_name == "auto" && cuda::driver_available());
-  require_partitionable(cfg, restart, device ? "cuda" : backend_name);
+  require_partitionable(cfg, device ? "cuda" : backend_name);
   // mesh and physics first: an error in them (a config error in effect) leaves the directory alone.
   // What needs the whole mesh is decided on it (every rank has it until its part is cut out): the
   // layer (which weights the partition), the TF/SF box, the monitors' faces.
@@ -503,6 +515,7 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   apply_physics(cfg, p, whole);
   std::vector<DftMonitor> dft;
   for (const MonitorSpec& spec : cfg.monitors) dft.push_back(make_dft_monitor(p, spec, *whole.md));
+  const std::string fingerprint = mesh_fingerprint(whole.md->mesh);  // the whole mesh's, on any number of ranks
   whole = {};  // several ranks: the whole mesh is no longer needed
   const double mesh_s = seconds_since(t_start);
   // then the manifest: whatever happens next, the directory says which run it belongs to (rank 0
@@ -550,9 +563,11 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   };
   try {
     const int code =
-        run_loop(cfg, opt, out_dir, t_start, p, std::move(dft), mesh_s, summary, csv, step_reached, t, snapshots);
+        run_loop(cfg, opt, out_dir, t_start, p, std::move(dft), fingerprint, mesh_s, summary, csv, step_reached, t,
+                 snapshots);
     if (code != 0) {
       record_stop("interrupted", "");
+      comm.barrier();  // summary.json is written before the exit status ends the other ranks
       if (!opt.quiet && comm.root()) {
         std::cerr << fmt::format("\ndgmax: interrupted at step {} (t = {}); what was done is in {}/ "
                                  "(summary.json: \"status\": \"interrupted\")\n",

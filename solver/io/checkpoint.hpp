@@ -3,9 +3,9 @@
 // bit-for-bit like a run that was never interrupted (same backend and precision) and a checkpoint
 // of another mesh/order/config is refused with what differs.
 //
-// One HDF5 file per checkpoint, "<dir>/checkpoint_<step, 12 digits>.h5", written to a temporary
-// file with a unique name in <dir>, fsynced and renamed (solver/io/atomic_write), then all but the
-// newest two checkpoints are deleted. Layout (C order, native little-endian types):
+// A one-rank run writes one HDF5 file per checkpoint, "<dir>/checkpoint_<step, 12 digits>.h5", to
+// a temporary file with a unique name in <dir>, fsynced and renamed (solver/io/atomic_write), then
+// all but the newest two checkpoints are deleted. Layout (C order, native little-endian types):
 //
 //   /q, /res   float64 [K][6][Np]  state and LSERK4 residual, element-major, components
 //                                  Ex Ey Ez Hx Hy Hz (float32 when precision is "single" and every
@@ -16,8 +16,18 @@
 // Root attributes: format = "dgmax-checkpoint", format_version = 1, dgmax_version, config_hash,
 // mesh_fingerprint, backend, precision (strings); K, N, Np, step (int64); time, dt, t_final
 // (float64, bitwise).
+//
+// A run on several ranks writes a *set*: each rank its piece "checkpoint_<step>_p<rank, 4
+// digits>.h5" (checkpoint_piece.hpp: its owned elements' state keyed by global element number),
+// and then, once every piece is durable, rank 0 the *record* "checkpoint_<step>.h5" that makes the
+// set valid (solver/app/rank_checkpoint.hpp). The record is the file above with format_version = 2,
+// no /q, /res, /aux, and besides: attributes pieces (int64), set_id, partition_method,
+// partition_hash (strings); /piece_elements, /piece_layer_elements int64 [pieces] (owned elements
+// and layer elements of each piece). A piece belongs to the set when its set_id and step are the
+// record's, so a crash between pieces, or pieces left by another run, never make a set that reads.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -41,8 +51,19 @@ struct CheckpointIdentity {
   double t_final = 0;
 };
 
+// What the record of a several-rank checkpoint adds (pieces = 0: a one-rank checkpoint).
+struct CheckpointSet {
+  long long pieces = 0;             // ranks that wrote a piece
+  std::string set_id;               // every piece of the set carries it (a token of the writing run)
+  std::string partition_method;     // "metis" or "sfc"
+  std::string partition_hash;       // hash of the element -> rank map of the writing run
+  std::vector<long long> piece_elements;        // [pieces] owned elements of each piece
+  std::vector<long long> piece_layer_elements;  // [pieces] PML layer elements of each piece
+};
+
 struct Checkpoint {
   CheckpointIdentity id;
+  CheckpointSet set;   // a set's record: the state is in the pieces, q, res and aux are empty
   long long step = 0;  // steps taken
   double time = 0;     // simulated time after `step` steps
   Fields q, res;       // state and LSERK4 residual, [K][6][Np] (Backend::get_state / get_residual)
@@ -52,25 +73,36 @@ struct Checkpoint {
 
 // "<dir>/checkpoint_<step zero-padded to 12 digits>.h5".
 std::string checkpoint_path(const std::string& dir, long long step);
+// "<dir>/checkpoint_<step, 12 digits>_p<piece zero-padded to 4 digits>.h5": a rank's piece of a set.
+std::string checkpoint_piece_path(const std::string& dir, long long step, long long piece);
 
 // Writes `c` atomically to checkpoint_path(dir, c.step) (creating `dir` when missing), then keeps
 // only that checkpoint and the newest older one: every other checkpoint_*.h5 in `dir` is deleted,
 // including ones with a larger step (left by an earlier run that went further; they must not be
-// mistaken for the newest). Returns the path written. UserError naming the file on failure (an
-// earlier checkpoint is then left untouched). InternalError when q/res do not match K and Np.
+// mistaken for the newest), and so are the pieces of every step not kept. With c.set.pieces > 0
+// it writes a set's record (its pieces must be durable before). Returns the path written.
+// UserError naming the file on failure (an earlier checkpoint is then left untouched).
+// InternalError when q/res do not match K and Np (or a record carries state).
 std::string write_checkpoint(const std::string& dir, const Checkpoint& c);
 
 // Reads and validates one checkpoint file: format, every size against the datasets (K*6*Np
-// values in /q and /res, Np = (N+1)(N+2)(N+3)/6), Fletcher-32 checksums. UserError naming the file
-// and what is wrong otherwise.
+// values in /q and /res, Np = (N+1)(N+2)(N+3)/6), Fletcher-32 checksums. A set's record comes
+// back with c.set filled and no state. UserError naming the file and what is wrong otherwise.
 Checkpoint read_checkpoint(const std::string& path);
 
 // The checkpoint_*.h5 files of `dir`, oldest (smallest step) first. Empty when none or no dir.
 std::vector<std::string> list_checkpoints(const std::string& dir);
 
-// The newest checkpoint of `dir` that reads and validates. When a newer one does not (truncated,
-// corrupt), writes "warning: cannot read checkpoint '<path>': <why>; trying the previous
-// checkpoint" to `warnings` and tries the next older one. UserError naming `dir` when it has no checkpoint, or none that is valid (with why).
+// Tries the checkpoints of `dir` newest first: `load(path, step)` returns "" when it has taken that
+// checkpoint, else why not ("cannot read checkpoint '<path>': <why>"); then "warning: <why>; trying
+// the previous checkpoint" goes to `warnings` and the next older one is tried. Returns the path
+// taken. UserError naming `dir` when it has no checkpoint, or none that loads (with every why).
+// Several ranks call it together with a collective `load` (the same files on every rank).
+std::string load_latest_checkpoint(const std::string& dir, std::ostream& warnings,
+                                   const std::function<std::string(const std::string&, long long)>& load);
+
+// The newest checkpoint of `dir` that reads and validates (load_latest_checkpoint with
+// read_checkpoint; a file that holds another step than its name says is refused too).
 // `path_out`, when given, receives the file read.
 Checkpoint read_latest_checkpoint(const std::string& dir, std::ostream& warnings,
                                   std::string* path_out = nullptr);
@@ -79,7 +111,7 @@ Checkpoint read_latest_checkpoint(const std::string& dir);  // warnings to std::
 // Every way `saved` does not fit the run `now`, one human-readable line each, e.g.
 // "order N: checkpoint 3, config 4"; empty when the checkpoint can be resumed. Compares every
 // identity field (dt and t_final bitwise, shown with 17 significant digits) and the sizes of
-// saved.q / saved.res against K and Np.
+// saved.q / saved.res against K and Np (not for a set's record: its state is in the pieces).
 std::vector<std::string> describe_mismatch(const Checkpoint& saved, const CheckpointIdentity& now);
 
 }  // namespace dgmax

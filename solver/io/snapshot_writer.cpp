@@ -113,15 +113,21 @@ void SnapshotWriter::write(const Fields& q, double time) {
 
 void SnapshotWriter::resume(const std::vector<double>& times) {
   DGMAX_ASSERT(count_ == 0, "SnapshotWriter::resume after a write");
+  const std::filesystem::path dir(dir_);
   for (const double time : times) {
     const int index = count_++;
     if (format_ == Format::Vtu || format_ == Format::Both) {
-      const std::string name = snapshot_name(index, ".vtu");
-      files_.push_back((std::filesystem::path(dir_) / name).string());
+      // the run being continued may have had another number of ranks: its .pvtu index of pieces,
+      // or its whole .vtu, whichever it left (else what this run would write)
+      const std::string whole = snapshot_name(index, ".vtu"), joined = snapshot_name(index, ".pvtu");
+      std::error_code ec;
+      const bool pieces = std::filesystem::exists(dir / joined, ec) || (ctx_.parts > 1 && !std::filesystem::exists(dir / whole, ec));
+      const std::string name = pieces ? joined : whole;
+      files_.push_back((dir / name).string());
       if (pvd_) pvd_->add(time, name);
     }
     if (format_ == Format::Hdf5 || format_ == Format::Both)
-      files_.push_back((std::filesystem::path(dir_) / snapshot_name(index, ".h5")).string());
+      files_.push_back((dir / piece_name(index, ctx_.rank, ".h5")).string());
   }
 }
 

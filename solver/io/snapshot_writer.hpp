@@ -70,7 +70,8 @@ class SnapshotWriter {
   void write(const FieldsT<float>& q, double time);
 
   // A restarted run: takes snapshots 0 .. times.size()-1 as already written (by the run being
-  // continued, with these times), so the series and the .pvd go on from there. Only before the
+  // continued, with these times, on any number of ranks: the .pvd lists the .pvtu index where
+  // there is one, else the .vtu), so the series and the .pvd go on from there. Only before the
   // first write(); the files themselves are not read. InternalError otherwise.
   void resume(const std::vector<double>& times);
 

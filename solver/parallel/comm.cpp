@@ -95,27 +95,51 @@ std::vector<long long> Comm::gather_all(long long v) const {
   if (size_ > 1) MPI_Allgather(&v, 1, MPI_LONG_LONG, out.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
   return out;
 }
+std::string Comm::first_text(const std::string& local) const {
+  if (size_ == 1) return local;
+  const std::vector<long long> n = gather_all(static_cast<long long>(local.size()));
+  for (int r = 0; r < size_; ++r) {
+    const auto len = n[static_cast<size_t>(r)];
+    if (len == 0) continue;
+    DGMAX_ASSERT(len <= std::numeric_limits<int>::max(), "first_text: text too long");
+    std::string out = rank_ == r ? local : std::string(static_cast<size_t>(len), '\0');
+    MPI_Bcast(out.data(), static_cast<int>(len), MPI_CHAR, r, MPI_COMM_WORLD);
+    return out;
+  }
+  return {};
+}
 void Comm::abort(int code) const {
   if (size_ > 1) MPI_Abort(MPI_COMM_WORLD, code);
 }
 
 namespace {
 
+// Every rank's count of values and where they start in the joined vector (MPI's int counts).
+struct Layout {
+  std::vector<int> counts, offsets;
+  long long total = 0;
+};
+Layout layout_of(const Comm& c, size_t local, const char* what) {
+  DGMAX_ASSERT(local <= static_cast<size_t>(std::numeric_limits<int>::max()), std::string(what) + ": too many values");
+  const std::vector<long long> n = c.gather_all(static_cast<long long>(local));
+  Layout l;
+  l.counts.resize(n.size());
+  l.offsets.resize(n.size());
+  for (size_t r = 0; r < n.size(); ++r) {
+    DGMAX_ASSERT(l.total <= std::numeric_limits<int>::max(), std::string(what) + ": too many values");
+    l.counts[r] = static_cast<int>(n[r]);
+    l.offsets[r] = static_cast<int>(l.total);
+    l.total += n[r];
+  }
+  return l;
+}
+
 template <class T>
 std::vector<T> gatherv_to_root(const Comm& c, const std::vector<T>& v, MPI_Datatype type) {
   if (c.size() == 1) return v;
-  DGMAX_ASSERT(v.size() <= static_cast<size_t>(std::numeric_limits<int>::max()), "gather_to_root: too many values");
-  const std::vector<long long> n = c.gather_all(static_cast<long long>(v.size()));
-  std::vector<int> counts(n.size()), offsets(n.size());
-  long long total = 0;
-  for (size_t r = 0; r < n.size(); ++r) {
-    DGMAX_ASSERT(total <= std::numeric_limits<int>::max(), "gather_to_root: too many values");
-    counts[r] = static_cast<int>(n[r]);
-    offsets[r] = static_cast<int>(total);
-    total += n[r];
-  }
-  std::vector<T> out(c.root() ? static_cast<size_t>(total) : 0);
-  MPI_Gatherv(v.data(), static_cast<int>(v.size()), type, out.data(), counts.data(), offsets.data(), type, 0,
+  const Layout l = layout_of(c, v.size(), "gather_to_root");
+  std::vector<T> out(c.root() ? static_cast<size_t>(l.total) : 0);
+  MPI_Gatherv(v.data(), static_cast<int>(v.size()), type, out.data(), l.counts.data(), l.offsets.data(), type, 0,
               MPI_COMM_WORLD);
   return out;
 }
@@ -128,6 +152,14 @@ std::vector<double> Comm::gather_to_root(const std::vector<double>& v) const {
 std::vector<long long> Comm::gather_to_root(const std::vector<long long>& v) const {
   return gatherv_to_root(*this, v, MPI_LONG_LONG);
 }
+std::vector<long long> Comm::gather_all(const std::vector<long long>& v) const {
+  if (size_ == 1) return v;
+  const Layout l = layout_of(*this, v.size(), "gather_all");
+  std::vector<long long> out(static_cast<size_t>(l.total));
+  MPI_Allgatherv(v.data(), static_cast<int>(v.size()), MPI_LONG_LONG, out.data(), l.counts.data(), l.offsets.data(),
+                 MPI_LONG_LONG, MPI_COMM_WORLD);
+  return out;
+}
 #else
 void Comm::sum(double*, int) const {}
 void Comm::max(double*, int) const {}
@@ -137,6 +169,8 @@ bool Comm::any(bool local) const { return local; }
 void Comm::barrier() const {}
 std::string Comm::broadcast(const std::string& s) const { return s; }
 std::vector<long long> Comm::gather_all(long long v) const { return {v}; }
+std::vector<long long> Comm::gather_all(const std::vector<long long>& v) const { return v; }
+std::string Comm::first_text(const std::string& local) const { return local; }
 std::vector<double> Comm::gather_to_root(const std::vector<double>& v) const { return v; }
 std::vector<long long> Comm::gather_to_root(const std::vector<long long>& v) const { return v; }
 void Comm::abort(int) const {}

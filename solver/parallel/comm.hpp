@@ -31,6 +31,12 @@ class Comm {
   std::string broadcast(const std::string& s) const;
   // every rank's value, in rank order (on every rank)
   std::vector<long long> gather_all(long long v) const;
+  // every rank's `v`, one after the other in rank order, on every rank (lengths may differ)
+  std::vector<long long> gather_all(const std::vector<long long>& v) const;
+  // The text of the lowest rank whose `local` is not empty, on every rank ("" when every rank's is
+  // empty): one verdict on what some ranks found (a file they could not read or write) that all
+  // act on together.
+  std::string first_text(const std::string& local) const;
   // every rank's `v`, one after the other in rank order, on rank 0 (the other ranks get an empty
   // vector); the lengths may differ between ranks
   std::vector<double> gather_to_root(const std::vector<double>& v) const;

@@ -45,20 +45,21 @@ inline std::string config_path(const std::string& name) {
   return std::string(DGMAX_SOURCE_DIR) + "/configs/" + name + ".yaml";
 }
 
-// Runs `dgmax run configs/<name>.yaml --output <temp> -q --set output.vtk_every=0 --set <each>`
-// (no intermediate snapshots: the tests read norms only). The output folder is removed after
-// reading; on failure the test fails with dgmax's stderr.
-// `keep_dir`: leave the output folder for the caller to read (and remove). `launcher`: put before
-// the binary (e.g. "mpirun -np 2 "; end it with a space).
-inline ConfigRun run_config(const std::string& name, const std::vector<std::string>& sets = {}, bool keep_dir = false,
-                            const std::string& launcher = "") {
-  static int counter = 0;
-  ConfigRun r;
-  r.dir = ::testing::TempDir() + "dgmax_regression_" + name + "_" + std::to_string(::getpid()) + "_" +
-          std::to_string(counter++);
-  std::filesystem::remove_all(r.dir);
-  std::string args = "run '" + config_path(name) + "' --output '" + r.dir + "' -q --set output.vtk_every=0";
+// "run 'configs/<name>.yaml' <where> -q --set output.vtk_every=0 --set '<each>'...": dgmax's arguments.
+inline std::string config_args(const std::string& name, const std::string& where, const std::vector<std::string>& sets) {
+  std::string args = "run '" + config_path(name) + "' " + where + " -q --set output.vtk_every=0";
   for (const auto& s : sets) args += " --set '" + s + "'";  // quoted: [a,b,c] is a shell pattern
+  return args;
+}
+
+// Runs `dgmax run configs/<name>.yaml <where> -q --set output.vtk_every=0 --set <each>` and reads
+// back what the run wrote into `dir` (summary.json, energy.csv); on failure the test fails with
+// dgmax's stderr. `launcher`: put before the binary (e.g. "mpirun -np 2 "; end it with a space).
+inline ConfigRun run_config_into(const std::string& name, const std::string& dir, const std::string& where,
+                                 const std::vector<std::string>& sets, const std::string& launcher) {
+  ConfigRun r;
+  r.dir = dir;
+  const std::string args = config_args(name, where, sets);
   // OpenMP threads that spin while waiting make dgmax 5-10x slower when the cores are shared
   // (ctest -j, other jobs); sleeping waits keep the suite fast there. Results do not change.
   // An OMP_WAIT_POLICY already set by the caller wins.
@@ -81,8 +82,28 @@ inline ConfigRun run_config(const std::string& name, const std::vector<std::stri
     }
     EXPECT_FALSE(r.energy.empty()) << "no rows in " << r.dir << "/energy.csv";
   }
+  return r;
+}
+
+// Runs `dgmax run configs/<name>.yaml --output <temp> -q --set output.vtk_every=0 --set <each>`
+// (no intermediate snapshots: the tests read norms only). The output folder is removed after
+// reading. `keep_dir`: leave the output folder for the caller to read (and remove).
+inline ConfigRun run_config(const std::string& name, const std::vector<std::string>& sets = {}, bool keep_dir = false,
+                            const std::string& launcher = "") {
+  static int counter = 0;
+  const std::string dir = ::testing::TempDir() + "dgmax_regression_" + name + "_" + std::to_string(::getpid()) + "_" +
+                          std::to_string(counter++);
+  std::filesystem::remove_all(dir);
+  ConfigRun r = run_config_into(name, dir, "--output '" + dir + "'", sets, launcher);
   if (!keep_dir) std::filesystem::remove_all(r.dir);
   return r;
+}
+
+// `dgmax run configs/<name>.yaml --restart <dir>` with the sets of the run that wrote `dir`; the
+// folder is left for the caller.
+inline ConfigRun restart_config(const std::string& name, const std::string& dir, const std::vector<std::string>& sets = {},
+                                const std::string& launcher = "") {
+  return run_config_into(name, dir, "--restart '" + dir + "'", sets, launcher);
 }
 
 // |measured − expected| ≤ rel·|expected|, with both numbers in the message. The expected values
