@@ -21,6 +21,7 @@
 #include "codegen/jit/jit_cache.hpp"
 #include "codegen/jit/subprocess.hpp"
 #include "solver/util/error.hpp"
+#include "solver/util/env.hpp"
 
 namespace dgmax::codegen {
 namespace fs = std::filesystem;
@@ -45,11 +46,6 @@ State& state() {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? std::string(v) : std::string();
 }
 
 // The first line that is not blank (nvc++ --version starts with an empty line).

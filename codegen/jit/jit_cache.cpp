@@ -25,6 +25,7 @@
 
 #include "codegen/jit/content_hash.hpp"
 #include "solver/util/error.hpp"
+#include "solver/util/env.hpp"
 
 namespace dgmax::codegen {
 namespace fs = std::filesystem;
@@ -32,11 +33,6 @@ namespace {
 
 const char* kCacheHint =
     "set DGMAX_CACHE_DIR to a writable directory (default: $XDG_CACHE_HOME/dgmax or ~/.cache/dgmax)";
-
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? std::string(v) : std::string();
-}
 
 // The entry's key is the artifact's file name up to the first dot ("<key>.so" -> "<key>"). The
 // sidecar records it, so that a valid artifact of another entry copied over this one (with its

@@ -68,14 +68,9 @@ KernelData<Real> make_kernel_data(const Problem& p) {
     if (layer.profile.kappa_max != 1) {  // the scale of the ordinary right-hand side, per node and component
       const int Np = p.Np();
       d.xscale.assign(static_cast<size_t>(d.slots()) * 6 * Np, Real(1));  // TF/SF slots: 1
-      for (size_t slot = 0; slot < layer.elements.size(); ++slot) {
-        double x[3], sigma[3], kappa[3], alpha[3];  // constant per element (pml_profile.hpp)
-        pml_centroid(&d.vert[static_cast<size_t>(layer.elements[slot]) * kVertStride], x);
-        pml_coefficients(layer.profile, x, sigma, kappa, alpha);
+      for (size_t slot = 0; slot < layer.elements.size(); ++slot)
         for (int c = 0; c < 6; ++c)
-          for (int i = 0; i < Np; ++i)
-            d.xscale[(slot * 6 + c) * Np + i] = static_cast<Real>(kappa[c % 3] / (kappa[(c + 1) % 3] * kappa[(c + 2) % 3]));
-      }
+          std::fill_n(&d.xscale[(slot * 6 + c) * Np], Np, d.pml_coef[slot * kPmlCoef + kPmlCoefScale + c % 3]);
     }
   }
   return d;

@@ -21,15 +21,11 @@
 #include "solver/physics/pml.hpp"
 #include "solver/physics/space_time_field.hpp"
 #include "solver/time/lserk4.hpp"
+#include "solver/util/env.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
 namespace {
-
-bool env_is_zero(const char* name) {
-  const char* v = std::getenv(name);
-  return v && std::string(v) == "0";
-}
 
 template <class Real>
 class CudaBackend final : public CudaPlanBackend {
@@ -375,7 +371,7 @@ class CudaBackend final : public CudaPlanBackend {
   // while the traces travel. split is a multiple of the block's elements, so the blocks are those of
   // one launch; 0: no overlap (one rank, another plan form, TF/SF, or DGMAX_HALO_OVERLAP=0).
   int overlap_split() const {
-    if (!halo_ || !overlap_enabled_ || fuse_level_ < 2 || pml_ || tfsf_) return 0;
+    if (!halo_ || !overlap_enabled_ || fuse_level_ < 2 || tfsf_) return 0;
     const int epb = plan().elements_per_block, interior = p_.md->halo.K_interior;
     return (interior < 0 ? p_.K_owned() : interior) / epb * epb;
   }
@@ -491,7 +487,7 @@ class CudaBackend final : public CudaPlanBackend {
   std::vector<EventPair> spare_;
   CudaMonitors monitors_{ctx_, std::is_same_v<Real, float>, p_.Np()};  // probes and DFT monitors
   std::unique_ptr<CudaHalo> halo_;  // several ranks: the face-trace exchange
-  bool overlap_enabled_ = !env_is_zero("DGMAX_HALO_OVERLAP");  // (=0: for measuring what the overlap gains)
+  bool overlap_enabled_ = env("DGMAX_HALO_OVERLAP") != "0";  // (=0: for measuring what the overlap gains)
   cuda::Event interior_start_, interior_stop_;  // around the interior launch (made with halo_)
   double exposed_s_ = 0, hidden_s_ = 0;  // exchange time not hidden / hidden behind interior elements
 };

@@ -16,6 +16,7 @@
 
 #include "dgmax/config.hpp"
 #include "solver/util/error.hpp"
+#include "solver/util/env.hpp"
 
 static_assert(DGMAX_HAS_CUDA, "solver/backends/cuda/cuda_driver.cpp is built only with CUDA (see CMakeLists.txt)");
 static_assert(std::is_same_v<CUfunction, dgmax::cuda::Function>, "cuda_driver.hpp: Function must be CUfunction");
@@ -84,11 +85,6 @@ struct DriverState {
 };
 
 const char* kCpuHint = "use backend cpu (`--backend cpu`, or `backend: cpu` in the config)";
-
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? std::string(v) : std::string();
-}
 
 std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
 
