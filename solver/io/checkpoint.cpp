@@ -172,12 +172,8 @@ std::string write_checkpoint(const std::string& dir, const Checkpoint& c) {
   const std::string path = checkpoint_path(dir, c.step);
   const bool as_float = id.precision == "single" && all_exact_floats(c.q.q) && all_exact_floats(c.res.q);
 
-  const std::string tmp = temp_path_for(path);
-  QuietHdf5Errors quiet;
-  const CheckpointH5 w(path, true);
-  try {
-    H5Id file(w.check(H5Fcreate(tmp.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), "H5Fcreate", tmp), H5Fclose);
-    const hid_t f = file.get();
+  // committed now, not deferred: older checkpoints are deleted next
+  write_checkpoint_file(path, [&](const CheckpointH5& w, hid_t f) {
     write_identity(w, f, c, record ? kRecordVersion : kFormatVersion);
     if (record) {
       write_set(w, f, c.set);
@@ -187,12 +183,7 @@ std::string write_checkpoint(const std::string& dir, const Checkpoint& c) {
     }
     write_checkpoint_bytes(w, f, "progress", c.progress);
     if (!c.aux.empty()) write_checkpoint_doubles(w, f, "aux", c.aux, "PML auxiliary fields and their LSERK4 residual");
-    w.check(H5Fclose(file.release()), "H5Fclose", tmp);
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
-  }
-  commit_temp_file_now(tmp, path);  // not deferred: older checkpoints are deleted next
+  });
   prune_checkpoints(dir, c.step, record);
   return path;
 }
@@ -200,12 +191,7 @@ std::string write_checkpoint(const std::string& dir, const Checkpoint& c) {
 Checkpoint read_checkpoint(const std::string& path) {
   QuietHdf5Errors quiet;
   const CheckpointH5 r(path, false);
-  {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) r.fail("no such file");
-  }
-  if (r.check(H5Fis_hdf5(path.c_str()), "H5Fis_hdf5") <= 0) r.fail("not an HDF5 file");
-  H5Id file(r.check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "H5Fopen"), H5Fclose);
+  H5Id file = open_checkpoint_file(r);
   const hid_t f = file.get();
   if (r.read_string_attr(f, "format") != kFormat) r.fail("not a dgmax checkpoint (format is not '" + std::string(kFormat) + "')");
   const long long version = r.read_int_attr(f, "format_version");

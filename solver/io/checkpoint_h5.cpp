@@ -1,8 +1,11 @@
 #include "solver/io/checkpoint_h5.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 
+#include "solver/io/atomic_write.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -90,6 +93,29 @@ double CheckpointH5::read_double_attr(hid_t obj, const std::string& name) const 
 
 bool CheckpointH5::has(hid_t f, const std::string& name) const {
   return check(H5Lexists(f, name.c_str(), H5P_DEFAULT), "H5Lexists", name) > 0;
+}
+
+void write_checkpoint_file(const std::string& path, const std::function<void(const CheckpointH5& w, hid_t f)>& body) {
+  const std::string tmp = temp_path_for(path);
+  QuietHdf5Errors quiet;
+  const CheckpointH5 w(path, true);
+  try {
+    H5Id file(w.check(H5Fcreate(tmp.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), "H5Fcreate", tmp), H5Fclose);
+    body(w, file.get());
+    w.check(H5Fclose(file.release()), "H5Fclose", tmp);
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
+  commit_temp_file_now(tmp, path);
+}
+
+H5Id open_checkpoint_file(const CheckpointH5& r, const std::string& missing_note) {
+  const std::string& path = r.path();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) r.fail("no such file" + missing_note);
+  if (r.check(H5Fis_hdf5(path.c_str()), "H5Fis_hdf5") <= 0) r.fail("not an HDF5 file");
+  return H5Id(r.check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "H5Fopen"), H5Fclose);
 }
 
 bool all_exact_floats(const std::vector<double>& v) {

@@ -5,6 +5,7 @@
 
 #include <hdf5.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,14 @@ class CheckpointH5 {
   std::string path_;
   bool writing_;
 };
+
+// Writes the HDF5 file `path` whole or not at all: `body` fills a new file under a temporary name,
+// which is closed and renamed into place durably (commit_temp_file_now); on failure the temporary
+// file is removed and the error goes on.
+void write_checkpoint_file(const std::string& path, const std::function<void(const CheckpointH5& w, hid_t f)>& body);
+// The HDF5 file r.path() opened for reading; r.fail("no such file" + missing_note) when there is
+// none, "not an HDF5 file" when it is something else.
+H5Id open_checkpoint_file(const CheckpointH5& r, const std::string& missing_note = {});
 
 // True when every value is exactly a float (bitwise: the float widened again is the same double).
 bool all_exact_floats(const std::vector<double>& v);

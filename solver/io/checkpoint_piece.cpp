@@ -30,12 +30,8 @@ std::string write_checkpoint_piece(const std::string& dir, const CheckpointPiece
   DGMAX_ASSERT(p.step >= 0 && p.piece >= 0 && p.piece < p.pieces, "checkpoint piece: step or piece out of range");
   const std::string path = checkpoint_piece_path(dir, p.step, p.piece);
   const bool as_float = single && all_exact_floats(p.q.q) && all_exact_floats(p.res.q);
-  const std::string tmp = temp_path_for(path);
-  QuietHdf5Errors quiet;
-  const CheckpointH5 w(path, true);
-  try {
-    H5Id file(w.check(H5Fcreate(tmp.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), "H5Fcreate", tmp), H5Fclose);
-    const hid_t f = file.get();
+  // durable before the record says the set is complete
+  write_checkpoint_file(path, [&](const CheckpointH5& w, hid_t f) {
     w.string_attr(f, "format", kPieceFormat);
     w.int_attr(f, "format_version", kPieceVersion);
     w.string_attr(f, "set_id", p.set_id);
@@ -53,24 +49,14 @@ std::string write_checkpoint_piece(const std::string& dir, const CheckpointPiece
       write_checkpoint_ints(w, f, "aux_element", p.aux_element, "global element number of each layer row [L]");
       write_checkpoint_doubles(w, f, "aux", p.aux, "PML auxiliary fields, then their LSERK4 residual [2][L][A]");
     }
-    w.check(H5Fclose(file.release()), "H5Fclose", tmp);
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
-  }
-  commit_temp_file_now(tmp, path);  // durable before the record says the set is complete
+  });
   return path;
 }
 
 CheckpointPiece read_checkpoint_piece(const std::string& path, bool with_state) {
   QuietHdf5Errors quiet;
   const CheckpointH5 r(path, false);
-  {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) r.fail("no such file (the checkpoint set is incomplete)");
-  }
-  if (r.check(H5Fis_hdf5(path.c_str()), "H5Fis_hdf5") <= 0) r.fail("not an HDF5 file");
-  H5Id file(r.check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "H5Fopen"), H5Fclose);
+  H5Id file = open_checkpoint_file(r, " (the checkpoint set is incomplete)");
   const hid_t f = file.get();
   if (r.read_string_attr(f, "format") != kPieceFormat)
     r.fail("not a piece of a dgmax checkpoint (format is not '" + std::string(kPieceFormat) + "')");
