@@ -179,12 +179,39 @@ std::string generate_cuda_source(const KernelSpec& s) {
   src << fmt::format(R"(// Block shape of the volume, lift and stage kernels: (NP, TY) threads; thread (i, y) owns node i
 // of the block's elements y*EPT .. y*EPT + EPT-1. Norms and initial state: (NP, NEPB).
 enum {{ EPB = {epb}, EPT = {ept}, TY = EPB / EPT, NT = {nt}, NEPB = {nepb} }};
+// A block's face fluxes: one row of NFACE_NODES*6 per element, padded to an odd length, so that
+// the lanes of a warp reading the same entry of two or more elements hit different banks.
+enum {{ SF_ROW = NFACE_NODES * 6 + 1 }};
 // Only the kernels of the plan's fusion level are compiled (their shared memory is the plan's).
 #define FUSION {fusion}
 #define SHARED_OPS {shared_ops}
 #define VEC {vec}
 #define SINGLE {single}
 #define MMA {mma}
+// Copies from global to shared memory that run while the block works (sm_80 and up: cp.async, the
+// data never passes through registers; older devices: a plain copy). The waits are per thread: a
+// __syncthreads after them makes every thread's copies visible to the block.
+DGMAX_FN void copy_async(real_t* dst, const real_t* src) {{
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src),
+               "n"(sizeof(real_t)));
+#else
+  *dst = *src;
+#endif
+}}
+DGMAX_FN void copy_async_commit() {{
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}}
+// Wait until at most `pending` of this thread's committed groups are still in flight.
+template <int pending>
+DGMAX_FN void copy_async_wait() {{
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
+#endif
+}}
+
 #if !MMA
 #if SHARED_OPS
 #define OPS sops
@@ -211,6 +238,19 @@ DGMAX_FN void stage_state(const real_t* __restrict__ q, int K, int kb, int tid, 
     const int e = n / (6 * NP), c = n / NP - 6 * e, j = n % NP;
     SQ_AT(sq[e], c, j) = n < valid ? qb[n] : real_t(0);
   }}
+}}
+
+// stage_state with asynchronous copies (one group): the block's loads all in flight at once
+// instead of one load and store per loop turn.
+DGMAX_FN void stage_state_async(const real_t* __restrict__ q, int K, int kb, int tid, elem_state_t* __restrict__ sq) {{
+  const real_t* qb = q + (long)kb * 6 * NP;
+  const int valid = min(EPB, K - kb) * 6 * NP;
+  for (int n = tid; n < EPB * 6 * NP; n += NT) {{
+    const int e = n / (6 * NP), c = n / NP - 6 * e, j = n % NP;
+    if (n < valid) copy_async(&SQ_AT(sq[e], c, j), qb + n);
+    else SQ_AT(sq[e], c, j) = real_t(0);
+  }}
+  copy_async_commit();
 }}
 
 // The six fields of node j of an element's staged state.
@@ -248,14 +288,18 @@ DGMAX_FN void stage_ops(int tid, real_t* __restrict__ sops) {{
   for (int n = tid; n < OPW * NP * NP; n += NT) sops[n] = d[n];
 }}
 
-// The face fluxes (times Fscale) of the block's elements into shared memory (sf: [EPB][NFACE_NODES*6]).
+// The face fluxes (times Fscale) of the block's elements into shared memory (sf: [EPB][SF_ROW]).
 DGMAX_FN void block_fluxes(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                            const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
                            const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
-                           real_t (*__restrict__ sf)[NFACE_NODES * 6]) {{
-  for (int n = tid; n < EPB * NFACE_NODES; n += NT) {{
+                           real_t (*__restrict__ sf)[SF_ROW]) {{
+  // a fixed trip count, unrolled: the turns' index loads (vmapP, etoe) and the neighbour loads that
+  // depend on them are issued together instead of one chain after the other
+#pragma unroll
+  for (int it = 0; it < (EPB * NFACE_NODES + NT - 1) / NT; ++it) {{
+    const int n = tid + it * NT;
     const int e = n / NFACE_NODES, m = n - e * NFACE_NODES, k = kb + e;
-    if (k < K) face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, &sf[e][m * 6]);
+    if (n < EPB * NFACE_NODES && k < K) face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, &sf[e][m * 6]);
   }}
 }}
 
@@ -300,8 +344,8 @@ DGMAX_FN void volume_nodes(int i, const elem_state_t* __restrict__ sq, const rea
   }}
 }}
 
-// acc[r] = row i of LIFT times the face fluxes of element r of EPT (sf: [EPT][NFACE_NODES*6]).
-DGMAX_FN void lift_nodes(int i, const real_t (*__restrict__ sf)[NFACE_NODES * 6], real_t (*__restrict__ acc)[6]) {{
+// acc[r] = row i of LIFT times the face fluxes of element r of EPT (sf: [EPT][SF_ROW]).
+DGMAX_FN void lift_nodes(int i, const real_t (*__restrict__ sf)[SF_ROW], real_t (*__restrict__ acc)[6]) {{
 #pragma unroll
   for (int r = 0; r < EPT; ++r)
 #pragma unroll
@@ -362,7 +406,7 @@ DGMAX_FN void finish_rhs(int k, int i, const real_t* __restrict__ acc, const rea
 
 // Lift the block's face fluxes (sf, in shared memory) onto the volume terms in rhs: thread (i, y)
 // finishes node i of its EPT elements.
-DGMAX_FN void lift_block(int K, int kb, int i, int y, const real_t (*__restrict__ sf)[NFACE_NODES * 6],
+DGMAX_FN void lift_block(int K, int kb, int i, int y, const real_t (*__restrict__ sf)[SF_ROW],
                          const real_t* __restrict__ mat, const real_t* __restrict__ q, const double* __restrict__ vert,
                          double t, real_t* __restrict__ rhs, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
   real_t acc[EPT][6];
@@ -419,13 +463,12 @@ extern "C" __global__ void dgmax_surface(int K, const real_t* __restrict__ q, co
 extern "C" __global__ void __launch_bounds__(NT)
 dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ mat, const real_t* __restrict__ q,
            const double* __restrict__ vert, double t, real_t* __restrict__ rhs, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
-  __shared__ real_t sf[EPB][NFACE_NODES * 6];
+  __shared__ real_t sf[EPB][SF_ROW];
   const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = blockIdx.x * EPB;
   {{
-    real_t* s = &sf[0][0];
     const real_t* fb = flux + (long)kb * NFACE_NODES * 6;
     const int valid = min(EPB, K - kb) * NFACE_NODES * 6;
-    for (int n = tid; n < valid; n += NT) s[n] = fb[n];
+    for (int n = tid; n < valid; n += NT) sf[n / (NFACE_NODES * 6)][n % (NFACE_NODES * 6)] = fb[n];
   }}
   __syncthreads();
   lift_block(K, kb, i, y, sf, mat, q, vert, t, rhs, xslot, xsrc, xscale);
@@ -441,7 +484,7 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
                    const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
                    const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
                    real_t* __restrict__ rhs, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
-  __shared__ real_t sf[EPB][NFACE_NODES * 6];
+  __shared__ real_t sf[EPB][SF_ROW];
   const int i = threadIdx.x, y = threadIdx.y, kb = blockIdx.x * EPB;
   block_fluxes(K, kb, y * NP + i, q, geo, mat, etoe, bc, vmapP, vert, t, sf);
   __syncthreads();
@@ -464,7 +507,7 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
             real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef, int pml_slots,
             int k0) {{
   __shared__ __align__(16) elem_state_t sq[EPB];
-  __shared__ real_t sf[EPB][NFACE_NODES * 6];
+  __shared__ real_t sf[EPB][SF_ROW];
   const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = k0 + blockIdx.x * EPB;
 #if HAS_CURRENT
   // J first, while few registers are live, parked in shared memory until the update: evaluated
@@ -484,12 +527,26 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   __shared__ __align__(16) real_t sops[OPW * NP * NP];
   stage_ops(tid, sops);
 #endif
-  stage_state(q, K, kb, tid, sq);
+  // the state (for the whole block) and each thread's own res entries (for its update at the end)
+  // are copied while the block computes its fluxes, volume and lift terms: waiting for them where
+  // they are used left most of the stage's time to device-memory latency (bench/NOTES.md)
+  __shared__ real_t sres[EPB][6][NP];
+  stage_state_async(q, K, kb, tid, sq);
+#pragma unroll
+  for (int r = 0; r < EPT; ++r) {{
+    const int e = y * EPT + r, k = kb + e;
+    if (k < K)
+#pragma unroll
+      for (int c = 0; c < 6; ++c) copy_async(&sres[e][c][i], res + ((long)k * 6 + c) * NP + i);
+  }}
+  copy_async_commit();
   block_fluxes(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, sf);
+  copy_async_wait<1>();  // the state
   __syncthreads();
   real_t curl[EPT][6], acc[EPT][6];
   volume_nodes(i, sq + y * EPT, OPS, geo, K, kb + y * EPT, curl);
   lift_nodes(i, sf + y * EPT, acc);
+  copy_async_wait<0>();  // this thread's res entries
 #pragma unroll
   for (int r = 0; r < EPT; ++r) {{
     const int e = y * EPT + r, k = kb + e;
@@ -509,7 +566,7 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
       const real_t rc = stage_extra(slot, cf, c, i, qc, rhs_component(c, curl[r][c], acc[r][c], mk, qc, src), xsrc,
                                      xscale, psi, psi_res, pml_slots, a, b, dt);
       const long idx = ((long)k * 6 + c) * NP + i;
-      const real_t rs = a * res[idx] + dt * rc;
+      const real_t rs = a * sres[e][c][i] + dt * rc;
       res[idx] = rs;
       q_out[idx] = qc + b * rs;
     }}
@@ -530,8 +587,13 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
 // operator, then the fluxes). Warp w computes output rows MROWS*w .. MROWS*w + MROWS-1 (all
 // columns); each lane then finishes the values it holds.
 #define MMA_CHUNKED {chunked}
+#define MMA_STAGED {staged}
 enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, NPK = {npk}, NFK = {nfk}, MROWS = {mrows}, KSTEP = {kstep},
         B_ROWS = MMA_CHUNKED ? {chunk_rows} : 3 * NPK + NFK }};
+// B in shared memory: each fragment register row of 32 entries (a warp's load) is followed by BPAD
+// unused entries, so that the staging stores (consecutive nodes land 4 rows apart in the fragment
+// order) spread over the banks (mma_shape in cuda_plan.cpp picks BPAD with a model of them).
+enum {{ BPAD = {bpad}, BREG = 32 + BPAD }};
 
 #if SINGLE
 typedef float acc_t;
@@ -539,7 +601,8 @@ enum {{ NACC = 4, BW = 2 }};  // accumulators per lane and tile; words per B ent
 // Where B[r][col] of a chunk lives: in the m16n8k8 B fragment of tile (r/8, col/8), register r%8/4,
 // lane (col%8)*4 + r%4; a warp reads each fragment register as 32 consecutive float2 (hi, lo).
 DGMAX_FN int bslot(int r, int col) {{
-  return ((r >> 3) * NTL + (col >> 3)) * 64 + ((r >> 2) & 1) * 32 + (col & 7) * 4 + (r & 3);
+  const int s = ((r >> 3) * NTL + (col >> 3)) * 64 + ((r >> 2) & 1) * 32 + (col & 7) * 4 + (r & 3);
+  return s + (s >> 5) * BPAD;
 }}
 DGMAX_FN unsigned to_tf32(float x) {{
   unsigned r;
@@ -569,7 +632,7 @@ DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int w
     const unsigned alo[4] = {{__float_as_uint(l.x), __float_as_uint(l.y), __float_as_uint(l.z), __float_as_uint(l.w)}};
 #pragma unroll
     for (int nt = 0; nt < NTL; ++nt) {{
-      const float2 b0 = b[(ks * NTL + nt) * 64], b1 = b[(ks * NTL + nt) * 64 + 32];
+      const float2 b0 = b[(ks * NTL + nt) * 2 * BREG], b1 = b[((ks * NTL + nt) * 2 + 1) * BREG];
       mma_16x8x8(alo, __float_as_uint(b0.x), __float_as_uint(b1.x), acc[nt]);  // small terms first
       mma_16x8x8(ahi, __float_as_uint(b0.y), __float_as_uint(b1.y), acc[nt]);
       mma_16x8x8(ahi, __float_as_uint(b0.x), __float_as_uint(b1.x), acc[nt]);
@@ -581,7 +644,10 @@ typedef double acc_t;
 enum {{ NACC = 2, BW = 1 }};
 // Where B[r][col] of a chunk lives: in the m8n8k4 B fragment of tile (r/4, col/8), lane
 // (col%8)*4 + r%4, so that a warp reads a fragment as 32 consecutive words (no bank conflicts).
-DGMAX_FN int bslot(int r, int col) {{ return ((r >> 2) * NTL + (col >> 3)) * 32 + (col & 7) * 4 + (r & 3); }}
+DGMAX_FN int bslot(int r, int col) {{
+  const int s = ((r >> 2) * NTL + (col >> 3)) * 32 + (col & 7) * 4 + (r & 3);
+  return s + (s >> 5) * BPAD;
+}}
 DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, double x) {{ chunk[slot] = x; }}
 // (c0, c1) += A x B for one 8x8 output tile and k = 4 (this lane's fragments; fp64 DMMA).
 DGMAX_FN void mma_8x8x4(double a, double b, double& c0, double& c1) {{
@@ -595,26 +661,27 @@ DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int w
 #pragma unroll 4
   for (int ks = 0; ks < steps; ++ks) {{
     const double av = af[ks * 32];
-    const real_t* bk = bf + ks * NTL * 32 + lane;
+    const real_t* bk = bf + ks * NTL * BREG + lane;
 #pragma unroll
-    for (int nt = 0; nt < NTL; ++nt) mma_8x8x4(av, bk[nt * 32], acc[nt][0], acc[nt][1]);
+    for (int nt = 0; nt < NTL; ++nt) mma_8x8x4(av, bk[nt * BREG], acc[nt][0], acc[nt][1]);
   }}
 }}
 #endif
 
-// The first word of B's chunk that starts at row `rows` (a multiple of KSTEP).
-DGMAX_FN real_t* b_rows(real_t* bf, int rows) {{ return bf + (long)rows * NTL * 8 * BW; }}
+// The first word of B's chunk that starts at row `rows` (a multiple of KSTEP: whole registers).
+DGMAX_FN real_t* b_rows(real_t* bf, int rows) {{ return bf + (long)rows * NTL * 8 / 32 * BREG * BW; }}
 
 // B rows m*NPK + j for the operators m0 <= m < m1 (chunk m - m0 at b_rows(bf, (m - m0) * NPK)):
-// node j's curl-weighted state, zero past NP and past K.
-DGMAX_FN void stage_curl_rows(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ geo,
+// node j's curl-weighted state, zero past NP and past K. qb: the block's states [EPB][6][NP] (in
+// device memory, or staged in shared memory).
+DGMAX_FN void stage_curl_rows(int K, int kb, int tid, const real_t* __restrict__ qb, const real_t* __restrict__ geo,
                               int m0, int m1, real_t* __restrict__ bf) {{
   for (int n = tid; n < EPB * NPK; n += NT) {{
     const int e = n / NPK, j = n - e * NPK, k = kb + e;
     const bool live = k < K && j < NP;
     real_t v[6];
 #pragma unroll
-    for (int c = 0; c < 6; ++c) v[c] = live ? q[((long)k * 6 + c) * NP + j] : real_t(0);
+    for (int c = 0; c < 6; ++c) v[c] = live ? qb[(e * 6 + c) * NP + j] : real_t(0);
     for (int m = m0; m < m1; ++m) {{
       const real_t* gk = geo + (long)min(k, K - 1) * GEO + 3 * m;  // (d r_m/dx, d r_m/dy, d r_m/dz)
       const real_t gx = gk[0], gy = gk[1], gz = gk[2];
@@ -651,8 +718,37 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   extern __shared__ __align__(16) unsigned char smem[];
   real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments: B_ROWS x 6 EPB entries of BW words
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, kb = k0 + blockIdx.x * EPB;
+#if MMA_STAGED
+  // the block's states (for B and the update) and this lane's res entries (for its update), copied
+  // while B is staged and multiplied: sqr[0] = q, sqr[1] = res, [EPB][6][NP] each
+  real_t (*sqr)[EPB][6][NP] = reinterpret_cast<real_t (*)[EPB][6][NP]>(b_rows(bf, B_ROWS));
+  {{
+    const real_t* qg = q + (long)kb * 6 * NP;
+    const int valid = min(EPB, K - kb) * 6 * NP;
+    real_t* sq0 = &sqr[0][0][0][0];
+    for (int n = tid; n < EPB * 6 * NP; n += NT) {{
+      if (n < valid) copy_async(sq0 + n, qg + n);
+      else sq0[n] = real_t(0);
+    }}
+    copy_async_commit();
+  }}
+#pragma unroll
+  for (int nt = 0; nt < NTL; ++nt)
+#pragma unroll
+    for (int h = 0; h < NACC; ++h) {{
+      const int i = warp * MROWS + (lane >> 2) + (h >> 1) * 8;
+      const int col = nt * 8 + (lane & 3) * 2 + (h & 1), e = col / 6, c = col - 6 * e, k = kb + e;
+      if (i < NP && k < K) copy_async(&sqr[1][e][c][i], res + ((long)k * 6 + c) * NP + i);
+    }}
+  copy_async_commit();
+  const real_t* qb = &sqr[0][0][0][0];
+  real_t* after_b = &sqr[2][0][0][0];
+#else
+  const real_t* qb = q + (long)kb * 6 * NP;
+  real_t* after_b = b_rows(bf, B_ROWS);
+#endif
 #if HAS_CURRENT
-  real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(b_rows(bf, B_ROWS));  // J: [EPB][3][NP]
+  real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(after_b);  // J: [EPB][3][NP]
   for (int n = tid; n < EPB * NP; n += NT) {{
     const int e = n / NP, j = n - e * NP, k = kb + e;
     real_t j3[3] = {{0, 0, 0}};
@@ -665,10 +761,14 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   for (int nt = 0; nt < NTL; ++nt)
 #pragma unroll
     for (int h = 0; h < NACC; ++h) acc[nt][h] = 0;
+#if MMA_STAGED
+  copy_async_wait<1>();  // the states
+  __syncthreads();
+#endif
 #if MMA_CHUNKED
   for (int m = 0; m < 3; ++m) {{
     if (m > 0) __syncthreads();  // the previous chunk is consumed
-    stage_curl_rows(K, kb, tid, q, geo, m, m + 1, bf);
+    stage_curl_rows(K, kb, tid, qb, geo, m, m + 1, bf);
     __syncthreads();
     gemm_chunk(m * (NPK / KSTEP), NPK / KSTEP, bf, warp, lane, acc);
   }}
@@ -677,7 +777,7 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   __syncthreads();
   gemm_chunk(3 * (NPK / KSTEP), NFK / KSTEP, bf, warp, lane, acc);
 #else
-  stage_curl_rows(K, kb, tid, q, geo, 0, 3, bf);
+  stage_curl_rows(K, kb, tid, qb, geo, 0, 3, bf);
   stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, b_rows(bf, 3 * NPK));
   __syncthreads();
   gemm_chunk(0, KS, bf, warp, lane, acc);
@@ -702,6 +802,9 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
 
   // accumulator h of tile nt: out[i][col] with i = MROWS*warp + lane/4 (+ 8 for h >= 2) and
   // col = 8 nt + 2 (lane%4) + h%2: node i, field c of element e
+#if MMA_STAGED
+  copy_async_wait<0>();  // this lane's res entries
+#endif
 #pragma unroll
   for (int nt = 0; nt < NTL; ++nt)
 #pragma unroll
@@ -715,7 +818,11 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
       if (c < 3) src[0] = src[1] = src[2] = sj[e][c][i];  // rhs_component reads src[c] only
 #endif
       const long idx = ((long)k * 6 + c) * NP + i;
-      const real_t qc = q[idx];
+#if MMA_STAGED
+      const real_t qc = sqr[0][e][c][i], r0 = sqr[1][e][c][i];
+#else
+      const real_t qc = q[idx], r0 = res[idx];
+#endif
       real_t rc = rhs_component(c, (real_t)acc[nt][h], real_t(0), mk, qc, src);
       const int slot = element_slot(k, xslot);
 #if PML_IN_STAGE
@@ -724,7 +831,7 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
       else
 #endif
         rc = extra_rhs_slot(slot, c, i, rc, xsrc, xscale);
-      const real_t rs = a * res[idx] + dt * rc;
+      const real_t rs = a * r0 + dt * rc;
       res[idx] = rs;
       q_out[idx] = qc + b * rs;
     }}
@@ -737,7 +844,8 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                      fmt::arg("mt", mma.m_tiles), fmt::arg("ks", mma.k_steps), fmt::arg("ntl", mma.n_tiles),
                      fmt::arg("npk", mma.np_padded), fmt::arg("nfk", mma.nf_padded), fmt::arg("chunk_rows", mma.chunk_rows),
                      fmt::arg("mrows", mma.rows), fmt::arg("kstep", mma.k_step),
-                     fmt::arg("chunked", plan.mma_chunked ? 1 : 0),
+                     fmt::arg("chunked", plan.mma_chunked ? 1 : 0), fmt::arg("bpad", mma.b_pad),
+                     fmt::arg("staged", plan.mma_staged ? 1 : 0),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
                      fmt::arg("vec", plan.vector_loads ? 1 : 0), fmt::arg("single", s.single ? 1 : 0),
                      fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));

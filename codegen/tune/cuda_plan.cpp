@@ -12,7 +12,38 @@ namespace {
 int nodes(int N) { return (N + 1) * (N + 2) * (N + 3) / 6; }
 int face_nodes(int N) { return (N + 1) * (N + 2) / 2; }
 
+// The B fragment slot (8-byte entries, before padding) of row r, column col of a staged chunk,
+// as the generated bslot() computes it: fp64 m8n8k4 tiles of 4 rows, fp32 m16n8k8 tiles of 8 rows
+// in two fragment registers.
+int b_slot(int r, int col, int n_tiles, bool single) {
+  if (single) return ((r >> 3) * n_tiles + (col >> 3)) * 64 + ((r >> 2) & 1) * 32 + (col & 7) * 4 + (r & 3);
+  return ((r >> 2) * n_tiles + (col >> 3)) * 32 + (col & 7) * 4 + (r & 3);
+}
+
 }  // namespace
+
+// Shared-memory wavefronts of the B staging stores with `pad` entries after every 32: thread n of
+// the loop over rows x elements (rows per element: NPK for the curl rows, NFK for the fluxes)
+// stores its row's six columns, one store instruction per column (the block's threads are a
+// multiple of 32, so half warps start at multiples of 16). An 8-byte store is served in
+// half warps of 16 lanes, each taking as many wavefronts as the most distinct words in one of the
+// 16 bank pairs.
+long mma_b_store_wavefronts(const MmaShape& m, int epb, bool single, int pad) {
+  long total = 0;
+  for (int rows : {m.np_padded, m.nf_padded})
+    for (int base = 0; base < epb * rows; base += 16)
+      for (int c = 0; c < 6; ++c) {
+        int words[16][16], count[16] = {0};
+        for (int n = base; n < std::min(base + 16, epb * rows); ++n) {
+          const int e = n / rows, r = n % rows, slot = b_slot(r, 6 * e + c, m.n_tiles, single);
+          const int word = slot + (slot >> 5) * pad, pair = word % 16;
+          if (std::find(words[pair], words[pair] + count[pair], word) == words[pair] + count[pair])
+            words[pair][count[pair]++] = word;
+        }
+        total += *std::max_element(count, count + 16);
+      }
+  return total;
+}
 
 MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single) {
   MmaShape m;
@@ -25,26 +56,37 @@ MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single) {
   m.m_tiles = (Np + m.rows - 1) / m.rows;
   m.k_steps = m.k_rows / m.k_step;
   m.n_tiles = (6 * elements_per_block + 7) / 8;
+  // the smallest pad with the fewest store wavefronts (unpadded, consecutive nodes land 4 rows
+  // apart in the fragment order, a multiple of 32 entries: up to 4-way conflicts per half warp)
+  m.b_pad = 0;
+  long best = -1;
+  for (int pad = 0; pad < 32; ++pad) {
+    const long w = mma_b_store_wavefronts(m, elements_per_block, single, pad);
+    if (best < 0 || w < best) best = w, m.b_pad = pad;
+  }
   return m;
 }
 
 int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) const {
   const int w = single ? 4 : 8, epb = elements_per_block;
   if (mma) {  // B fragments: 8 bytes (a double, or a float's TF32 high and low parts) per entry
-              // of [k_rows or chunk_rows][6 EPB]; then J [EPB][3][NP]
+              // of [k_rows or chunk_rows][6 EPB], padded; then (A) q and res [2][EPB][6][NP]; then J [EPB][3][NP]
     const MmaShape m = mma_shape(Np, Nfp, epb, single);
-    return (mma_chunked ? m.chunk_rows : m.k_rows) * m.n_tiles * 8 * 8 + (with_current ? epb * 3 * Np * w : 0);
+    return static_cast<int>(m.b_entries(mma_chunked ? m.chunk_rows : m.k_rows)) * 8 +
+           (mma_staged ? 2 * epb * 6 * Np * w : 0) + (with_current ? epb * 3 * Np * w : 0);
   }
-  const int state = epb * Np * (vector_loads ? (single ? 8 : 6) : 6) * w, fluxes = epb * 4 * Nfp * 6 * w,
+  const int state = epb * Np * (vector_loads ? (single ? 8 : 6) : 6) * w, fluxes = epb * (4 * Nfp * 6 + 1) * w,  // rows padded to odd (SF_ROW)
             current = with_current ? epb * 3 * Np * w : 0;
   const int ops = shared_ops ? (vector_loads ? 4 : 3) * Np * Np * w : 0;
-  if (fusion >= 2) return state + fluxes + current + ops;  // dgmax_stage
+  const int res = epb * 6 * Np * w;                       // the stage's res entries (staged)
+  if (fusion >= 2) return state + res + fluxes + current + ops;  // dgmax_stage
   return std::max(state + ops, fluxes);                    // dgmax_volume; surface+lift or lift
 }
 
 std::string CudaPlan::name() const {
-  return fmt::format("f{}.b{}.t{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
-                     shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "", mma_chunked ? ".C" : "");
+  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
+                     shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "", mma_chunked ? ".C" : "",
+                     mma_staged ? ".A" : "");
 }
 
 std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
@@ -53,7 +95,7 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   std::istringstream in(text);
   std::string part;
   int field = 0;
-  bool seen_T = false, seen_S = false, seen_V = false, seen_M = false, seen_C = false;
+  bool seen_T = false, seen_S = false, seen_V = false, seen_M = false, seen_C = false, seen_A = false;
   while (std::getline(in, part, '.')) {
     if (part.empty()) return std::nullopt;
     auto number = [&](char tag, int& out) {
@@ -69,7 +111,8 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
     else if (field == 3 && part == "S" && !seen_S && !seen_V && !seen_M) p.shared_ops = seen_S = true;
     else if (field == 3 && part == "V" && !seen_V && !seen_M) p.vector_loads = seen_V = true;
     else if (field == 3 && part == "M" && !seen_M) p.mma = seen_M = true;
-    else if (field == 3 && part == "C" && seen_M && !seen_C) p.mma_chunked = seen_C = true;
+    else if (field == 3 && part == "C" && seen_M && !seen_C && !seen_A) p.mma_chunked = seen_C = true;
+    else if (field == 3 && part == "A" && seen_M && !seen_A) p.mma_staged = seen_A = true;
     else return std::nullopt;
   }
   if (field != 3 || p.fusion > 2 || p.elements_per_block < 1 || p.elements_per_thread < 1) return std::nullopt;
@@ -77,23 +120,27 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
 }
 
 CudaPlan default_cuda_plan(int N, bool single, int arch) {
+  // The best plan of `dgmax tune` on the H100 (K = 384,000, 2026-11-25, bench/NOTES.md), or one
+  // within 7% of it: tensor cores from N = 3 (fp64) and N = 5 (fp32), 4 elements per block, B
+  // staged by chunks with the state copied asynchronously (M.C.A; fp64 N = 7 best without either,
+  // N = 6 within 7% of M.A); below that, transposed operators, fp32 with two elements per thread.
   CudaPlan p;
-  if (arch >= 80 && (single ? N >= 5 : N >= 4)) {
-    // tensor cores, 4 elements per block: fp64 from N = 4 with B staged at once (within 7% of the
-    // best tensor-core plan at N = 4..8 on the H100, 1.3-1.6x the best plan without); fp32 (split
-    // TF32) from N = 5, chunked (1.1-1.4x the best plan without at N = 5..8) (bench/NOTES.md)
-    p.fusion = 2;
+  p.fusion = 2;
+  p.elements_per_thread = 1;
+  if (arch >= 80 && (single ? N >= 5 : N >= 3)) {
     p.elements_per_block = 4;
     p.mma = true;
-    p.mma_chunked = single;
+    p.mma_chunked = p.mma_staged = single || N != 7;
     return p;
   }
-  // one kernel per stage, operators transposed, about 64 threads per block: within 15% of the
-  // tuned plan at N = 1..8 in fp64 on the H100 (bench/NOTES.md, 2026-11-24)
-  p.fusion = 2;
-  p.elements_per_block = std::max(1, (64 + nodes(N) / 2) / nodes(N));
-  p.elements_per_thread = 1;
   p.transposed = true;
+  if (single && N >= 2 && N <= 4) {  // 12, 6, 8 elements per block: 60, 60, 140 threads
+    p.elements_per_thread = 2;
+    p.elements_per_block = N == 2 ? 12 : N == 3 ? 6 : 8;
+    return p;
+  }
+  // about 64 threads per block, one element per thread (within 3% of the best at N = 1, 2)
+  p.elements_per_block = std::max(1, (64 + nodes(N) / 2) / nodes(N));
   return p;
 }
 
@@ -104,6 +151,7 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
     return "elements per block and per thread must be at least 1";
   if (plan.vector_loads && !plan.transposed) return "vector loads need the transposed operator layout (T)";
   if (plan.mma_chunked && !plan.mma) return "chunked staging (C) is a tensor-core option (needs M)";
+  if (plan.mma_staged && !plan.mma) return "asynchronous staging (A) is a tensor-core option (needs M)";
   if (plan.mma) {
     if (limits.arch < 80) return fmt::format("tensor-core plans need sm_80 or newer (the device is sm_{})", limits.arch);
     if (plan.fusion != 2) return "tensor-core plans need fusion level 2 (one kernel per stage)";
@@ -154,14 +202,17 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
       }
   // tensor cores: 4, 8 or 16 elements per block (3, 6 or 12 column tiles per warp)
   for (int epb : {4, 8, 16})
-    for (bool chunked : {false, true}) {
-      CudaPlan p;
-      p.fusion = 2;
-      p.elements_per_block = epb;
-      p.mma = true;
-      p.mma_chunked = chunked;
-      add(p);
-    }
+    for (bool chunked : {false, true})
+      for (bool staged : {false, true}) {
+        if (staged && epb == 16) continue;  // 16 elements never won, staged or not: keep the search short
+        CudaPlan p;
+        p.fusion = 2;
+        p.elements_per_block = epb;
+        p.mma = true;
+        p.mma_chunked = chunked;
+        p.mma_staged = staged;
+        add(p);
+      }
   CudaPlan four = default_cuda_plan(N, single, /*arch=*/0);  // the rule without tensor cores
   four.fusion = 0;
   four.transposed = true;

@@ -36,6 +36,10 @@ struct CudaPlan {
   // With mma: B staged one chunk at a time (each operator's rows, then the fluxes: 4 barriers, a
   // quarter of the shared memory) instead of all at once.
   bool mma_chunked = false;
+  // With mma: the block's state and each lane's res entries copied into shared memory
+  // asynchronously at the start (cp.async), so the staging of B and the final update read them
+  // from there instead of waiting on device memory; costs 2 x EPB x 6 x Np words of shared memory.
+  bool mma_staged = false;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
   // fp64, per 16 in fp32).
@@ -46,14 +50,14 @@ struct CudaPlan {
   // Shared memory of the largest kernel the plan launches per stage, in bytes (static, or dynamic
   // for mma plans; `with_current`: the problem has a source current J, staged too).
   int shared_bytes(int Np, int Nfp, bool single, bool with_current = true) const;
-  // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.C": fusion, elements per block, per thread, T = transposed,
-  // S = shared operators, V = vector loads, M = tensor cores, C = chunked.
+  // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.C.A": fusion, elements per block, per thread, T = transposed,
+  // S = shared operators, V = vector loads, M = tensor cores, C = chunked, A = asynchronous staging.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
     return fusion == o.fusion && elements_per_block == o.elements_per_block &&
            elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops &&
-           vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked;
+           vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked && mma_staged == o.mma_staged;
   }
 };
 
@@ -80,8 +84,17 @@ struct MmaShape {
   int np_padded;     // NPK
   int nf_padded;     // NFK
   int chunk_rows;    // max(NPK, NFK): the rows staged at once by chunked plans
+  // Shared memory B: each fragment register row (32 entries of 8 bytes, read by a warp as 32
+  // consecutive entries) is followed by b_pad unused entries, chosen so that the staging stores
+  // (a thread per node, lanes 4 rows apart in the fragment order) meet few bank conflicts.
+  int b_pad;
+  // Entries of 8 bytes that `rows` staged rows of B take, padding included.
+  long b_entries(int rows) const { return static_cast<long>(rows) * n_tiles * 8 / 32 * (32 + b_pad); }
 };
 MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single = false);
+// Shared-memory wavefronts the B staging stores of one block take with `pad` entries after every
+// 32 (the model mma_shape picks b_pad with; 2 per half warp and column without conflicts).
+long mma_b_store_wavefronts(const MmaShape& m, int elements_per_block, bool single, int pad);
 
 // The reason a plan cannot run for this order and precision, or "" when it can (as far as can be
 // told before compiling; registers and spills are checked on the compiled kernel).

@@ -44,10 +44,14 @@ void run_steps(Backend& b, long long first, long long last, double dt) {
   for (long long s = first; s < last; ++s) b.step(static_cast<double>(s) * dt, dt);
 }
 
-// A backend with the default plan, at another fusion level when fusion >= 0.
+// A backend with the default plan, at another fusion level when fusion >= 0 (then from the default
+// without tensor cores, which need fusion level 2).
 std::unique_ptr<CudaPlanBackend> backend(const Problem& p, bool single, int fusion) {
   codegen::CudaPlan plan = codegen::default_cuda_plan(p.N, single);
-  if (fusion >= 0) plan.fusion = fusion;
+  if (fusion >= 0 && fusion != plan.fusion) {
+    plan = codegen::default_cuda_plan(p.N, single, /*arch=*/0);
+    plan.fusion = fusion;
+  }
   return make_cuda_plan_backend(p, single, plan);
 }
 

@@ -33,6 +33,10 @@ TEST(CudaPlanSpace, NamesRoundTrip) {
   EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M")->name(), "f2.b8.t1.M");
   EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M.C")->mma_chunked, true);
   EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M.C")->name(), "f2.b8.t1.M.C");
+  EXPECT_TRUE(CudaPlan::parse("f2.b4.t1.M.C.A")->mma_staged);
+  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.A")->name(), "f2.b4.t1.M.A");
+  EXPECT_FALSE(CudaPlan::parse("f2.b4.t1.M.A.C").has_value()) << "A comes last";
+  EXPECT_FALSE(CudaPlan::parse("f2.b4.t1.T.A").has_value()) << "A needs M";
   for (const char* bad : {"f2.b4.t1.M.T", "f2.b4.t1.M.M", "f2.b4.t1.M.", "f2.b4.t1.C", "f2.b4.t1.C.M", "f2.b4.t1.M.C.C","", "f2", "f2.b4", "f3.b4.t1", "f2.b0.t1", "f2.b4.t0", "f2.b4.t1.X", "f2.b4.t1.S.T",
                           "f2.b4.t1.T.T", "f2.b4.t1.V.T", "f2.b4.t1.V.S", "f2.b4.t1.V.V", "f2.b4.t1.", "f-1.b4.t1", "f2.b4x.t1", "b4.f2.t1", "f2.b999999.t1"})
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad;
@@ -67,8 +71,8 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       }
       EXPECT_EQ(fusions, (std::set<int>{0, 1, 2}));
       EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
-      EXPECT_EQ(layouts, (std::set<std::string>{"", ".M", ".M.C", ".T", ".T.S", ".T.V"}));
-      EXPECT_EQ(plans.front().plan.mma, single ? N >= 5 : N >= 4) << "the default: tensor cores from N = 4 (fp64), 5 (fp32)";
+      EXPECT_EQ(layouts, (std::set<std::string>{"", ".M", ".M.A", ".M.C", ".M.C.A", ".T", ".T.S", ".T.V"}));
+      EXPECT_EQ(plans.front().plan.mma, single ? N >= 5 : N >= 3) << "the default: tensor cores from N = 3 (fp64), 5 (fp32)";
       EXPECT_FALSE(default_cuda_plan(N, single, 75).mma) << "no tensor-core default below sm_80";
       EXPECT_GE(accepted, 12) << "N = " << N << (single ? " fp32" : " fp64");
     }
@@ -118,6 +122,8 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
   EXPECT_EQ(cuda_plan_rejection(c, 4, false), "chunked staging (C) is a tensor-core option (needs M)");
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b6.t1.M"), 4, false),
             "tensor-core plans need a multiple of 4 elements per block (6 x 6 columns are no whole tiles of 8)");
+  EXPECT_EQ(cuda_plan_rejection(CudaPlan{2, 4, 1, false, false, false, false, false, true}, 4, false),
+            "asynchronous staging (A) is a tensor-core option (needs M)");
   // N = 8, chunked: a chunk of max(168, 4 x 45) = 180 rows x 6 x 16 columns x 8 B + J (16 x 3 x 165 x 8 B): 197 KB
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b16.t1.M.C"), 8, false), "");
   // all of B at once: 3 x 168 + 180 = 684 rows x 96 columns x 8 B = 513 KB
@@ -128,21 +134,23 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
 TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   CudaPlan p;  // fusion 2: state + fluxes + current (+ operators)
   p.elements_per_block = 2;
-  EXPECT_EQ(p.shared_bytes(10, 6, false), 2 * 6 * 10 * 8 + 2 * 24 * 6 * 8 + 2 * 3 * 10 * 8);
+  // the flux rows are padded to an odd length (24 x 6 + 1); the res entries are staged too
+  EXPECT_EQ(p.shared_bytes(10, 6, false), 2 * 2 * 6 * 10 * 8 + 2 * (24 * 6 + 1) * 8 + 2 * 3 * 10 * 8);
   p.shared_ops = true;
-  EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 6 * 10 + 2 * 24 * 6 + 2 * 3 * 10 + 3 * 100) * 4);
+  EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 2 * 6 * 10 + 2 * (24 * 6 + 1) + 2 * 3 * 10 + 3 * 100) * 4);
   p.fusion = 1;  // the larger of volume (state + operators) and surface+lift (fluxes)
   EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 6 * 10 + 3 * 100) * 4);
   p.vector_loads = true;  // node rows padded to 8 floats (6 doubles), operators as 4-vectors
   EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 8 * 10 + 4 * 100) * 4);
   EXPECT_EQ(p.shared_bytes(10, 6, false), (2 * 6 * 10 + 4 * 100) * 8);
-  // tensor cores (N = 2, 4 elements): B fragments of 3 x 12 + 24 rows x 24 columns, then J; chunked:
-  // max(12, 24) rows
-  const CudaPlan m = *CudaPlan::parse("f2.b4.t1.M");
-  EXPECT_EQ(m.shared_bytes(10, 6, false), (60 * 24 + 4 * 3 * 10) * 8);
-  EXPECT_EQ(m.shared_bytes(10, 6, false, /*with_current=*/false), 60 * 24 * 8);
-  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.C")->shared_bytes(10, 6, false), (24 * 24 + 4 * 3 * 10) * 8);
+  // tensor cores (N = 2, 4 elements): B fragments of 3 x 12 + 24 rows x 24 columns (45 fragment
+  // registers of 32 entries, each padded by 4), then J; chunked: max(12, 24) rows (18 registers)
   const MmaShape s = mma_shape(10, 6, 4);
+  ASSERT_EQ(s.b_pad, 4);
+  const CudaPlan m = *CudaPlan::parse("f2.b4.t1.M");
+  EXPECT_EQ(m.shared_bytes(10, 6, false), (45 * 36 + 4 * 3 * 10) * 8);
+  EXPECT_EQ(m.shared_bytes(10, 6, false, /*with_current=*/false), 45 * 36 * 8);
+  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.C")->shared_bytes(10, 6, false), (18 * 36 + 4 * 3 * 10) * 8);
   EXPECT_EQ(s.np_padded, 12);
   EXPECT_EQ(s.k_rows, 3 * 12 + 24);
   EXPECT_EQ(s.k_steps, 15);
@@ -154,9 +162,28 @@ TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   EXPECT_EQ(f.k_rows, 3 * 8 + 16);
   EXPECT_EQ(f.k_steps, 5);
   EXPECT_EQ(f.m_tiles, 1);
-  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M")->shared_bytes(4, 3, true, false), 40 * 24 * 8);
+  ASSERT_EQ(f.b_pad, 4);
+  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M")->shared_bytes(4, 3, true, false), 40 * 24 / 32 * 36 * 8);
+  // A: the block's states and res entries after B (2 x 4 x 6 x 4 floats)
+  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.A")->shared_bytes(4, 3, true, false), 40 * 24 / 32 * 36 * 8 + 2 * 4 * 6 * 4 * 4);
   EXPECT_EQ(s.m_tiles, 2);
   EXPECT_EQ(s.n_tiles, 3);
 }
 
+// The B staging stores of tensor-core plans: unpadded, the nodes a half warp stores land 4 rows
+// apart in the fragment order, a multiple of 32 entries, so every store of fp64 N = 4 (NPK = 36) is
+// a 4-way bank conflict; the chosen pad spreads them (at least 3x fewer wavefronts in the defaults).
+TEST(CudaPlanSpace, TensorCoreStagingPadAvoidsBankConflicts) {
+  for (auto [N, single] : {std::pair{4, false}, {5, false}, {8, false}, {5, true}, {8, true}}) {
+    const int Np = (N + 1) * (N + 2) * (N + 3) / 6, Nfp = (N + 1) * (N + 2) / 2;
+    const MmaShape m = mma_shape(Np, Nfp, 4, single);
+    const long unpadded = mma_b_store_wavefronts(m, 4, single, 0), padded = mma_b_store_wavefronts(m, 4, single, m.b_pad);
+    EXPECT_GT(m.b_pad, 0) << N;
+    EXPECT_LT(3 * padded, unpadded) << "N = " << N << (single ? " fp32" : " fp64");
+    // a half warp's column store takes at least one wavefront: (NPK + NFK) x 4 elements / 16 lanes x 6 columns
+    EXPECT_GE(padded, (m.np_padded + m.nf_padded) * 4 / 16 * 6);
+  }
+}
+
 }  // namespace
+
