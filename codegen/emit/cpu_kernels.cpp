@@ -27,6 +27,8 @@ std::string fused_stage_source(const KernelSpec& s) {
 // face fluxes, volume terms, lift, the layer's terms and the update are computed there and the
 // new state and residual written once. Every operator entry loaded serves W elements x 6 fields.
 enum {{ W = {W}, CHUNK = {chunk} }};  // elements per batch (SIMD lanes); batches per OpenMP chunk
+// small elements (a few cache lines of state): prefetch the next batch's far neighbours
+#define PREFETCH_NEIGHBOURS (6 * NP * {real_bytes} <= 512)
 #define HAS_FMA {fma}
 #if HAS_FMA  // operator products: one rounding, one instruction
 #define OP_FMA(a, x, acc) std::fma(a, x, acc)
@@ -41,48 +43,34 @@ DGMAX_FN void numerical_flux_batch(const real_t (*__restrict__ in)[W], real_t (*
 {flux}  }}
 }}
 
-// The face fluxes of a batch times Fscale, fl: [4*NFP][6][W] (face node f*NFP + j). Lanes
-// whose face has a neighbour are computed together (its trace gathered through vmapP, flux
-// vectorized across lanes); a lane on the boundary is then recomputed by face_node_flux (exterior
-// states, incident fields), the vector pass having used its own trace as the exterior one.
-// u: [6*NP][W] the state; g: [GEO][W] the geometry; mk: [MAT][W] the materials.
+// The face fluxes of a batch times Fscale, fl: [4*NFP][6][W] (face node f*NFP + j), the flux
+// vectorized across lanes. A lane on the boundary is then recomputed by face_node_flux (exterior
+// states, incident fields); the vector pass used its own trace as the exterior one there.
+// u: [6*NP][W] the state; g: [GEO][W] geometry; mk: [MAT][W] materials; nbr: [4][W] the
+// neighbour across each face (-1: boundary); matp: [4][4][W] eps, mu, Z, Y across each face (the
+// element's own on the boundary); trace: [4*NFP][W] the exterior trace's node.
 DGMAX_FN void batch_fluxes(const int* __restrict ke, const real_t (*__restrict u)[W], const real_t (*__restrict g)[W],
-                           const real_t (*__restrict mk)[W], const real_t* __restrict q, const real_t* __restrict geo,
+                           const real_t (*__restrict mk)[W], const int (*__restrict nbr)[W],
+                           const real_t (*__restrict matp)[W], const int (*__restrict trace)[W], const real_t* __restrict q, const real_t* __restrict geo,
                            const real_t* __restrict mat, const int* __restrict etoe, const int* __restrict bc,
                            const int* __restrict vmapP, const double* __restrict vert, double t,
                            real_t (*__restrict fl)[W]) {{
   for (int f = 0; f < 4; ++f) {{
-    int kp[W];                     // the neighbour of lane e across face f, -1 on the boundary
-    alignas(64) real_t mp[4][W];   // its eps, mu, Z, Y (the element's own on the boundary)
     bool boundary = false;
-    for (int e = 0; e < W; ++e) {{
-      kp[e] = etoe[ke[e] * 4 + f];
-      boundary |= kp[e] < 0;
-      const real_t* m = mat + (long)(kp[e] >= 0 ? kp[e] : ke[e]) * MAT;
-      mp[0][e] = m[{eps}]; mp[1][e] = m[{mu}]; mp[2][e] = m[{z}]; mp[3][e] = m[{y}];
-    }}
+    for (int e = 0; e < W; ++e) boundary |= nbr[f][e] < 0;
+    const real_t (*__restrict mp)[W] = matp + 4 * f;  // eps, mu, Z, Y across face f
     for (int j = 0; j < NFP; ++j) {{
       const int iM = Fmask[f][j];
-      alignas(64) real_t ext[6][W];  // the exterior trace
-      for (int e = 0; e < W; ++e) {{
-        long at = (long)ke[e] * 6 * NP + iM;
-        if (kp[e] >= 0) {{
-          const int nP = vmapP[(ke[e] * 4 + f) * NFP + j];
-          at = (long)(nP / NP) * 6 * NP + nP % NP;
-        }}
-        for (int c = 0; c < 6; ++c) ext[c][e] = q[at + c * NP];
-      }}
-      // the flux inputs (face_inputs' slots) of every lane; incident fields zero
-      alignas(64) real_t in[29][W];
-      for (int c = 0; c < 6; ++c)
+      const int* __restrict tr = trace[f * NFP + j];
+      alignas(64) real_t in[29][W];  // the flux inputs (face_inputs' slots); incident fields zero
 #pragma omp simd
-        for (int e = 0; e < W; ++e) {{
+      for (int e = 0; e < W; ++e) {{
+        const long at = (long)(tr[e] / NP) * 6 * NP + tr[e] % NP;
+        for (int c = 0; c < 6; ++c) {{
           in[c][e] = u[c * NP + iM][e];
-          in[6 + c][e] = ext[c][e];
+          in[6 + c][e] = q[at + c * NP];
           in[23 + c][e] = real_t(0);
         }}
-#pragma omp simd
-      for (int e = 0; e < W; ++e) {{
         for (int x = 0; x < 3; ++x) in[12 + x][e] = g[{normal} + 3 * f + x][e];
         in[15][e] = mk[{eps}][e]; in[16][e] = mp[0][e]; in[17][e] = mk[{mu}][e]; in[18][e] = mp[1][e];
         in[19][e] = mk[{z}][e]; in[20][e] = mp[2][e]; in[21][e] = mk[{y}][e]; in[22][e] = mp[3][e];
@@ -95,10 +83,10 @@ DGMAX_FN void batch_fluxes(const int* __restrict ke, const real_t (*__restrict u
         for (int e = 0; e < W; ++e) out[c][e] = g[{fscale} + f][e] * o[c][e];
       if (!boundary) continue;
       for (int e = 0; e < W; ++e) {{
-        if (kp[e] >= 0) continue;
-        real_t o[6];
-        face_node_flux(ke[e], f, j, q, geo, mat, etoe, bc, vmapP, vert, t, o);
-        for (int c = 0; c < 6; ++c) out[c][e] = o[c];
+        if (nbr[f][e] >= 0) continue;
+        real_t ob[6];
+        face_node_flux(ke[e], f, j, q, geo, mat, etoe, bc, vmapP, vert, t, ob);
+        for (int c = 0; c < 6; ++c) out[c][e] = ob[c];
       }}
     }}
   }}
@@ -185,35 +173,60 @@ DGMAX_FN void element_sources(int k, int e, const real_t (*__restrict u)[W], con
 #endif
 }}
 
-// One LSERK stage of elements [k0, k1): res = a·res + dt·rhs; q_out = q + b·res. q and q_out are
-// different buffers: neighbours read q while q_out is written. The layer's auxiliary fields go one
-// stage on (pa, pb, pdt) (dgmax_rhs-like uses pass a = 0, b = 0, dt = 1 to get res = rhs, and
-// pa = 1, pb = pdt = 0 to leave psi as it is). pcoef: [layer slots][PML_COEF].
+// One LSERK stage of elements [k0, k1) (k0 a multiple of W): res = a·res + dt·rhs; q_out = q + b·res.
+// q and q_out are different buffers: neighbours read q while q_out is written. The layer's
+// auxiliary fields go one stage on (pa, pb, pdt) (a right-hand side alone: a = b = 0, dt = 1 gives
+// res = rhs, and pa = 1, pb = pdt = 0 leaves psi as it is). pcoef: [layer slots][PML_COEF].
+// Batch-interleaved copies of per-element data (the backend makes them; batch n holds elements
+// nW .. nW+W-1, lanes past the last element repeat it): geow: [batches][GEO][W], matw:
+// [batches][MAT][W], nbrw: [batches][4][W] etoe, matpw: [batches][4][4][W] eps, mu, Z, Y across
+// each face (the element's own on the boundary), tracew: [batches][4*NFP][W] the node of the
+// exterior trace (vmapP; the element's own face node on the boundary).
 extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const real_t* __restrict geo,
                             const real_t* __restrict mat, const int* __restrict etoe, const int* __restrict bc,
                             const int* __restrict vmapP, const double* __restrict vert, double t,
                             real_t* __restrict res, real_t* __restrict q_out, real_t a, real_t b, real_t dt,
                             const int* __restrict xslot, const real_t* __restrict xsrc,
                             const real_t* __restrict xscale, real_t* __restrict psi, real_t* __restrict psi_res,
-                            const real_t* __restrict pcoef, int pml_slots, real_t pa, real_t pb, real_t pdt) {{
+                            const real_t* __restrict pcoef, int pml_slots, real_t pa, real_t pb, real_t pdt,
+                            const real_t* __restrict geow, const real_t* __restrict matw, const int* __restrict nbrw,
+                            const real_t* __restrict matpw, const int* __restrict tracew) {{
   const int batches = (k1 - k0 + W - 1) / W;
 #pragma omp parallel for schedule(static, CHUNK)
   for (int n = 0; n < batches; ++n) {{
-    const int kb = k0 + n * W, nb = k1 - kb < W ? k1 - kb : W;
+    const int kb = k0 + n * W, nb = k1 - kb < W ? k1 - kb : W, bn = kb / W;
     // lane e holds element kb + e; lanes past k1 repeat the last element (computed, never stored)
     int ke[W];
     for (int e = 0; e < W; ++e) ke[e] = kb + (e < nb ? e : nb - 1);
+    const real_t (*__restrict g)[W] = (const real_t (*)[W])(geow + (long)bn * GEO * W);   // [GEO][W]
+    const real_t (*__restrict mk)[W] = (const real_t (*)[W])(matw + (long)bn * MAT * W);  // [MAT][W]
+    const int (*__restrict nbr)[W] = (const int (*)[W])(nbrw + (long)bn * 4 * W);          // [4][W]
+    const real_t (*__restrict matp)[W] = (const real_t (*)[W])(matpw + (long)bn * 16 * W);  // [4][4][W]
+    const int (*__restrict trace)[W] = (const int (*)[W])(tracew + (long)bn * NFACE_NODES * W);
+#if PREFETCH_NEIGHBOURS
+    // the next batch's neighbours outside the window the hardware prefetcher streams in: their
+    // face traces are gathered lane by lane, and a miss there stalls the batch
+    if (n + 1 < batches)
+      for (int m = 0; m < 4 * W; ++m) {{
+        const int kp = nbrw[(long)(bn + 1) * 4 * W + m];
+        if (kp < 0 || (kp >= kb - 4 * W && kp < kb + 4 * W)) continue;
+        const char* p = (const char*)(q + (long)kp * 6 * NP);
+        for (int l = 0; l < 6 * NP * (int)sizeof(real_t); l += 64) __builtin_prefetch(p + l);
+      }}
+#endif
     alignas(64) real_t u[6 * NP][W];            // u: [6][NP][W] the state
-    alignas(64) real_t g[GEO][W], mk[MAT][W];   // geometry, materials
     alignas(64) real_t fl[NFACE_NODES * 6][W];  // fl: [4*NFP][6][W] face fluxes times Fscale
     alignas(64) real_t r[6 * NP][W];            // r: [6][NP][W] right-hand side
-    for (int e = 0; e < W; ++e) {{
-      const real_t* qk = q + (long)ke[e] * 6 * NP;
-      for (int m = 0; m < 6 * NP; ++m) u[m][e] = qk[m];
-      for (int m = 0; m < GEO; ++m) g[m][e] = geo[(long)ke[e] * GEO + m];
-      for (int m = 0; m < MAT; ++m) mk[m][e] = mat[(long)ke[e] * MAT + m];
+    if (nb == W) {{
+      const real_t* __restrict qb = q + (long)kb * 6 * NP;  // the batch's W consecutive elements
+      for (int m = 0; m < 6 * NP; ++m)
+#pragma omp simd
+        for (int e = 0; e < W; ++e) u[m][e] = qb[e * 6 * NP + m];
+    }} else {{
+      for (int m = 0; m < 6 * NP; ++m)
+        for (int e = 0; e < W; ++e) u[m][e] = q[(long)ke[e] * 6 * NP + m];
     }}
-    batch_fluxes(ke, u, g, mk, q, geo, mat, etoe, bc, vmapP, vert, t, fl);
+    batch_fluxes(ke, u, g, mk, nbr, matp, trace, q, geo, mat, etoe, bc, vmapP, vert, t, fl);
     batch_rhs(u, g, mk, fl, r);
     for (int e = 0; e < nb; ++e) {{
       element_sources(kb + e, e, u, mk, vert, t, xslot, xsrc, xscale, psi, psi_res, pcoef, pml_slots, pa, pb, pdt, r);
@@ -222,14 +235,14 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
       for (int m = 0; m < 6 * NP; ++m) {{
         const real_t rs = a * res[base + m] + dt * r[m][e];
         res[base + m] = rs;
-        q_out[base + m] = u[m][e] + b * rs;
+        q_out[base + m] = q[base + m] + b * rs;
       }}
     }}
   }}
 }}
 
 )",
-                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("flux", emit_c_statements(s.flux.dag, lanes)), fmt::arg("chunk", chunk),
+                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("real_bytes", s.single ? 4 : 8), fmt::arg("flux", emit_c_statements(s.flux.dag, lanes)), fmt::arg("chunk", chunk),
                      fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),
                      fmt::arg("fscale", kGeoFscale), fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu),

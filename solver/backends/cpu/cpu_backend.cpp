@@ -1,5 +1,6 @@
 #include "solver/backends/cpu/cpu_backend.hpp"
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -49,6 +50,7 @@ class CpuBackend final : public HostStateBackend<Real> {
     res_.assign(n, Real(0));
     if (plan.fused) {
       q_next_.assign(n, Real(0));
+      interleave_batches();
     } else {
       rhs_.assign(n, Real(0));
       flux_.assign(static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6, Real(0));
@@ -134,7 +136,8 @@ class CpuBackend final : public HostStateBackend<Real> {
  private:
   using StageFn = void (*)(int, int, const Real*, const Real*, const Real*, const int*, const int*, const int*,
                            const double*, double, Real*, Real*, Real, Real, Real, const int*, const Real*, const Real*,
-                           Real*, Real*, const Real*, int, Real, Real, Real);
+                           Real*, Real*, const Real*, int, Real, Real, Real, const Real*, const Real*, const int*,
+                           const Real*, const int*);
   using VolumeFn = void (*)(int, const Real*, const Real*, Real*);
   using SurfaceFn = void (*)(int, const Real*, const Real*, const Real*, const int*, const int*, const int*,
                              const double*, double, Real*);
@@ -157,13 +160,14 @@ class CpuBackend final : public HostStateBackend<Real> {
       if (k1 > k0)
         stage_(k0, k1, q, d_.geo.data(), d_.mat.data(), d_.etoe.data(), d_.bc.data(), d_.vmapP.data(), d_.vert.data(),
                t, res, q_out, a, b, dt, d_.xslot.data(), xsrc_.data(), d_.xscale.data(), psi_.data(), psi_res_.data(),
-               d_.pml_coef.data(), static_cast<int>(d_.pml_elem.size()), pa, pb, pdt);
+               d_.pml_coef.data(), static_cast<int>(d_.pml_elem.size()), pa, pb, pdt, geow_.data(), matw_.data(),
+               nbrw_.data(), matpw_.data(), tracew_.data());
     };
     if (halo_.active()) {
       halo_.start(q);
       if (!tfsf_) {
         const int interior = p_.md->halo.K_interior;
-        split = interior < 0 ? K : interior;
+        split = (interior < 0 ? K : interior) / plan_.batch * plan_.batch;  // whole batches
         run(0, split);
       }
       halo_.finish(q);
@@ -173,6 +177,37 @@ class CpuBackend final : public HostStateBackend<Real> {
             d_.tfsf_sign.data(), q, d_.geo.data(), d_.mat.data(), d_.etoe.data(), d_.vmapP.data(), d_.vert.data(), t,
             xsrc_.data());
     run(split, K);
+  }
+
+  // The batch-interleaved copies dgmax_stage reads (codegen/emit/cpu_kernels.cpp): batch b holds
+  // owned elements bW .. bW+W-1, lanes past the last one repeat it. geow_: [batches][kGeoStride][W],
+  // matw_: [batches][kMatStride][W], nbrw_: [batches][4][W], matpw_: [batches][4][4][W] (eps, mu,
+  // Z, Y across each face; its own on the boundary), tracew_: [batches][4·Nfp][W] (the
+  // node k'·Np + i' of the exterior trace; the element's own face node on the boundary).
+  void interleave_batches() {
+    const int W = plan_.batch, K = p_.K_owned(), Np = p_.Np(), Nfp = p_.Nfp(), batches = (K + W - 1) / W;
+    const int G = codegen::kGeoStride, M = codegen::kMatStride;
+    geow_.assign(static_cast<size_t>(batches) * G * W, Real(0));
+    matw_.assign(static_cast<size_t>(batches) * M * W, Real(0));
+    nbrw_.assign(static_cast<size_t>(batches) * 4 * W, -1);
+    matpw_.assign(static_cast<size_t>(batches) * 16 * W, Real(0));
+    tracew_.assign(static_cast<size_t>(batches) * 4 * Nfp * W, 0);
+    for (int bn = 0; bn < batches; ++bn)
+      for (int e = 0; e < W; ++e) {
+        const size_t k = static_cast<size_t>(std::min(bn * W + e, K - 1)), b = static_cast<size_t>(bn);
+        for (int m = 0; m < G; ++m) geow_[(b * G + m) * W + e] = d_.geo[k * G + m];
+        for (int m = 0; m < M; ++m) matw_[(b * M + m) * W + e] = d_.mat[k * M + m];
+        for (int f = 0; f < 4; ++f) {
+          const int kp = d_.etoe[k * 4 + f];
+          nbrw_[(b * 4 + f) * W + e] = kp;
+          const size_t kq = kp >= 0 ? static_cast<size_t>(kp) : k;  // the other side's materials
+          const int fields[4] = {codegen::kMatEps, codegen::kMatMu, codegen::kMatZ, codegen::kMatY};
+          for (int x = 0; x < 4; ++x) matpw_[((b * 4 + f) * 4 + x) * W + e] = d_.mat[kq * M + fields[x]];
+          for (int j = 0; j < Nfp; ++j)
+            tracew_[(b * 4 * Nfp + f * Nfp + j) * W + e] =
+                kp >= 0 ? d_.vmapP[(k * 4 + f) * Nfp + j] : static_cast<int>(k) * Np + p_.ref->Fmask(j, f);
+        }
+      }
   }
 
   // Four passes: the right-hand side of the owned elements; with several ranks the ghosts' face traces of q
@@ -216,6 +251,8 @@ class CpuBackend final : public HostStateBackend<Real> {
   // q_, q_next_, res_, rhs_: [K][6][Np]; flux_: [K][4][Nfp][6]. A fused stage writes q_next_ from
   // q_ and swaps them; four passes use rhs_ and flux_ instead.
   std::vector<Real> flux_, q_, q_next_, res_, rhs_;
+  std::vector<Real> geow_, matw_, matpw_;  // fused: batch-interleaved geometry and materials
+  std::vector<int> nbrw_, tracew_;     // fused: batch-interleaved neighbours and exterior-trace nodes
   std::vector<Real> psi_, psi_res_, xsrc_;  // layer: psi_, psi_res_: [slots][18][Np]; xsrc_: [slots][6][Np]
 };
 
