@@ -66,7 +66,7 @@ class Printer {
     for (size_t i = 0; i < nodes.size(); ++i) {
       const DagNode& n = nodes[i];
       if (n.op == Op::input) {
-        name_[i] = style_.input_array + "[" + std::to_string(n.input) + "]";
+        name_[i] = style_.input_array + "[" + std::to_string(n.input) + "]" + style_.lane_index;
         continue;
       }
       if (n.op == Op::constant) {
@@ -82,7 +82,7 @@ class Printer {
     }
     for (size_t k = 0; k < dag_.outputs.size(); ++k) {
       const int o = dag_.outputs[k];
-      out_ += style_.indent + style_.output_array + "[" + std::to_string(k) + "] = " + name_[o] + ";";
+      out_ += style_.indent + style_.output_array + "[" + std::to_string(k) + "]" + style_.lane_index + " = " + name_[o] + ";";
       if (nodes[o].op == Op::input) out_ += "  // " + std::string(label(nodes[o].input));
       out_ += "\n";
     }

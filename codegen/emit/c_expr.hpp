@@ -12,6 +12,7 @@ namespace dgmax::codegen {
 struct CExprStyle {
   std::string input_array = "in";    // inputs read as in[slot]
   std::string output_array = "out";  // outputs written as out[i]
+  std::string lane_index;            // appended to every in[slot] and out[i]: "[e]" reads lane e of [slots][W] arrays
   std::string temp_prefix = "t";     // temporaries t0, t1, ...
   std::string indent = "  ";
   bool cuda = false;                 // function names: std::sin (C++) or sin (CUDA overloads)

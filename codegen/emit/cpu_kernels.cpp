@@ -2,11 +2,254 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
+#include "codegen/emit/c_expr.hpp"
 #include "codegen/emit/kernel_common.hpp"
 
 namespace dgmax::codegen {
+
+namespace {
+
+// The fused stage (plan.fused): dgmax_stage, one pass over the elements per LSERK stage, batch by
+// batch of W elements held element-interleaved in local arrays.
+std::string fused_stage_source(const KernelSpec& s) {
+  const CpuPlan& plan = s.plan.cpu;
+  const int W = std::max(1, plan.batch);
+  const int chunk = std::max(1, (plan.elements_per_chunk + W - 1) / W);
+  CExprStyle lanes;
+  lanes.lane_index = "[e]";
+  lanes.indent = "    ";
+  return fmt::format(R"(// ---- The fused stage, plan {name} --------------------------------------------------------------
+// One pass over the elements per LSERK stage: a batch of W consecutive elements is copied into
+// element-interleaved local arrays (innermost index: the batch's element, the SIMD lane), then
+// face fluxes, volume terms, lift, the layer's terms and the update are computed there and the
+// new state and residual written once. Every operator entry loaded serves W elements x 6 fields.
+enum {{ W = {W}, CHUNK = {chunk} }};  // elements per batch (SIMD lanes); batches per OpenMP chunk
+// small elements (a few cache lines of state): prefetch the next batch's far neighbours
+#define PREFETCH_NEIGHBOURS (6 * NP * {real_bytes} <= 512)
+#define HAS_FMA {fma}
+#if HAS_FMA  // operator products: one rounding, one instruction
+#define OP_FMA(a, x, acc) std::fma(a, x, acc)
+#else
+#define OP_FMA(a, x, acc) ((acc) + (a) * (x))
+#endif
+
+// numerical_flux on the W lanes of a batch: in: [29][W], out: [6][W] (the same statements).
+DGMAX_FN void numerical_flux_batch(const real_t (*__restrict__ in)[W], real_t (*__restrict__ out)[W]) {{
+#pragma omp simd
+  for (int e = 0; e < W; ++e) {{
+{flux}  }}
+}}
+
+// The face fluxes of a batch times Fscale, fl: [4*NFP][6][W] (face node f*NFP + j), the flux
+// vectorized across lanes. A lane on the boundary is then recomputed by face_node_flux (exterior
+// states, incident fields); the vector pass used its own trace as the exterior one there.
+// u: [6*NP][W] the state; g: [GEO][W] geometry; mk: [MAT][W] materials; nbr: [4][W] the
+// neighbour across each face (-1: boundary); matp: [4][4][W] eps, mu, Z, Y across each face (the
+// element's own on the boundary); trace: [4*NFP][W] the exterior trace's node.
+DGMAX_FN void batch_fluxes(const int* __restrict ke, const real_t (*__restrict u)[W], const real_t (*__restrict g)[W],
+                           const real_t (*__restrict mk)[W], const int (*__restrict nbr)[W],
+                           const real_t (*__restrict matp)[W], const int (*__restrict trace)[W], const real_t* __restrict q, const real_t* __restrict geo,
+                           const real_t* __restrict mat, const int* __restrict etoe, const int* __restrict bc,
+                           const int* __restrict vmapP, const double* __restrict vert, double t,
+                           real_t (*__restrict fl)[W]) {{
+  for (int f = 0; f < 4; ++f) {{
+    bool boundary = false;
+    for (int e = 0; e < W; ++e) boundary |= nbr[f][e] < 0;
+    const real_t (*__restrict mp)[W] = matp + 4 * f;  // eps, mu, Z, Y across face f
+    for (int j = 0; j < NFP; ++j) {{
+      const int iM = Fmask[f][j];
+      const int* __restrict tr = trace[f * NFP + j];
+      alignas(64) real_t in[29][W];  // the flux inputs (face_inputs' slots); incident fields zero
+#pragma omp simd
+      for (int e = 0; e < W; ++e) {{
+        const long at = (long)(tr[e] / NP) * 6 * NP + tr[e] % NP;
+        for (int c = 0; c < 6; ++c) {{
+          in[c][e] = u[c * NP + iM][e];
+          in[6 + c][e] = q[at + c * NP];
+          in[23 + c][e] = real_t(0);
+        }}
+        for (int x = 0; x < 3; ++x) in[12 + x][e] = g[{normal} + 3 * f + x][e];
+        in[15][e] = mk[{eps}][e]; in[16][e] = mp[0][e]; in[17][e] = mk[{mu}][e]; in[18][e] = mp[1][e];
+        in[19][e] = mk[{z}][e]; in[20][e] = mp[2][e]; in[21][e] = mk[{y}][e]; in[22][e] = mp[3][e];
+      }}
+      alignas(64) real_t o[6][W];
+      numerical_flux_batch(in, o);
+      real_t (*__restrict out)[W] = fl + (f * NFP + j) * 6;
+      for (int c = 0; c < 6; ++c)
+#pragma omp simd
+        for (int e = 0; e < W; ++e) out[c][e] = g[{fscale} + f][e] * o[c][e];
+      if (!boundary) continue;
+      for (int e = 0; e < W; ++e) {{
+        if (nbr[f][e] >= 0) continue;
+        real_t ob[6];
+        face_node_flux(ke[e], f, j, q, geo, mat, etoe, bc, vmapP, vert, t, ob);
+        for (int c = 0; c < 6; ++c) out[c][e] = ob[c];
+      }}
+    }}
+  }}
+}}
+
+// The right-hand side of a batch before source and extra terms, r: [6*NP][W]:
+//   E: (curl H - LIFT fl_E) / eps - (sigma/eps) E,   H: (-curl E + LIFT fl_H) / mu.
+// Node by node: d/dr, d/ds, d/dt of the six fields (18 accumulators of W lanes), the metric, then
+// LIFT times the face fluxes (6 accumulators).
+DGMAX_FN void batch_rhs(const real_t (*__restrict u)[W], const real_t (*__restrict g)[W], const real_t (*__restrict mk)[W],
+                        const real_t (*__restrict fl)[W], real_t (*__restrict r)[W]) {{
+  for (int i = 0; i < NP; ++i) {{
+    alignas(64) real_t dr[6][W], ds[6][W], dt[6][W];  // [field][lane]
+    for (int m = 0; m < 6; ++m)
+#pragma omp simd
+      for (int e = 0; e < W; ++e) dr[m][e] = ds[m][e] = dt[m][e] = real_t(0);
+    for (int j = 0; j < NP; ++j) {{
+      const real_t a = Dr[i][j], b = Ds[i][j], c = Dt[i][j];
+      for (int m = 0; m < 6; ++m)
+#pragma omp simd
+        for (int e = 0; e < W; ++e) {{
+          const real_t v = u[m * NP + j][e];
+          dr[m][e] = OP_FMA(a, v, dr[m][e]);
+          ds[m][e] = OP_FMA(b, v, ds[m][e]);
+          dt[m][e] = OP_FMA(c, v, dt[m][e]);
+        }}
+    }}
+    alignas(64) real_t acc[6][W];  // LIFT row i times the face fluxes
+    for (int c = 0; c < 6; ++c)
+#pragma omp simd
+      for (int e = 0; e < W; ++e) acc[c][e] = real_t(0);
+    for (int m = 0; m < NFACE_NODES; ++m) {{
+      const real_t l = LIFT[i][m];
+      for (int c = 0; c < 6; ++c)
+#pragma omp simd
+        for (int e = 0; e < W; ++e) acc[c][e] = OP_FMA(l, fl[m * 6 + c][e], acc[c][e]);
+    }}
+#pragma omp simd
+    for (int e = 0; e < W; ++e) {{
+      real_t d[3][6];  // d[axis][field]
+      for (int m = 0; m < 6; ++m)
+        for (int x = 0; x < 3; ++x) d[x][m] = g[x][e] * dr[m][e] + g[3 + x][e] * ds[m][e] + g[6 + x][e] * dt[m][e];
+      const real_t curl[6] = {{d[1][5] - d[2][4], d[2][3] - d[0][5], d[0][4] - d[1][3],
+                              -(d[1][2] - d[2][1]), -(d[2][0] - d[0][2]), -(d[0][1] - d[1][0])}};
+      for (int c = 0; c < 3; ++c)
+        r[c * NP + i][e] = (curl[c] - acc[c][e]) * mk[{inv_eps}][e] - mk[{sigma_eps}][e] * u[c * NP + i][e];
+      for (int c = 3; c < 6; ++c) r[c * NP + i][e] = (curl[c] + acc[c][e]) * mk[{inv_mu}][e];
+    }}
+  }}
+}}
+
+// Lane e's element k: r := its full right-hand side, with J (HAS_CURRENT) and, for an element with
+// a slot, the layer's terms (psi advanced one stage on (pa, pb, pdt) from the state u) or the TF/SF
+// correction.
+DGMAX_FN void element_sources(int k, int e, const real_t (*__restrict u)[W], const real_t (*__restrict mk)[W],
+                              const double* __restrict vert, double t, const int* __restrict xslot,
+                              const real_t* __restrict xsrc, const real_t* __restrict xscale, real_t* __restrict psi,
+                              real_t* __restrict psi_res, const real_t* __restrict pcoef, int pml_slots, real_t pa,
+                              real_t pb, real_t pdt, real_t (*__restrict r)[W]) {{
+#if HAS_CURRENT
+  for (int i = 0; i < NP; ++i) {{
+    expr_t p[4], jv[3];
+    node_position(vert + (long)k * VERT, i, p);
+    p[3] = t;
+    field_current(p, jv);
+    for (int c = 0; c < 3; ++c) r[c * NP + i][e] -= (real_t)jv[c] * mk[{inv_eps}][e];
+  }}
+#endif
+#if HAS_EXTRA
+  const int slot = xslot[k];
+  if (slot < 0) return;
+#if HAS_PML
+  if (slot < pml_slots) {{
+    const real_t* cf = pcoef + (long)slot * PML_COEF;
+    for (int c = 0; c < 6; ++c)
+      for (int i = 0; i < NP; ++i)
+        r[c * NP + i][e] = r[c * NP + i][e] * cf[PML_SCALE + c % 3] +
+                           pml_advance(slot, cf, c, i, u[c * NP + i][e], psi, psi_res, pa, pb, pdt);
+    return;
+  }}
+#endif
+  for (int c = 0; c < 6; ++c)
+    for (int i = 0; i < NP; ++i) r[c * NP + i][e] = extra_rhs_slot(slot, c, i, r[c * NP + i][e], xsrc, xscale);
+#endif
+}}
+
+// One LSERK stage of elements [k0, k1) (k0 a multiple of W): res = a·res + dt·rhs; q_out = q + b·res.
+// q and q_out are different buffers: neighbours read q while q_out is written. The layer's
+// auxiliary fields go one stage on (pa, pb, pdt) (a right-hand side alone: a = b = 0, dt = 1 gives
+// res = rhs, and pa = 1, pb = pdt = 0 leaves psi as it is). pcoef: [layer slots][PML_COEF].
+// Batch-interleaved copies of per-element data (the backend makes them; batch n holds elements
+// nW .. nW+W-1, lanes past the last element repeat it): geow: [batches][GEO][W], matw:
+// [batches][MAT][W], nbrw: [batches][4][W] etoe, matpw: [batches][4][4][W] eps, mu, Z, Y across
+// each face (the element's own on the boundary), tracew: [batches][4*NFP][W] the node of the
+// exterior trace (vmapP; the element's own face node on the boundary).
+extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const real_t* __restrict geo,
+                            const real_t* __restrict mat, const int* __restrict etoe, const int* __restrict bc,
+                            const int* __restrict vmapP, const double* __restrict vert, double t,
+                            real_t* __restrict res, real_t* __restrict q_out, real_t a, real_t b, real_t dt,
+                            const int* __restrict xslot, const real_t* __restrict xsrc,
+                            const real_t* __restrict xscale, real_t* __restrict psi, real_t* __restrict psi_res,
+                            const real_t* __restrict pcoef, int pml_slots, real_t pa, real_t pb, real_t pdt,
+                            const real_t* __restrict geow, const real_t* __restrict matw, const int* __restrict nbrw,
+                            const real_t* __restrict matpw, const int* __restrict tracew) {{
+  const int batches = (k1 - k0 + W - 1) / W;
+#pragma omp parallel for schedule(static, CHUNK)
+  for (int n = 0; n < batches; ++n) {{
+    const int kb = k0 + n * W, nb = k1 - kb < W ? k1 - kb : W, bn = kb / W;
+    // lane e holds element kb + e; lanes past k1 repeat the last element (computed, never stored)
+    int ke[W];
+    for (int e = 0; e < W; ++e) ke[e] = kb + (e < nb ? e : nb - 1);
+    const real_t (*__restrict g)[W] = (const real_t (*)[W])(geow + (long)bn * GEO * W);   // [GEO][W]
+    const real_t (*__restrict mk)[W] = (const real_t (*)[W])(matw + (long)bn * MAT * W);  // [MAT][W]
+    const int (*__restrict nbr)[W] = (const int (*)[W])(nbrw + (long)bn * 4 * W);          // [4][W]
+    const real_t (*__restrict matp)[W] = (const real_t (*)[W])(matpw + (long)bn * 16 * W);  // [4][4][W]
+    const int (*__restrict trace)[W] = (const int (*)[W])(tracew + (long)bn * NFACE_NODES * W);
+#if PREFETCH_NEIGHBOURS
+    // the next batch's neighbours outside the window the hardware prefetcher streams in: their
+    // face traces are gathered lane by lane, and a miss there stalls the batch
+    if (n + 1 < batches)
+      for (int m = 0; m < 4 * W; ++m) {{
+        const int kp = nbrw[(long)(bn + 1) * 4 * W + m];
+        if (kp < 0 || (kp >= kb - 4 * W && kp < kb + 4 * W)) continue;
+        const char* p = (const char*)(q + (long)kp * 6 * NP);
+        for (int l = 0; l < 6 * NP * (int)sizeof(real_t); l += 64) __builtin_prefetch(p + l);
+      }}
+#endif
+    alignas(64) real_t u[6 * NP][W];            // u: [6][NP][W] the state
+    alignas(64) real_t fl[NFACE_NODES * 6][W];  // fl: [4*NFP][6][W] face fluxes times Fscale
+    alignas(64) real_t r[6 * NP][W];            // r: [6][NP][W] right-hand side
+    if (nb == W) {{
+      const real_t* __restrict qb = q + (long)kb * 6 * NP;  // the batch's W consecutive elements
+      for (int m = 0; m < 6 * NP; ++m)
+#pragma omp simd
+        for (int e = 0; e < W; ++e) u[m][e] = qb[e * 6 * NP + m];
+    }} else {{
+      for (int m = 0; m < 6 * NP; ++m)
+        for (int e = 0; e < W; ++e) u[m][e] = q[(long)ke[e] * 6 * NP + m];
+    }}
+    batch_fluxes(ke, u, g, mk, nbr, matp, trace, q, geo, mat, etoe, bc, vmapP, vert, t, fl);
+    batch_rhs(u, g, mk, fl, r);
+    for (int e = 0; e < nb; ++e) {{
+      element_sources(kb + e, e, u, mk, vert, t, xslot, xsrc, xscale, psi, psi_res, pcoef, pml_slots, pa, pb, pdt, r);
+      const long base = (long)(kb + e) * 6 * NP;
+#pragma omp simd
+      for (int m = 0; m < 6 * NP; ++m) {{
+        const real_t rs = a * res[base + m] + dt * r[m][e];
+        res[base + m] = rs;
+        q_out[base + m] = q[base + m] + b * rs;
+      }}
+    }}
+  }}
+}}
+
+)",
+                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("real_bytes", s.single ? 4 : 8), fmt::arg("flux", emit_c_statements(s.flux.dag, lanes)), fmt::arg("chunk", chunk),
+                     fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
+                     fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),
+                     fmt::arg("fscale", kGeoFscale), fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu),
+                     fmt::arg("sigma_eps", kMatSigmaOverEps));
+}
+
+}  // namespace
 
 std::string generate_cpu_source(const KernelSpec& s) {
   std::ostringstream src;
@@ -14,8 +257,21 @@ std::string generate_cpu_source(const KernelSpec& s) {
       << "#define DGMAX_FN static inline\n#define DGMAX_TABLE static const\n#define __restrict__ __restrict\n\n"
       << kernel_common_section(s, false);
 
-  // Volume: d/dr, d/ds, d/dt of the six components at node i, then the curl.
-  src << fmt::format(R"(// Volume terms: rhs_E = curl H, rhs_H = -curl E.
+  // one section of the source, with the named arguments every section may use
+  auto section = [&](const char* text) {
+    src << fmt::format(fmt::runtime(text), fmt::arg("chunk", s.plan.cpu.elements_per_chunk),
+                       fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu),
+                       fmt::arg("sigma_eps", kMatSigmaOverEps), fmt::arg("nnorms", kNumNorms), fmt::arg("eps", kMatEps),
+                       fmt::arg("mu", kMatMu), fmt::arg("oW", kNormEnergy), fmt::arg("oE2", kNormE2),
+                       fmt::arg("oH2", kNormH2), fmt::arg("oEi", kNormEinf), fmt::arg("oHi", kNormHinf),
+                       fmt::arg("oJ2", kNormJ2));
+  };
+
+  if (s.plan.cpu.fused) {
+    src << fused_stage_source(s);
+  } else {
+    // Four passes per stage. Volume: d/dr, d/ds, d/dt of the six components at node i, then the curl.
+    section(R"(// Volume terms: rhs_E = curl H, rhs_H = -curl E.
 extern "C" void dgmax_volume(int K, const real_t* __restrict q, const real_t* __restrict geo,
                              real_t* __restrict rhs) {{
 #pragma omp parallel for schedule(static, {chunk})
@@ -51,10 +307,8 @@ extern "C" void dgmax_volume(int K, const real_t* __restrict q, const real_t* __
   }}
 }}
 
-)",
-                     fmt::arg("chunk", s.plan.elements_per_chunk));
-
-  src << fmt::format(R"(// Surface: traces at the 4*NFP face nodes of each element, the flux scaled by Fscale.
+)");
+    section(R"(// Surface: traces at the 4*NFP face nodes of each element, the flux scaled by Fscale.
 extern "C" void dgmax_surface(int K, const real_t* __restrict q, const real_t* __restrict geo,
                               const real_t* __restrict mat, const int* __restrict etoe,
                               const int* __restrict bc, const int* __restrict vmapP,
@@ -107,7 +361,9 @@ extern "C" void dgmax_lift(int K, const real_t* __restrict flux, const real_t* _
   }}
 }}
 
-#if HAS_TFSF
+)");
+  }
+  section(R"(#if HAS_TFSF
 // The total-field/scattered-field correction at time t, before the fields' right-hand side: for
 // each element with a face on the box (slot first_slot + e), the flux changes at those faces'
 // nodes, lifted into xsrc. tfsf_sign: [n][4].
@@ -133,7 +389,8 @@ extern "C" void dgmax_tfsf(int n, int first_slot, const int* __restrict tfsf_ele
 }}
 #endif
 
-#if HAS_PML
+)");
+  if (!s.plan.cpu.fused) section(R"(#if HAS_PML
 // One LSERK stage of the perfectly matched layer, before the fields' right-hand side: advances the
 // auxiliary fields of every layer element and writes the source dgmax_lift adds (pml_node).
 extern "C" void dgmax_pml(int slots, const int* __restrict pml_elem, const real_t* __restrict q,
@@ -155,7 +412,8 @@ extern "C" void dgmax_update(long n, real_t a, real_t b, real_t dt, const real_t
   }}
 }}
 
-// The initial state: q = (E, H)(x, 0) at every node. Returns the smallest flat index
+)");
+  section(R"(// The initial state: q = (E, H)(x, 0) at every node. Returns the smallest flat index
 // ((k*6 + c)*NP + i) whose value is not finite in real_t, or -1.
 extern "C" long dgmax_initial(int K, const double* __restrict vert, real_t* __restrict q) {{
   long first = (long)K * 6 * NP;
@@ -253,12 +511,7 @@ extern "C" void dgmax_norms(int K, const real_t* __restrict q, const real_t* __r
     }}
   }}
 }}
-)",
-                     fmt::arg("chunk", s.plan.elements_per_chunk), fmt::arg("inv_eps", kMatInvEps),
-                     fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps),
-                     fmt::arg("nnorms", kNumNorms), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
-                     fmt::arg("oW", kNormEnergy), fmt::arg("oE2", kNormE2), fmt::arg("oH2", kNormH2),
-                     fmt::arg("oEi", kNormEinf), fmt::arg("oHi", kNormHinf), fmt::arg("oJ2", kNormJ2));
+)");
   return src.str();
 }
 

@@ -8,14 +8,15 @@
 #include "codegen/lower/field_lowering.hpp"
 #include "codegen/lower/flux_lowering.hpp"
 #include "codegen/emit/pml_profile.hpp"
+#include "codegen/tune/cpu_plan.hpp"
 #include "codegen/tune/cuda_plan.hpp"
 
 namespace dgmax::codegen {
 
 // How the work is sliced (the tuner's choices).
 struct KernelPlan {
-  int elements_per_chunk = 16;  // cpu: OpenMP schedule chunk (elements)
-  CudaPlan cuda;                // cuda: fusion, block shape, register blocking, operator residence
+  CpuPlan cpu;    // cpu: fused or four passes, element batch (SIMD lanes), OpenMP chunk, vector width, FMA
+  CudaPlan cuda;  // cuda: fusion, block shape, register blocking, operator residence
 };
 
 struct KernelSpec {

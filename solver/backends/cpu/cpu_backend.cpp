@@ -1,5 +1,6 @@
 #include "solver/backends/cpu/cpu_backend.hpp"
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -21,16 +22,23 @@ template <class Real>
 class CpuBackend final : public HostStateBackend<Real> {
  public:
   using Backend::kernel_seconds_;  // (the base is dependent on Real)
-  explicit CpuBackend(const Problem& p) : p_(p) {
-    const codegen::KernelSpec spec = make_kernel_spec(p, std::is_same_v<Real, float>);
-    lib_ = codegen::jit_compile(codegen::generate_cpu_source(spec), "dgmax_cpu_N" + std::to_string(p.N));
-    volume_ = reinterpret_cast<VolumeFn>(lib_->symbol("dgmax_volume"));
-    surface_ = reinterpret_cast<SurfaceFn>(lib_->symbol("dgmax_surface"));
-    lift_ = reinterpret_cast<LiftFn>(lib_->symbol("dgmax_lift"));
-    update_ = reinterpret_cast<UpdateFn>(lib_->symbol("dgmax_update"));
+  CpuBackend(const Problem& p, const codegen::CpuPlan& plan) : p_(p), plan_(plan) {
+    codegen::KernelSpec spec = make_kernel_spec(p, std::is_same_v<Real, float>);
+    spec.plan.cpu = plan;
+    codegen::HostJitOptions jit;
+    if (plan.vector_bits > 0) jit.flags.push_back("-mprefer-vector-width=" + std::to_string(plan.vector_bits));
+    lib_ = codegen::jit_compile(codegen::generate_cpu_source(spec), "dgmax_cpu_N" + std::to_string(p.N), jit);
+    if (plan.fused) {
+      stage_ = reinterpret_cast<StageFn>(lib_->symbol("dgmax_stage"));
+    } else {
+      volume_ = reinterpret_cast<VolumeFn>(lib_->symbol("dgmax_volume"));
+      surface_ = reinterpret_cast<SurfaceFn>(lib_->symbol("dgmax_surface"));
+      lift_ = reinterpret_cast<LiftFn>(lib_->symbol("dgmax_lift"));
+      update_ = reinterpret_cast<UpdateFn>(lib_->symbol("dgmax_update"));
+      if (spec.pml) pml_ = reinterpret_cast<PmlFn>(lib_->symbol("dgmax_pml"));
+    }
     initial_ = reinterpret_cast<InitialFn>(lib_->symbol("dgmax_initial"));
     norms_ = reinterpret_cast<NormsFn>(lib_->symbol("dgmax_norms"));
-    if (spec.pml) pml_ = reinterpret_cast<PmlFn>(lib_->symbol("dgmax_pml"));
     if (spec.tfsf) tfsf_ = reinterpret_cast<TfsfFn>(lib_->symbol("dgmax_tfsf"));
     d_ = make_kernel_data<Real>(p_);
     const size_t slots = d_.pml_elem.size();
@@ -40,8 +48,13 @@ class CpuBackend final : public HostStateBackend<Real> {
     const size_t n = static_cast<size_t>(p_.K()) * 6 * p_.Np();
     q_.assign(n, Real(0));
     res_.assign(n, Real(0));
-    rhs_.assign(n, Real(0));
-    flux_.assign(static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6, Real(0));
+    if (plan.fused) {
+      q_next_.assign(n, Real(0));
+      interleave_batches();
+    } else {
+      rhs_.assign(n, Real(0));
+      flux_.assign(static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6, Real(0));
+    }
     if (halo_exchanges(p_.md->halo)) halo_ = HaloExchange(p_.md->halo, *p_.ref, p_.Np(), sizeof(Real));
   }
 
@@ -49,9 +62,15 @@ class CpuBackend final : public HostStateBackend<Real> {
   double exchange_wait_seconds() const override { return halo_.wait_seconds(); }
 
   void rhs(const Fields& q, double t, Fields& out) override {
-    std::vector<Real> qr(q.q.begin(), q.q.end()), rr(q.q.size());
-    pml_stage(qr.data(), Real(1), Real(0), Real(0));  // the layer's source only: psi stays
-    compute_rhs(qr.data(), t, rr.data());
+    std::vector<Real> qr(q.q.begin(), q.q.end()), rr(q.q.size(), Real(0));
+    if (stage_) {
+      // a stage with a = b = 0, dt = 1 leaves res = rhs; the layer's psi stays (1, 0, 0)
+      std::vector<Real> qo(qr.size());
+      fused_stage(qr.data(), qo.data(), rr.data(), t, Real(0), Real(0), Real(1), Real(1), Real(0), Real(0));
+    } else {
+      pml_stage(qr.data(), Real(1), Real(0), Real(0));  // the layer's source only: psi stays
+      compute_rhs(qr.data(), t, rr.data());
+    }
     out = Fields(q.K, q.Np);
     for (size_t i = 0; i < rr.size(); ++i) out.q[i] = static_cast<double>(rr[i]);
   }
@@ -97,6 +116,12 @@ class CpuBackend final : public HostStateBackend<Real> {
   void step(double t, double dt) override {
     HostTimer timer(kernel_seconds_);
     for (int s = 0; s < lserk4::kStages; ++s) {
+      if (stage_) {
+        const Real a = static_cast<Real>(lserk4::a[s]), b = static_cast<Real>(lserk4::b[s]), h = static_cast<Real>(dt);
+        fused_stage(q_.data(), q_next_.data(), res_.data(), t + lserk4::c[s] * dt, a, b, h, a, b, h);
+        std::swap(q_, q_next_);
+        continue;
+      }
       pml_stage(q_.data(), static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]), static_cast<Real>(dt));
       compute_rhs(q_.data(), t + lserk4::c[s] * dt, rhs_.data());
       update_(static_cast<long>(p_.K_owned()) * 6 * p_.Np(), static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]),
@@ -109,6 +134,10 @@ class CpuBackend final : public HostStateBackend<Real> {
   int host_Np() const override { return p_.Np(); }
 
  private:
+  using StageFn = void (*)(int, int, const Real*, const Real*, const Real*, const int*, const int*, const int*,
+                           const double*, double, Real*, Real*, Real, Real, Real, const int*, const Real*, const Real*,
+                           Real*, Real*, const Real*, int, Real, Real, Real, const Real*, const Real*, const int*,
+                           const Real*, const int*);
   using VolumeFn = void (*)(int, const Real*, const Real*, Real*);
   using SurfaceFn = void (*)(int, const Real*, const Real*, const Real*, const int*, const int*, const int*,
                              const double*, double, Real*);
@@ -121,7 +150,67 @@ class CpuBackend final : public HostStateBackend<Real> {
   using InitialFn = long (*)(int, const double*, Real*);
   using NormsFn = void (*)(int, const Real*, const Real*, const double*, double, double*);
 
-  // The right-hand side of the owned elements; with several ranks the ghosts' face traces of q
+  // One fused LSERK stage of the owned elements: q → q_out, res in place, the layer's psi one
+  // stage on (pa, pb, pdt). With several ranks the ghosts' face traces of q arrive while the
+  // interior elements (which read no ghost) are computed, unless a TF/SF pass must read them first.
+  void fused_stage(Real* q, Real* q_out, Real* res, double t, Real a, Real b, Real dt, Real pa, Real pb, Real pdt) {
+    const int K = p_.K_owned();
+    int split = 0;
+    auto run = [&](int k0, int k1) {
+      if (k1 > k0)
+        stage_(k0, k1, q, d_.geo.data(), d_.mat.data(), d_.etoe.data(), d_.bc.data(), d_.vmapP.data(), d_.vert.data(),
+               t, res, q_out, a, b, dt, d_.xslot.data(), xsrc_.data(), d_.xscale.data(), psi_.data(), psi_res_.data(),
+               d_.pml_coef.data(), static_cast<int>(d_.pml_elem.size()), pa, pb, pdt, geow_.data(), matw_.data(),
+               nbrw_.data(), matpw_.data(), tracew_.data());
+    };
+    if (halo_.active()) {
+      halo_.start(q);
+      if (!tfsf_) {
+        const int interior = p_.md->halo.K_interior;
+        split = (interior < 0 ? K : interior) / plan_.batch * plan_.batch;  // whole batches
+        run(0, split);
+      }
+      halo_.finish(q);
+    }
+    if (tfsf_)  // the incident field's correction at the box faces, into the TF/SF slots of xsrc_
+      tfsf_(static_cast<int>(d_.tfsf_elem.size()), static_cast<int>(d_.pml_elem.size()), d_.tfsf_elem.data(),
+            d_.tfsf_sign.data(), q, d_.geo.data(), d_.mat.data(), d_.etoe.data(), d_.vmapP.data(), d_.vert.data(), t,
+            xsrc_.data());
+    run(split, K);
+  }
+
+  // The batch-interleaved copies dgmax_stage reads (codegen/emit/cpu_kernels.cpp): batch b holds
+  // owned elements bW .. bW+W-1, lanes past the last one repeat it. geow_: [batches][kGeoStride][W],
+  // matw_: [batches][kMatStride][W], nbrw_: [batches][4][W], matpw_: [batches][4][4][W] (eps, mu,
+  // Z, Y across each face; its own on the boundary), tracew_: [batches][4·Nfp][W] (the
+  // node k'·Np + i' of the exterior trace; the element's own face node on the boundary).
+  void interleave_batches() {
+    const int W = plan_.batch, K = p_.K_owned(), Np = p_.Np(), Nfp = p_.Nfp(), batches = (K + W - 1) / W;
+    const int G = codegen::kGeoStride, M = codegen::kMatStride;
+    geow_.assign(static_cast<size_t>(batches) * G * W, Real(0));
+    matw_.assign(static_cast<size_t>(batches) * M * W, Real(0));
+    nbrw_.assign(static_cast<size_t>(batches) * 4 * W, -1);
+    matpw_.assign(static_cast<size_t>(batches) * 16 * W, Real(0));
+    tracew_.assign(static_cast<size_t>(batches) * 4 * Nfp * W, 0);
+    for (int bn = 0; bn < batches; ++bn)
+      for (int e = 0; e < W; ++e) {
+        const size_t k = static_cast<size_t>(std::min(bn * W + e, K - 1)), b = static_cast<size_t>(bn);
+        for (int m = 0; m < G; ++m) geow_[(b * G + m) * W + e] = d_.geo[k * G + m];
+        for (int m = 0; m < M; ++m) matw_[(b * M + m) * W + e] = d_.mat[k * M + m];
+        for (int f = 0; f < 4; ++f) {
+          const int kp = d_.etoe[k * 4 + f];
+          nbrw_[(b * 4 + f) * W + e] = kp;
+          const size_t kq = kp >= 0 ? static_cast<size_t>(kp) : k;  // the other side's materials
+          const int fields[4] = {codegen::kMatEps, codegen::kMatMu, codegen::kMatZ, codegen::kMatY};
+          for (int x = 0; x < 4; ++x) matpw_[((b * 4 + f) * 4 + x) * W + e] = d_.mat[kq * M + fields[x]];
+          for (int j = 0; j < Nfp; ++j)
+            tracew_[(b * 4 * Nfp + f * Nfp + j) * W + e] =
+                kp >= 0 ? d_.vmapP[(k * 4 + f) * Nfp + j] : static_cast<int>(k) * Np + p_.ref->Fmask(j, f);
+        }
+      }
+  }
+
+  // Four passes: the right-hand side of the owned elements; with several ranks the ghosts' face traces of q
   // arrive while the volume terms are computed.
   void compute_rhs(Real* q, double t, Real* rhs) {
     const int K = p_.K_owned();
@@ -146,7 +235,9 @@ class CpuBackend final : public HostStateBackend<Real> {
   }
 
   const Problem& p_;
+  codegen::CpuPlan plan_;
   std::shared_ptr<codegen::LoadedLibrary> lib_;
+  StageFn stage_ = nullptr;  // fused plans: one pass per stage
   VolumeFn volume_ = nullptr;
   SurfaceFn surface_ = nullptr;
   LiftFn lift_ = nullptr;
@@ -157,15 +248,23 @@ class CpuBackend final : public HostStateBackend<Real> {
   TfsfFn tfsf_ = nullptr;
   KernelData<Real> d_;
   HaloExchange halo_;  // with several ranks: the ghosts' face traces
-  std::vector<Real> flux_, q_, res_, rhs_;  // q_, res_, rhs_: [K][6][Np]; flux_: [K][4][Nfp][6]
+  // q_, q_next_, res_, rhs_: [K][6][Np]; flux_: [K][4][Nfp][6]. A fused stage writes q_next_ from
+  // q_ and swaps them; four passes use rhs_ and flux_ instead.
+  std::vector<Real> flux_, q_, q_next_, res_, rhs_;
+  std::vector<Real> geow_, matw_, matpw_;  // fused: batch-interleaved geometry and materials
+  std::vector<int> nbrw_, tracew_;     // fused: batch-interleaved neighbours and exterior-trace nodes
   std::vector<Real> psi_, psi_res_, xsrc_;  // layer: psi_, psi_res_: [slots][18][Np]; xsrc_: [slots][6][Np]
 };
 
 }  // namespace
 
 std::unique_ptr<Backend> make_cpu_backend(const Problem& p, bool single) {
-  if (single) return std::make_unique<CpuBackend<float>>(p);
-  return std::make_unique<CpuBackend<double>>(p);
+  return make_cpu_backend_with_plan(p, single, codegen::cpu_plan_for(p.N, single));
+}
+
+std::unique_ptr<Backend> make_cpu_backend_with_plan(const Problem& p, bool single, const codegen::CpuPlan& plan) {
+  if (single) return std::make_unique<CpuBackend<float>>(p, plan);
+  return std::make_unique<CpuBackend<double>>(p, plan);
 }
 
 }  // namespace dgmax

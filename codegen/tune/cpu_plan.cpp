@@ -1,0 +1,75 @@
+#include "codegen/tune/cpu_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+#include "solver/util/env.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax::codegen {
+
+std::string CpuPlan::name() const {
+  return fmt::format("f{}.w{}.c{}.v{}{}", fused ? 1 : 0, batch, elements_per_chunk, vector_bits, fma ? ".fma" : "");
+}
+
+std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
+  if (text.empty() || text.back() == '.') return std::nullopt;
+  CpuPlan p;
+  p.fma = false;
+  std::istringstream in(text);
+  std::string part;
+  int field = 0, fused = 0;
+  while (std::getline(in, part, '.')) {
+    auto number = [&](char tag, int& out) {
+      if (part.size() < 2 || part[0] != tag || part.size() > 5) return false;
+      if (!std::all_of(part.begin() + 1, part.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+      out = std::atoi(part.c_str() + 1);
+      return true;
+    };
+    if (field == 0 && number('f', fused)) ++field;
+    else if (field == 1 && number('w', p.batch)) ++field;
+    else if (field == 2 && number('c', p.elements_per_chunk)) ++field;
+    else if (field == 3 && number('v', p.vector_bits)) ++field;
+    else if (field == 4 && part == "fma") p.fma = true, ++field;
+    else return std::nullopt;
+  }
+  if (field < 4 || fused > 1 || p.batch < 1 || p.batch > 64 || p.elements_per_chunk < 1) return std::nullopt;
+  if (p.vector_bits != 0 && p.vector_bits != 128 && p.vector_bits != 256 && p.vector_bits != 512) return std::nullopt;
+  p.fused = fused == 1;
+  return p;
+}
+
+int host_simd_bits() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return 512;
+  if (__builtin_cpu_supports("avx")) return 256;
+#endif
+  return 128;
+}
+
+CpuPlan default_cpu_plan(int N, bool single) {
+  (void)N;
+  CpuPlan p;
+  const int bits = host_simd_bits();
+  p.batch = bits / (single ? 32 : 64);
+  p.vector_bits = bits >= 512 ? 512 : 0;
+  p.elements_per_chunk = 4 * p.batch;
+  return p;
+}
+
+CpuPlan cpu_plan_for(int N, bool single) {
+  const std::string forced = env("DGMAX_CPU_PLAN");  // debugging
+  if (forced.empty()) return default_cpu_plan(N, single);
+  const std::optional<CpuPlan> plan = CpuPlan::parse(forced);
+  if (!plan)
+    throw UserError("DGMAX_CPU_PLAN='" + forced + "' is no plan name", {},
+                    "write fF.wW.cC.vV[.fma], e.g. f1.w8.c32.v512.fma (F: 1 fused, 0 four passes; W: elements "
+                    "per batch; C: elements per OpenMP chunk; V: vector bits, 0 = the compiler's choice)");
+  return *plan;
+}
+
+}  // namespace dgmax::codegen

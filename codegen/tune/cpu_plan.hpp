@@ -1,0 +1,56 @@
+// How the cpu backend's generated code slices an LSERK stage: plain data, written into the
+// generated source as compile-time constants, named by a short string ("f1.w8.c32.v512.fma") in
+// reports and in DGMAX_CPU_PLAN (an override for debugging), and parsed back.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace dgmax::codegen {
+
+struct CpuPlan {
+  // One pass over the elements per LSERK stage (dgmax_stage: volume terms, face fluxes, lift, the
+  // layer's terms and the update res = a·res + dt·rhs, q_out = q_in + b·res, batch by batch; the
+  // state ping-pongs between two buffers because neighbours read q_in while q_out is written).
+  // Else the four passes dgmax_volume, dgmax_surface, dgmax_lift, dgmax_update (with dgmax_pml
+  // before them), which take the state through memory about four times per stage.
+  bool fused = true;
+  // Elements per batch of the fused stage: their state is copied element-interleaved ([6][Np][W])
+  // so that the innermost loops run over the batch's elements (#pragma omp simd), each operator
+  // entry loaded once for W elements x 6 fields. One SIMD register of reals is the natural choice
+  // (8 doubles / 16 floats with AVX-512); 1 = no interleaving.
+  int batch = 8;
+  // Elements per OpenMP schedule(static, chunk) chunk (rounded up to whole batches).
+  int elements_per_chunk = 32;
+  // -mprefer-vector-width for the generated code, in bits (0: the compiler's choice). GCC tunes
+  // many AVX-512 CPUs for 256-bit vectors, which splits a 512-bit batch in two and runs the
+  // volume loop's 18 accumulators out of registers.
+  int vector_bits = 0;
+  // The operator products (Dr, Ds, Dt, LIFT times the state) as std::fma: one rounding instead of
+  // two and one instruction instead of two. The sums then differ from the ref backend's in the
+  // last bits only (the agreement tests' tolerances hold). The flux and the rest keep separate
+  // multiplies and adds (-ffp-contract=off, host_jit.hpp).
+  bool fma = true;
+
+  // "f1.w8.c32.v512.fma": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0: the
+  // compiler's choice), "fma" when set.
+  std::string name() const;
+  static std::optional<CpuPlan> parse(const std::string& name);
+  bool operator==(const CpuPlan& o) const {
+    return fused == o.fused && batch == o.batch && elements_per_chunk == o.elements_per_chunk &&
+           vector_bits == o.vector_bits && fma == o.fma;
+  }
+};
+
+// The widest SIMD registers of this host the compiler may use with -march=native: 512 (AVX-512F),
+// 256 (AVX) or 128 bits.
+int host_simd_bits();
+
+// The plan dgmax uses on this host for order N (measured: bench/NOTES.md, 2026-11-25): fused, one
+// SIMD register of elements per batch, 512-bit vectors where the host has them.
+CpuPlan default_cpu_plan(int N, bool single);
+
+// The default plan, or the one DGMAX_CPU_PLAN names (a UserError when it does not parse).
+CpuPlan cpu_plan_for(int N, bool single);
+
+}  // namespace dgmax::codegen

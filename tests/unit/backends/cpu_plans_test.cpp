@@ -1,0 +1,151 @@
+// Every cpu plan variant (codegen::CpuPlan: fused stage or four passes, element batch widths
+// including odd ones that leave a partial last batch, 512/256-bit or the compiler's vectors, with
+// and without FMA) against the ref backend, in double and single precision, to the tolerances of
+// cpu_backend_test.cpp: right-hand sides with every boundary condition, a current source and an
+// incident field; a perfectly matched layer's right-hand side and 20 steps of its state and
+// auxiliary fields; whole steps on the cavity. And the plan names parse back.
+#include <gtest/gtest.h>
+
+#include "cavity.hpp"
+#include "config_problem.hpp"
+#include "mixed_problem.hpp"
+#include "simulate.hpp"
+#include "solver/backends/cpu/cpu_backend.hpp"
+#include "solver/time/timestep.hpp"
+
+using namespace dgmax;
+using namespace dgmax::test;
+
+namespace {
+
+constexpr double kDoubleTol = 1e-15, kSingleTol = 2e-6;  // as cpu_backend_test.cpp
+
+codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma) {
+  codegen::CpuPlan p;
+  p.fused = fused;
+  p.batch = batch;
+  p.elements_per_chunk = 2 * batch;
+  p.vector_bits = vector_bits;
+  p.fma = fma;
+  return p;
+}
+
+// The variants tested, for real_t of `bits` bits: four passes; fused with one SIMD register of
+// elements (512 bits where the host has AVX-512, else 256), half of one, an odd width, none (1);
+// with and without FMA.
+std::vector<codegen::CpuPlan> variants(int bits) {
+  const int simd = codegen::host_simd_bits() >= 512 ? 512 : 256;
+  const int lanes = simd / bits;
+  return {plan(false, 1, 0, false),    plan(true, lanes, simd, true), plan(true, lanes, simd, false),
+          plan(true, lanes / 2, 0, true), plan(true, 3, 0, true),     plan(true, 1, 0, false)};
+}
+
+std::string pml_config(const std::string& precision) {
+  return R"y(
+mesh:
+  box: {lower: [-0.5, -0.5, -0.5], upper: [0.5, 0.5, 0.5], cells: [2, 2, 2], pml: 0.5}
+discretization: {order: 2, precision: )y" +
+         precision + R"y(, flux: upwind}
+materials: {default: {eps: 1, mu: 1}, pml: {eps: 2, mu: 1.5}}
+sources:
+  J: ["0", "0", "exp(-(x^2 + y^2 + z^2)/0.1)*sin(5*t)"]
+pml: {order: 2, reflection: 1e-4, kappa: 2.5, alpha: 0.3}
+)y";
+}
+
+double max_rel(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0, m = 0;
+  for (size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i])), m = std::max(m, std::abs(b[i]));
+  return m > 0 ? d / m : d;
+}
+
+}  // namespace
+
+TEST(CpuPlans, NamesParseBack) {
+  for (int bits : {64, 32})
+    for (const codegen::CpuPlan& p : variants(bits)) {
+      const auto back = codegen::CpuPlan::parse(p.name());
+      ASSERT_TRUE(back.has_value()) << p.name();
+      EXPECT_TRUE(*back == p) << p.name() << " -> " << back->name();
+    }
+  EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c32").has_value());
+  EXPECT_FALSE(codegen::CpuPlan::parse("f2.w8.c32.v512").has_value());
+  EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c32.v300.fma").has_value());
+  const codegen::CpuPlan d = codegen::default_cpu_plan(3, false);
+  EXPECT_TRUE(d.fused);
+  EXPECT_EQ(d.batch, codegen::host_simd_bits() / 64);
+}
+
+// Right-hand sides on a random mesh (its element count leaves partial batches for most widths)
+// with every boundary condition, heterogeneous materials, a current source and an incident field.
+TEST(CpuPlans, RhsMatchesRefForEveryVariant) {
+  for (const bool single : {false, true})
+    for (const codegen::CpuPlan& pl : variants(single ? 32 : 64))
+      for (int N : {1, 3, 5}) {
+        const Problem p = mixed_problem(N, 30 + N);
+        const double d = rhs_difference_to_ref(p, *make_cpu_backend_with_plan(p, single, pl), N);
+        EXPECT_LE(d, single ? kSingleTol : kDoubleTol)
+            << "plan " << pl.name() << (single ? " single" : " double") << " N = " << N << " K = " << p.K();
+      }
+}
+
+// The layer: the right-hand side (psi left as it is), then 20 steps of the state and of the
+// auxiliary fields, which the fused stage advances itself.
+TEST(CpuPlans, PmlMatchesRefForEveryVariant) {
+  for (const std::string precision : {"double", "single"}) {
+    const bool single = precision == "single";
+    const auto c = config_problem(pml_config(precision));
+    const Problem& p = c->p;
+    RefBackend ref(p);
+    const Fields q0 = random_state(p, 5);
+    ref.set_state(q0);
+    const double dt = stable_dt(p, 0.5);
+    for (int s = 0; s < 20; ++s) ref.step(s * dt, dt);
+    Fields qr;
+    std::vector<double> ar;
+    ref.get_state(qr);
+    ref.get_aux(ar);
+    for (const codegen::CpuPlan& pl : variants(single ? 32 : 64)) {
+      auto cpu = make_cpu_backend_with_plan(p, single, pl);
+      EXPECT_LE(rhs_difference_to_ref(p, *cpu, 9), single ? kSingleTol : 1e-12) << pl.name() << " " << precision;
+      cpu->set_state(q0);
+      for (int s = 0; s < 20; ++s) cpu->step(s * dt, dt);
+      Fields qc;
+      std::vector<double> ac;
+      cpu->get_state(qc);
+      cpu->get_aux(ac);
+      ASSERT_EQ(ac.size(), ar.size());
+      const double tol = single ? 2e-5 : 1e-12;  // as pml_backends_test.cpp
+      EXPECT_LE(relative_difference(qc, qr), tol) << pl.name() << " " << precision;
+      EXPECT_LE(max_rel(ac, ar), tol * 10) << pl.name() << " " << precision;
+    }
+  }
+}
+
+// Whole steps on the cavity against ref; and the fused plans against the four passes of the same
+// precision after 20 steps (the state ping-pongs between two buffers: an odd and an even number of
+// stages both leave it where get_state reads it).
+TEST(CpuPlans, StepsMatchRefAndFourPasses) {
+  Problem p = box_problem(unit_box(2), 3, 1.0);
+  Fields q0;
+  interpolate(p, cavity_mode(), 0, q0);
+  const double dt = stable_dt(p, 0.5);
+  RefBackend ref(p);
+  ref.set_state(q0);
+  for (int s = 0; s < 20; ++s) ref.step(s * dt, dt);
+  Fields qr;
+  ref.get_state(qr);
+  for (const bool single : {false, true}) {
+    Fields q4;
+    for (const codegen::CpuPlan& pl : variants(single ? 32 : 64)) {
+      auto cpu = make_cpu_backend_with_plan(p, single, pl);
+      cpu->set_state(q0);
+      for (int s = 0; s < 20; ++s) cpu->step(s * dt, dt);
+      Fields qc;
+      cpu->get_state(qc);
+      EXPECT_LE(relative_difference(qc, qr), single ? 2e-5 : 1e-12) << pl.name();
+      if (!pl.fused) q4 = qc;
+      else EXPECT_LE(relative_difference(qc, q4), single ? 2e-5 : 1e-12) << pl.name() << " vs four passes";
+    }
+  }
+}
