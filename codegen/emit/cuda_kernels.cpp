@@ -668,6 +668,15 @@ DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int w
 }}
 #endif
 
+// Accumulator h of tile nt of this lane: out[i][col] with i = MROWS*warp + lane/4 (+ 8 for h >= 2)
+// and col = 8 nt + 2 (lane%4) + h%2, that is node i, field c of element e of the block.
+DGMAX_FN void lane_output(int nt, int h, int warp, int lane, int& i, int& e, int& c) {{
+  i = warp * MROWS + (lane >> 2) + (h >> 1) * 8;
+  const int col = nt * 8 + (lane & 3) * 2 + (h & 1);
+  e = col / 6;
+  c = col - 6 * e;
+}}
+
 // The first word of B's chunk that starts at row `rows` (a multiple of KSTEP: whole registers).
 DGMAX_FN real_t* b_rows(real_t* bf, int rows) {{ return bf + (long)rows * NTL * 8 / 32 * BREG * BW; }}
 
@@ -736,8 +745,9 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   for (int nt = 0; nt < NTL; ++nt)
 #pragma unroll
     for (int h = 0; h < NACC; ++h) {{
-      const int i = warp * MROWS + (lane >> 2) + (h >> 1) * 8;
-      const int col = nt * 8 + (lane & 3) * 2 + (h & 1), e = col / 6, c = col - 6 * e, k = kb + e;
+      int i, e, c;
+      lane_output(nt, h, warp, lane, i, e, c);
+      const int k = kb + e;
       if (i < NP && k < K) copy_async(&sqr[1][e][c][i], res + ((long)k * 6 + c) * NP + i);
     }}
   copy_async_commit();
@@ -800,8 +810,6 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   __syncthreads();
 #endif
 
-  // accumulator h of tile nt: out[i][col] with i = MROWS*warp + lane/4 (+ 8 for h >= 2) and
-  // col = 8 nt + 2 (lane%4) + h%2: node i, field c of element e
 #if MMA_STAGED
   copy_async_wait<0>();  // this lane's res entries
 #endif
@@ -809,8 +817,9 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
   for (int nt = 0; nt < NTL; ++nt)
 #pragma unroll
     for (int h = 0; h < NACC; ++h) {{
-      const int i = warp * MROWS + (lane >> 2) + (h >> 1) * 8;
-      const int col = nt * 8 + (lane & 3) * 2 + (h & 1), e = col / 6, c = col - 6 * e, k = kb + e;
+      int i, e, c;
+      lane_output(nt, h, warp, lane, i, e, c);
+      const int k = kb + e;
       if (i >= NP || k >= K) continue;
       const real_t* mk = mat + (long)k * MAT;
       real_t src[3] = {{0, 0, 0}};

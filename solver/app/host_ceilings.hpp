@@ -1,5 +1,6 @@
 // The host's own ceilings, measured with all OpenMP threads: copy bandwidth (read + write bytes
-// per second) and fused multiply-add rate (flops per second, an FMA counted as 2).
+// per second) and fused multiply-add rate (flops per second, an FMA counted as 2) of code compiled
+// as the cpu kernels are (the host JIT: the host's own vector instructions).
 #pragma once
 
 namespace dgmax {

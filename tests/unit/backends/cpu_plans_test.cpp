@@ -12,6 +12,7 @@
 #include "simulate.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
 #include "solver/time/timestep.hpp"
+#include "max_rel.hpp"
 
 using namespace dgmax;
 using namespace dgmax::test;
@@ -51,12 +52,6 @@ sources:
   J: ["0", "0", "exp(-(x^2 + y^2 + z^2)/0.1)*sin(5*t)"]
 pml: {order: 2, reflection: 1e-4, kappa: 2.5, alpha: 0.3}
 )y";
-}
-
-double max_rel(const std::vector<double>& a, const std::vector<double>& b) {
-  double d = 0, m = 0;
-  for (size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i])), m = std::max(m, std::abs(b[i]));
-  return m > 0 ? d / m : d;
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "solver/physics/pml.hpp"
 #include "solver/physics/tfsf.hpp"
 #include "solver/time/timestep.hpp"
+#include "max_rel.hpp"
 
 using namespace dgmax;
 using namespace dgmax::test;
@@ -49,11 +50,6 @@ tfsf: {box: {lower: [-0.16666666666666666, -0.16666666666666666, -0.166666666666
 )y";
 }
 
-double max_rel(const std::vector<double>& a, const std::vector<double>& b) {
-  double d = 0, m = 0;
-  for (size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i])), m = std::max(m, std::abs(b[i]));
-  return m > 0 ? d / m : d;
-}
 
 }  // namespace
 
