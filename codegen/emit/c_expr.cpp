@@ -89,6 +89,68 @@ class Printer {
     return std::move(out_);
   }
 
+  CSplitStatements print_split(const std::vector<bool>& invariant_slot, const std::string& hoist_array) {
+    const auto& nodes = dag_.nodes();
+    const std::vector<bool> live = dag_.live();
+    std::vector<bool> inv(nodes.size(), false);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const DagNode& n = nodes[i];
+      if (n.op == Op::input) inv[i] = n.input >= 0 && n.input < (int)invariant_slot.size() && invariant_slot[n.input];
+      else if (n.op == Op::constant) inv[i] = true;
+      else inv[i] = (n.a < 0 || inv[n.a]) && (n.b < 0 || inv[n.b]);
+    }
+    // invariant values the variant part (or an output) reads
+    std::vector<bool> needed(nodes.size(), false);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const DagNode& n = nodes[i];
+      if (!live[i] || inv[i] || n.op == Op::input || n.op == Op::constant) continue;
+      if (n.a >= 0 && inv[n.a]) needed[n.a] = true;
+      if (n.b >= 0 && inv[n.b]) needed[n.b] = true;
+    }
+    for (int o : dag_.outputs)
+      if (inv[o]) needed[o] = true;
+    CSplitStatements r;
+    int next_inv = 0, next_var = 0;
+    // first the invariant operations, then the stores of the values the rest reads
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const DagNode& n = nodes[i];
+      if (n.op == Op::input) name_[i] = style_.input_array + "[" + std::to_string(n.input) + "]" + style_.lane_index;
+      else if (n.op == Op::constant) name_[i] = c_constant(n.value, style_.type);
+      else if (live[i] && inv[i]) {
+        const std::string t = "h" + style_.temp_prefix + std::to_string(next_inv++);
+        r.invariant += style_.indent + "const " + style_.type + " " + t + " = " + rhs(n, false) + ";";
+        if (reads_input(n)) r.invariant += "  // " + rhs(n, true);
+        r.invariant += "\n";
+        name_[i] = t;
+      }
+    }
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const DagNode& n = nodes[i];
+      if (!needed[i] || n.op == Op::constant) continue;
+      const std::string h = hoist_array + "[" + std::to_string(r.hoisted++) + "]" + style_.lane_index;
+      r.invariant += style_.indent + h + " = " + name_[i] + ";";
+      if (n.op == Op::input) r.invariant += "  // " + std::string(label(n.input));
+      r.invariant += "\n";
+      name_[i] = h;
+    }
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const DagNode& n = nodes[i];
+      if (n.op == Op::input || n.op == Op::constant || !live[i] || inv[i]) continue;
+      const std::string t = style_.temp_prefix + std::to_string(next_var++);
+      r.variant += style_.indent + "const " + style_.type + " " + t + " = " + rhs(n, false) + ";";
+      if (reads_input(n)) r.variant += "  // " + rhs(n, true);
+      r.variant += "\n";
+      name_[i] = t;
+    }
+    for (size_t k = 0; k < dag_.outputs.size(); ++k) {
+      const int o = dag_.outputs[k];
+      r.variant += style_.indent + style_.output_array + "[" + std::to_string(k) + "]" + style_.lane_index + " = " + name_[o] + ";";
+      if (nodes[o].op == Op::input) r.variant += "  // " + std::string(label(nodes[o].input));
+      r.variant += "\n";
+    }
+    return r;
+  }
+
  private:
   bool reads_input(const DagNode& n) const {
     const auto& nodes = dag_.nodes();
@@ -160,6 +222,11 @@ class Printer {
 
 std::string emit_c_statements(const ScalarDag& dag, const CExprStyle& style) {
   return Printer(dag, style).print();
+}
+
+CSplitStatements emit_c_statements_split(const ScalarDag& dag, const CExprStyle& style,
+                                         const std::vector<bool>& invariant_slot, const std::string& hoist_array) {
+  return Printer(dag, style).print_split(invariant_slot, hoist_array);
 }
 
 }  // namespace dgmax::codegen

@@ -31,4 +31,21 @@ struct CExprStyle {
 //   out[0] = t17;
 std::string emit_c_statements(const ScalarDag& dag, const CExprStyle& style);
 
+// The same statements split in two for a caller that evaluates the DAG at many points sharing
+// some inputs (the cpu stage: every node of one face has the same normal and materials). A node
+// is invariant when it is an invariant input, a constant, or an operation on invariant nodes
+// only. `invariant` computes the live invariant operations once and stores each invariant value
+// the rest reads (operations and inputs alike) as hoist_array[h]<lane_index>; `variant` is the
+// rest, reading those. Operation order and rounding are those of emit_c_statements (the same
+// operations on the same operands), only where each one is written differs. The invariant
+// section reads only invariant input slots, the variant section only the others.
+struct CSplitStatements {
+  std::string invariant;
+  std::string variant;
+  int hoisted = 0;  // values stored in hoist_array
+};
+CSplitStatements emit_c_statements_split(const ScalarDag& dag, const CExprStyle& style,
+                                         const std::vector<bool>& invariant_slot, const std::string& hoist_array);
+
 }  // namespace dgmax::codegen
+

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <sstream>
+#include <vector>
 
 #include "codegen/emit/c_expr.hpp"
 #include "codegen/emit/kernel_common.hpp"
+#include "codegen/lower/flux_inputs.hpp"
 
 namespace dgmax::codegen {
 
@@ -21,6 +23,9 @@ std::string fused_stage_source(const KernelSpec& s) {
   CExprStyle lanes;
   lanes.lane_index = "[e]";
   lanes.indent = "    ";
+  std::vector<bool> face_slot(kNumFluxInputs, false);  // the same at every node of a face
+  for (int slot = kNormal; slot < kNumFluxInputs; ++slot) face_slot[slot] = true;
+  const CSplitStatements flux = emit_c_statements_split(s.flux.dag, lanes, face_slot, "hv");
   return fmt::format(R"(// ---- The fused stage, plan {name} --------------------------------------------------------------
 // One pass over the elements per LSERK stage: a batch of W consecutive elements is copied into
 // element-interleaved local arrays (innermost index: the batch's element, the SIMD lane), then
@@ -36,11 +41,21 @@ enum {{ W = {W}, CHUNK = {chunk} }};  // elements per batch (SIMD lanes); batche
 #define OP_FMA(a, x, acc) ((acc) + (a) * (x))
 #endif
 
-// numerical_flux on the W lanes of a batch: in: [29][W], out: [6][W] (the same statements).
-DGMAX_FN void numerical_flux_batch(const real_t (*__restrict__ in)[W], real_t (*__restrict__ out)[W]) {{
+// numerical_flux on the W lanes of a batch, split in two (the same statements): the part that
+// depends on the face only (normal, materials: slots 12..28 of fin: [29][W]) once per face into
+// hv: [NHOIST][W], then per face node the rest from in: [12][W] (interior and exterior traces)
+// into out: [6][W].
+enum {{ NHOIST = {nhoist} }};
+DGMAX_FN void face_invariants_batch(const real_t (*__restrict in)[W], real_t (*__restrict hv)[W]) {{
 #pragma omp simd
   for (int e = 0; e < W; ++e) {{
-{flux}  }}
+{flux_inv}  }}
+}}
+DGMAX_FN void numerical_flux_batch(const real_t (*__restrict in)[W], const real_t (*__restrict hv)[W],
+                                   real_t (*__restrict out)[W]) {{
+#pragma omp simd
+  for (int e = 0; e < W; ++e) {{
+{flux_var}  }}
 }}
 
 // The face fluxes of a batch times Fscale, fl: [4*NFP][6][W] (face node f*NFP + j), the flux
@@ -59,24 +74,30 @@ DGMAX_FN void batch_fluxes(const int* __restrict ke, const real_t (*__restrict u
     bool boundary = false;
     for (int e = 0; e < W; ++e) boundary |= nbr[f][e] < 0;
     const real_t (*__restrict mp)[W] = matp + 4 * f;  // eps, mu, Z, Y across face f
+    alignas(64) real_t fin[29][W];  // the face's inputs (face_inputs' slots 12..28); incident fields zero
+#pragma omp simd
+    for (int e = 0; e < W; ++e) {{
+      for (int x = 0; x < 3; ++x) fin[12 + x][e] = g[{normal} + 3 * f + x][e];
+      fin[15][e] = mk[{eps}][e]; fin[16][e] = mp[0][e]; fin[17][e] = mk[{mu}][e]; fin[18][e] = mp[1][e];
+      fin[19][e] = mk[{z}][e]; fin[20][e] = mp[2][e]; fin[21][e] = mk[{y}][e]; fin[22][e] = mp[3][e];
+      for (int c = 23; c < 29; ++c) fin[c][e] = real_t(0);
+    }}
+    alignas(64) real_t hv[NHOIST][W];
+    face_invariants_batch(fin, hv);
     for (int j = 0; j < NFP; ++j) {{
       const int iM = Fmask[f][j];
       const int* __restrict tr = trace[f * NFP + j];
-      alignas(64) real_t in[29][W];  // the flux inputs (face_inputs' slots); incident fields zero
+      alignas(64) real_t in[12][W];  // the node's traces (slots 0..11)
 #pragma omp simd
       for (int e = 0; e < W; ++e) {{
         const long at = (long)(tr[e] / NP) * 6 * NP + tr[e] % NP;
         for (int c = 0; c < 6; ++c) {{
           in[c][e] = u[c * NP + iM][e];
           in[6 + c][e] = q[at + c * NP];
-          in[23 + c][e] = real_t(0);
         }}
-        for (int x = 0; x < 3; ++x) in[12 + x][e] = g[{normal} + 3 * f + x][e];
-        in[15][e] = mk[{eps}][e]; in[16][e] = mp[0][e]; in[17][e] = mk[{mu}][e]; in[18][e] = mp[1][e];
-        in[19][e] = mk[{z}][e]; in[20][e] = mp[2][e]; in[21][e] = mk[{y}][e]; in[22][e] = mp[3][e];
       }}
       alignas(64) real_t o[6][W];
-      numerical_flux_batch(in, o);
+      numerical_flux_batch(in, hv, o);
       real_t (*__restrict out)[W] = fl + (f * NFP + j) * 6;
       for (int c = 0; c < 6; ++c)
 #pragma omp simd
@@ -92,12 +113,34 @@ DGMAX_FN void batch_fluxes(const int* __restrict ke, const real_t (*__restrict u
   }}
 }}
 
+// LIFT times the face fluxes fl: [4*NFP][6][W] for every node, lf: [NP][6][W] (a pass of its
+// own before the volume terms: the node loop then holds the 18 derivative accumulators only).
+DGMAX_FN void batch_lift(const real_t (*__restrict fl)[W], real_t (*__restrict lf)[W]) {{
+  for (int i = 0; i < NP; ++i) {{
+    alignas(64) real_t acc[6][W];
+    for (int c = 0; c < 6; ++c)
+#pragma omp simd
+      for (int e = 0; e < W; ++e) acc[c][e] = real_t(0);
+    for (int m = 0; m < NFACE_NODES; ++m) {{
+      const real_t l = LIFT[i][m];
+      for (int c = 0; c < 6; ++c)
+#pragma omp simd
+        for (int e = 0; e < W; ++e) acc[c][e] = OP_FMA(l, fl[m * 6 + c][e], acc[c][e]);
+    }}
+    for (int c = 0; c < 6; ++c)
+#pragma omp simd
+      for (int e = 0; e < W; ++e) lf[i * 6 + c][e] = acc[c][e];
+  }}
+}}
+
 // The right-hand side of a batch before source and extra terms, r: [6*NP][W]:
 //   E: (curl H - LIFT fl_E) / eps - (sigma/eps) E,   H: (-curl E + LIFT fl_H) / mu.
 // Node by node: d/dr, d/ds, d/dt of the six fields (18 accumulators of W lanes), the metric, then
 // LIFT times the face fluxes (6 accumulators).
 DGMAX_FN void batch_rhs(const real_t (*__restrict u)[W], const real_t (*__restrict g)[W], const real_t (*__restrict mk)[W],
                         const real_t (*__restrict fl)[W], real_t (*__restrict r)[W]) {{
+  alignas(64) real_t lf[NP * 6][W];  // [node][field][lane]: LIFT times the face fluxes
+  batch_lift(fl, lf);
   for (int i = 0; i < NP; ++i) {{
     alignas(64) real_t dr[6][W], ds[6][W], dt[6][W];  // [field][lane]
     for (int m = 0; m < 6; ++m)
@@ -114,16 +157,7 @@ DGMAX_FN void batch_rhs(const real_t (*__restrict u)[W], const real_t (*__restri
           dt[m][e] = OP_FMA(c, v, dt[m][e]);
         }}
     }}
-    alignas(64) real_t acc[6][W];  // LIFT row i times the face fluxes
-    for (int c = 0; c < 6; ++c)
-#pragma omp simd
-      for (int e = 0; e < W; ++e) acc[c][e] = real_t(0);
-    for (int m = 0; m < NFACE_NODES; ++m) {{
-      const real_t l = LIFT[i][m];
-      for (int c = 0; c < 6; ++c)
-#pragma omp simd
-        for (int e = 0; e < W; ++e) acc[c][e] = OP_FMA(l, fl[m * 6 + c][e], acc[c][e]);
-    }}
+    const real_t (*__restrict acc)[W] = lf + 6 * i;  // LIFT row i times the face fluxes
 #pragma omp simd
     for (int e = 0; e < W; ++e) {{
       real_t d[3][6];  // d[axis][field]
@@ -242,7 +276,7 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
 }}
 
 )",
-                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("real_bytes", s.single ? 4 : 8), fmt::arg("flux", emit_c_statements(s.flux.dag, lanes)), fmt::arg("chunk", chunk),
+                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("real_bytes", s.single ? 4 : 8), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("chunk", chunk),
                      fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),
                      fmt::arg("fscale", kGeoFscale), fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu),

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "codegen/emit/c_expr.hpp"
 #include "lower_test_util.hpp"
@@ -197,6 +198,46 @@ TEST(CExpr, StyleOptions) {
             "    const real_t r7 = r4 * q[2];  // r4 * E.int.z\n"
             "    f[0] = r1;\n    f[1] = r2;\n    f[2] = r3;\n    f[3] = r5;\n    f[4] = r6;\n    f[5] = r7;\n");
   EXPECT_NE(emit_c_statements(l.dag, {}).find("std::sqrt(in[19])"), std::string::npos);
+}
+
+// The split printer (the cpu stage's per-face and per-node parts): the same operations, the
+// invariant part reading only invariant slots, the rest only the others.
+TEST(CExpr, SplitByInvariantSlots) {
+  const auto l = test::lower_text("sqrt(Z.int)*n", "abs(Z.ext)*E.int", test::flux_scope());
+  std::vector<bool> face(29, false);
+  for (int slot = 12; slot < 29; ++slot) face[slot] = true;
+  const CSplitStatements s = emit_c_statements_split(l.dag, {}, face, "hv");
+  EXPECT_EQ(s.invariant,
+            "  const real_t ht0 = std::sqrt(in[19]);  // sqrt(Z.int)\n"
+            "  const real_t ht1 = ht0 * in[12];  // ht0 * n.x\n"
+            "  const real_t ht2 = ht0 * in[13];  // ht0 * n.y\n"
+            "  const real_t ht3 = ht0 * in[14];  // ht0 * n.z\n"
+            "  const real_t ht4 = std::fabs(in[20]);  // abs(Z.ext)\n"
+            "  hv[0] = ht1;\n  hv[1] = ht2;\n  hv[2] = ht3;\n  hv[3] = ht4;\n");
+  EXPECT_EQ(s.variant,
+            "  const real_t t0 = hv[3] * in[0];  // hv[3] * E.int.x\n"
+            "  const real_t t1 = hv[3] * in[1];  // hv[3] * E.int.y\n"
+            "  const real_t t2 = hv[3] * in[2];  // hv[3] * E.int.z\n"
+            "  out[0] = hv[0];\n  out[1] = hv[1];\n  out[2] = hv[2];\n  out[3] = t0;\n  out[4] = t1;\n  out[5] = t2;\n");
+  EXPECT_EQ(s.hoisted, 4);
+
+  // the upwind flux: both divisions per face, none per node, as many operations as unsplit
+  const auto up = test::lower_builtin_flux("upwind");
+  const CSplitStatements u = emit_c_statements_split(up.dag, {}, face, "hv");
+  auto count = [](const std::string& text, const std::string& what) {
+    int n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(u.invariant, " / "), 2);
+  EXPECT_EQ(count(u.variant, " / "), 0);
+  EXPECT_EQ(count(u.invariant, "const real_t") + count(u.variant, "const real_t"),
+            count(emit_c_statements(up.dag, {}), "const real_t"));
+  for (int slot = 0; slot < 29; ++slot) {
+    const std::string in = "in[" + std::to_string(slot) + "]";
+    if (slot < 12) EXPECT_EQ(count(u.invariant, in), 0) << in;
+    else EXPECT_EQ(count(u.variant, in), 0) << in;
+  }
 }
 
 TEST(CExpr, ConstantsAreFloatingLiterals) {
