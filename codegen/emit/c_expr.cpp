@@ -64,28 +64,10 @@ class Printer {
     const std::vector<bool> live = dag_.live();
     int next_temp = 0;
     for (size_t i = 0; i < nodes.size(); ++i) {
-      const DagNode& n = nodes[i];
-      if (n.op == Op::input) {
-        name_[i] = style_.input_array + "[" + std::to_string(n.input) + "]" + style_.lane_index;
-        continue;
-      }
-      if (n.op == Op::constant) {
-        name_[i] = c_constant(n.value, style_.type);
-        continue;
-      }
-      if (!live[i]) continue;
-      const std::string t = style_.temp_prefix + std::to_string(next_temp++);
-      out_ += style_.indent + "const " + style_.type + " " + t + " = " + rhs(n, false) + ";";
-      if (reads_input(n)) out_ += "  // " + rhs(n, true);
-      out_ += "\n";
-      name_[i] = t;
+      if (name_leaf(i) || !live[i]) continue;
+      define(i, style_.temp_prefix + std::to_string(next_temp++), out_);
     }
-    for (size_t k = 0; k < dag_.outputs.size(); ++k) {
-      const int o = dag_.outputs[k];
-      out_ += style_.indent + style_.output_array + "[" + std::to_string(k) + "]" + style_.lane_index + " = " + name_[o] + ";";
-      if (nodes[o].op == Op::input) out_ += "  // " + std::string(label(nodes[o].input));
-      out_ += "\n";
-    }
+    store_outputs(out_);
     return std::move(out_);
   }
 
@@ -112,18 +94,8 @@ class Printer {
     CSplitStatements r;
     int next_inv = 0, next_var = 0;
     // first the invariant operations, then the stores of the values the rest reads
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      const DagNode& n = nodes[i];
-      if (n.op == Op::input) name_[i] = style_.input_array + "[" + std::to_string(n.input) + "]" + style_.lane_index;
-      else if (n.op == Op::constant) name_[i] = c_constant(n.value, style_.type);
-      else if (live[i] && inv[i]) {
-        const std::string t = "h" + style_.temp_prefix + std::to_string(next_inv++);
-        r.invariant += style_.indent + "const " + style_.type + " " + t + " = " + rhs(n, false) + ";";
-        if (reads_input(n)) r.invariant += "  // " + rhs(n, true);
-        r.invariant += "\n";
-        name_[i] = t;
-      }
-    }
+    for (size_t i = 0; i < nodes.size(); ++i)
+      if (!name_leaf(i) && live[i] && inv[i]) define(i, "h" + style_.temp_prefix + std::to_string(next_inv++), r.invariant);
     for (size_t i = 0; i < nodes.size(); ++i) {
       const DagNode& n = nodes[i];
       if (!needed[i] || n.op == Op::constant) continue;
@@ -136,22 +108,39 @@ class Printer {
     for (size_t i = 0; i < nodes.size(); ++i) {
       const DagNode& n = nodes[i];
       if (n.op == Op::input || n.op == Op::constant || !live[i] || inv[i]) continue;
-      const std::string t = style_.temp_prefix + std::to_string(next_var++);
-      r.variant += style_.indent + "const " + style_.type + " " + t + " = " + rhs(n, false) + ";";
-      if (reads_input(n)) r.variant += "  // " + rhs(n, true);
-      r.variant += "\n";
-      name_[i] = t;
+      define(i, style_.temp_prefix + std::to_string(next_var++), r.variant);
     }
-    for (size_t k = 0; k < dag_.outputs.size(); ++k) {
-      const int o = dag_.outputs[k];
-      r.variant += style_.indent + style_.output_array + "[" + std::to_string(k) + "]" + style_.lane_index + " = " + name_[o] + ";";
-      if (nodes[o].op == Op::input) r.variant += "  // " + std::string(label(nodes[o].input));
-      r.variant += "\n";
-    }
+    store_outputs(r.variant);
     return r;
   }
 
  private:
+  // Names node i when it is an input or a constant (no statement needed); true then.
+  bool name_leaf(size_t i) {
+    const DagNode& n = dag_.nodes()[i];
+    if (n.op == Op::input) name_[i] = style_.input_array + "[" + std::to_string(n.input) + "]" + style_.lane_index;
+    else if (n.op == Op::constant) name_[i] = c_constant(n.value, style_.type);
+    else return false;
+    return true;
+  }
+  // `const T t = <operation i>;` (with the operation on named inputs as a comment), onto out.
+  void define(size_t i, const std::string& t, std::string& out) {
+    const DagNode& n = dag_.nodes()[i];
+    out += style_.indent + "const " + style_.type + " " + t + " = " + rhs(n, false) + ";";
+    if (reads_input(n)) out += "  // " + rhs(n, true);
+    out += "\n";
+    name_[i] = t;
+  }
+  // out[k] = the k-th output, onto out.
+  void store_outputs(std::string& out) const {
+    const auto& nodes = dag_.nodes();
+    for (size_t k = 0; k < dag_.outputs.size(); ++k) {
+      const int o = dag_.outputs[k];
+      out += style_.indent + style_.output_array + "[" + std::to_string(k) + "]" + style_.lane_index + " = " + name_[o] + ";";
+      if (nodes[o].op == Op::input) out += "  // " + std::string(label(nodes[o].input));
+      out += "\n";
+    }
+  }
   bool reads_input(const DagNode& n) const {
     const auto& nodes = dag_.nodes();
     return (n.a >= 0 && nodes[n.a].op == Op::input) || (n.b >= 0 && nodes[n.b].op == Op::input);
