@@ -6,8 +6,11 @@
 // auxiliary fields; whole steps on the cavity. And the plan names parse back.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "cavity.hpp"
 #include "config_problem.hpp"
+#include "expect_user_error.hpp"
 #include "mixed_problem.hpp"
 #include "simulate.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
@@ -69,6 +72,20 @@ TEST(CpuPlans, NamesParseBack) {
   const codegen::CpuPlan d = codegen::default_cpu_plan(3, false);
   EXPECT_TRUE(d.fused);
   EXPECT_EQ(d.batch, codegen::host_simd_bits() / 64);
+}
+
+// DGMAX_CPU_PLAN (debugging) forces a plan; a name that does not parse is one clear error.
+TEST(CpuPlans, ForcedPlanIsUsedOrRefused) {
+  ::setenv("DGMAX_CPU_PLAN", "f0.w1.c16.v0", 1);
+  const codegen::CpuPlan forced = codegen::cpu_plan_for(3, false);
+  EXPECT_EQ(forced.name(), "f0.w1.c16.v0");
+  EXPECT_FALSE(forced.fused);
+  ::setenv("DGMAX_CPU_PLAN", "f1.w8", 1);
+  const UserError e =
+      expect_hinted_user_error([] { codegen::cpu_plan_for(3, false); }, {"DGMAX_CPU_PLAN='f1.w8'", "no plan name"});
+  EXPECT_NE(e.hint().find("f1.w8.c32.v512.fma"), std::string::npos) << e.render();
+  ::unsetenv("DGMAX_CPU_PLAN");
+  EXPECT_TRUE(codegen::cpu_plan_for(3, false) == codegen::default_cpu_plan(3, false));
 }
 
 // Right-hand sides on a random mesh (its element count leaves partial batches for most widths)
