@@ -21,6 +21,12 @@ TEST(BenchCli, SweepWritesConsistentJson) {
   EXPECT_NE(r.out.find("x ref"), std::string::npos) << r.out;  // the cpu row compares with ref
   const json j = json::parse(std::ifstream(out));
   EXPECT_EQ(j["K"], 48);
+  // the host ceilings: the FMA rate comes from a host-JIT loop built like the cpu kernels (any
+  // machine this runs on does well over a GFLOP/s; a broken measurement gives zero or nonsense)
+  const double flops = j["ceilings"]["host"]["flops"], bandwidth = j["ceilings"]["host"]["bandwidth_Bps"];
+  EXPECT_GT(flops, 1e9);
+  EXPECT_LT(flops, 1e14);
+  EXPECT_GT(bandwidth, 1e8);
   ASSERT_EQ(j["results"].size(), 4u);  // 2 orders x 2 backends
   for (const auto& row : j["results"]) {
     const int N = row["N"], Np = row["Np"];
