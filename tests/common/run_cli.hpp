@@ -5,10 +5,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 namespace dgmax::test {
 
@@ -37,20 +42,71 @@ inline CliResult run_dgmax_env(const std::string& env, const std::string& args) 
   return r;
 }
 
-// Starts dgmax with `args` (stdout/stderr discarded), waits until `ready_file` exists (the run is
-// past its set-up; at most 120 s), lets it run `seconds` more, sends `signal` ("INT", "TERM") and
-// returns its exit code (-1 when it did not exit normally). Timing-robust on a busy machine.
-inline int run_dgmax_and_signal(const std::string& args, const std::string& ready_file, const std::string& signal,
-                                double seconds = 1.0) {
-  const std::string base = ::testing::TempDir() + "dgmax_sig_" + std::to_string(::getpid());
-  const std::string script = std::string(DGMAX_BINARY) + " " + args + " >/dev/null 2>&1 & pid=$!; " +
-                             "for i in $(seq 600); do [ -e '" + ready_file + "' ] && break; sleep 0.2; done; " +
-                             "sleep " + std::to_string(seconds) + "; kill -" + signal + " $pid; wait $pid; echo $? > '" +
-                             base + ".rc'";
-  std::system(script.c_str());  // std::system runs it with sh
-  const std::string rc = read_all(base + ".rc");
-  std::remove((base + ".rc").c_str());
-  return rc.empty() ? -1 : std::stoi(rc);
+// What run_dgmax_and_signal saw: the exit code, and enough of the timeline to say why a test
+// failed (a run that ended before the signal, a signal that was not obeyed, a set-up that hung).
+struct SignalledRun {
+  int code = -1;            // exit status; -1 when the process did not exit normally
+  double ready_s = -1;      // seconds until the ready file appeared; -1 when it never did
+  bool exited_early = false;  // the run ended before the signal was sent
+  bool killed = false;        // it did not stop within 120 s of the signal and was killed
+  std::string err;            // its stderr
+  std::string describe() const {
+    std::ostringstream os;
+    os << "exit " << code << ", ready after " << ready_s << " s" << (exited_early ? ", ended before the signal" : "")
+       << (killed ? ", ignored the signal and was killed" : "") << "; stderr:\n" << err;
+    return os.str();
+  }
+};
+
+// Starts dgmax with `args` (quote yourself), waits until `ready_file` exists (the run is past its
+// set-up; at most 300 s), lets it run `seconds` more, sends `signal` (SIGINT, SIGTERM) to it alone
+// and waits for it to exit (at most 120 s, then SIGKILL: a lost signal fails the test instead of
+// hanging it). The process is exec'd by sh, so its signal dispositions are the shell's defaults,
+// as for a command typed at a terminal.
+inline SignalledRun run_dgmax_and_signal(const std::string& args, const std::string& ready_file, int signal,
+                                         double seconds = 1.0) {
+  using Clock = std::chrono::steady_clock;
+  const std::string err_path = ::testing::TempDir() + "dgmax_sig_" + std::to_string(::getpid()) + ".err";
+  const std::string cmd = "exec " + std::string(DGMAX_BINARY) + " " + args + " >/dev/null 2>'" + err_path + "'";
+  SignalledRun r;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  if (pid < 0) {
+    r.err = "fork failed";
+    return r;
+  }
+  int status = 0;
+  auto exited = [&] { return ::waitpid(pid, &status, WNOHANG) == pid; };
+  auto wait_until = [&](double limit_s, const std::function<bool()>& done) {
+    const auto t0 = Clock::now();
+    while (std::chrono::duration<double>(Clock::now() - t0).count() < limit_s) {
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return done();
+  };
+  const auto t0 = Clock::now();
+  bool gone = false;
+  const bool ready = wait_until(300, [&] { return std::filesystem::exists(ready_file) || (gone = exited()); });
+  if (ready && std::filesystem::exists(ready_file))
+    r.ready_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (!gone && r.ready_s >= 0) gone = wait_until(seconds, exited);
+  r.exited_early = gone;
+  if (!gone) {
+    ::kill(pid, r.ready_s >= 0 ? signal : SIGKILL);
+    if (!wait_until(120, exited)) {
+      r.killed = true;
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+    }
+  }
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = read_all(err_path);
+  std::remove(err_path.c_str());
+  return r;
 }
 
 // `args` is appended to the binary path verbatim (quote it yourself).

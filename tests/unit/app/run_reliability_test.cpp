@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -253,13 +254,13 @@ void expect_interrupted(const std::string& out, int code, int expected_code) {
 
 TEST_F(RunReliability, SigintAndSigtermStopCleanly) {
   const std::string path = config(bigger_cavity(), "slow.yaml");
-  for (const auto& [sig, code] : {std::pair<std::string, int>{"INT", 130}, {"TERM", 143}}) {
+  for (const auto& [sig, code] : {std::pair<int, int>{SIGINT, 130}, {SIGTERM, 143}}) {
     fs::remove_all(out_);
-    const int exit_code = dgmax::test::run_dgmax_and_signal(
+    const auto run = dgmax::test::run_dgmax_and_signal(
         "run -q --backend ref " + path + " --set time.final=100 --set output.format=hdf5 --set output.vtk_every=0.05 --output '" + out_ + "'",
-        out_ + "/fields_00000.h5", sig);
-    SCOPED_TRACE(sig);
-    expect_interrupted(out_, exit_code, code);
+        out_ + "/fields_00001.h5", sig);
+    SCOPED_TRACE(run.describe());
+    expect_interrupted(out_, run.code, code);
   }
 }
 
