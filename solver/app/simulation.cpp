@@ -502,7 +502,10 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   // What needs the whole mesh is decided on it (every rank has it until its part is cut out): the
   // layer (which weights the partition), the TF/SF box, the monitors' faces.
   nlohmann::json partition;
-  WholeMeshSetup whole = whole_mesh_setup(cfg, std::make_shared<const MeshData>(load_mesh(cfg.mesh)));
+  // (no rank stores the whole mesh's geometric factors: each computes its own part's)
+  WholeMeshSetup whole = whole_mesh_setup(
+      cfg, std::make_shared<const MeshData>(
+               load_mesh(cfg.mesh, comm.parallel() ? GeometryFactors::Checked : GeometryFactors::Stored)));
   auto md = rank_mesh(whole.md, whole.partition_weights(), &partition);  // several ranks: this rank's part
   {
     // the fields of host backends grow with Np; a GPU run keeps them on the device

@@ -180,10 +180,10 @@ void check_regions_select_elements(const MeshSpec& spec, const Mesh& mesh) {
   }
 }
 
-MeshData load_mesh(const MeshSpec& spec) {
+MeshData load_mesh(const MeshSpec& spec, GeometryFactors geometry) {
   Mesh mesh = spec.box ? make_box_mesh(*spec.box) : load_mesh_file(spec.file, spec.size);
   if (spec.box) check_regions_select_elements(spec, mesh);
-  return setup_mesh(std::move(mesh), spec.refine);
+  return setup_mesh(std::move(mesh), spec.refine, geometry);
 }
 
 std::vector<TagReference> referenced_tags(const YamlDoc& doc) {

@@ -34,8 +34,9 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& mesh_node);
 MeshSpec mesh_spec_from_argument(const std::string& arg);
 
 // Builds/reads the mesh and runs setup_mesh (validation, refinement, connectivity, geometry).
-// Refuses a box region that tags no element (located at the region).
-MeshData load_mesh(const MeshSpec& spec);
+// Refuses a box region that tags no element (located at the region). `geometry`: Checked for the
+// whole mesh of a partitioned run (mesh_setup.hpp).
+MeshData load_mesh(const MeshSpec& spec, GeometryFactors geometry = GeometryFactors::Stored);
 
 // Tags the config refers to: keys of `materials:` (volume) and `boundaries:` (boundary).
 std::vector<TagReference> referenced_tags(const YamlDoc& doc);

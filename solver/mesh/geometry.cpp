@@ -46,6 +46,52 @@ double jacobian(const Mesh& mesh, int k, double A[3][3]) {
 
 }  // namespace
 
+ElementGeometry element_geometry(const Mesh& mesh, int k) {
+  ElementGeometry g;
+  double A[3][3];
+  const double J = jacobian(mesh, k, A);
+  g.J = J;
+  if (!(J > 0)) return g;
+  // inverse: (dr/dx)[j][d] = cofactor(A)[d][j] / J
+  double inv[3][3];
+  for (int j = 0; j < 3; ++j)
+    for (int d = 0; d < 3; ++d) {
+      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3, d1 = (d + 1) % 3, d2 = (d + 2) % 3;
+      inv[j][d] = (A[d1][j1] * A[d2][j2] - A[d1][j2] * A[d2][j1]) / J;
+    }
+  for (int j = 0; j < 3; ++j)
+    for (int d = 0; d < 3; ++d) g.drdx[3 * j + d] = inv[j][d];
+  // Outward normals in reference form: face 0 (t=-1): -grad t, face 1 (s=-1): -grad s,
+  // face 2 (r+s+t=-1): grad(r+s+t), face 3 (r=-1): -grad r.
+  for (int f = 0; f < 4; ++f) {
+    Vec3 n;
+    for (int d = 0; d < 3; ++d) {
+      switch (f) {
+        case 0: n[d] = -inv[2][d]; break;
+        case 1: n[d] = -inv[1][d]; break;
+        case 2: n[d] = inv[0][d] + inv[1][d] + inv[2][d]; break;
+        default: n[d] = -inv[0][d]; break;
+      }
+    }
+    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int d = 0; d < 3; ++d) g.normal[f][d] = n[d] / len;
+    g.sJ[f] = len * J;
+    g.Fscale[f] = len;  // sJ / J
+  }
+  return g;
+}
+
+namespace {
+
+[[noreturn]] void throw_non_positive_jacobian(const Mesh& mesh, int k) {
+  double A[3][3];
+  throw UserError("element " + std::to_string(k) + " has non-positive Jacobian " + std::to_string(jacobian(mesh, k, A)) +
+                      " after orientation",
+                  {mesh.source}, "the mesh contains a degenerate element");
+}
+
+}  // namespace
+
 Geometry compute_geometry(const Mesh& mesh) {
   const int K = mesh.num_elements();
   Geometry g;
@@ -57,47 +103,30 @@ Geometry compute_geometry(const Mesh& mesh) {
   int first_bad = K;  // first element with J <= 0
 #pragma omp parallel for schedule(static) reduction(min : first_bad)
   for (int k = 0; k < K; ++k) {
-    double A[3][3];
-    const double J = jacobian(mesh, k, A);
-    if (!(J > 0)) {
+    const ElementGeometry e = element_geometry(mesh, k);
+    if (!(e.J > 0)) {
       first_bad = std::min(first_bad, k);
       continue;
     }
-    // inverse: (dr/dx)[j][d] = cofactor(A)[d][j] / J
-    double inv[3][3];
-    for (int j = 0; j < 3; ++j)
-      for (int d = 0; d < 3; ++d) {
-        const int j1 = (j + 1) % 3, j2 = (j + 2) % 3, d1 = (d + 1) % 3, d2 = (d + 2) % 3;
-        inv[j][d] = (A[d1][j1] * A[d2][j2] - A[d1][j2] * A[d2][j1]) / J;
-      }
-    g.J[k] = J;
-    for (int j = 0; j < 3; ++j)
-      for (int d = 0; d < 3; ++d) g.drdx[k][3 * j + d] = inv[j][d];
-    // Outward normals in reference form: face 0 (t=-1): -grad t, face 1 (s=-1): -grad s,
-    // face 2 (r+s+t=-1): grad(r+s+t), face 3 (r=-1): -grad r.
-    for (int f = 0; f < 4; ++f) {
-      Vec3 n;
-      for (int d = 0; d < 3; ++d) {
-        switch (f) {
-          case 0: n[d] = -inv[2][d]; break;
-          case 1: n[d] = -inv[1][d]; break;
-          case 2: n[d] = inv[0][d] + inv[1][d] + inv[2][d]; break;
-          default: n[d] = -inv[0][d]; break;
-        }
-      }
-      const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-      for (int d = 0; d < 3; ++d) g.normal[k][f][d] = n[d] / len;
-      g.sJ[k][f] = len * J;
-      g.Fscale[k][f] = len;  // sJ / J
-    }
+    g.J[k] = e.J;
+    g.drdx[k] = e.drdx;
+    g.normal[k] = e.normal;
+    g.sJ[k] = e.sJ;
+    g.Fscale[k] = e.Fscale;
   }
-  if (first_bad < K) {
-    double A[3][3];
-    throw UserError("element " + std::to_string(first_bad) + " has non-positive Jacobian " +
-                        std::to_string(jacobian(mesh, first_bad, A)) + " after orientation",
-                    {mesh.source}, "the mesh contains a degenerate element");
-  }
+  if (first_bad < K) throw_non_positive_jacobian(mesh, first_bad);
   return g;
+}
+
+void check_jacobians(const Mesh& mesh) {
+  const int K = mesh.num_elements();
+  int first_bad = K;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (int k = 0; k < K; ++k) {
+    double A[3][3];
+    if (!(jacobian(mesh, k, A) > 0)) first_bad = std::min(first_bad, k);
+  }
+  if (first_bad < K) throw_non_positive_jacobian(mesh, first_bad);
 }
 
 }  // namespace dgmax

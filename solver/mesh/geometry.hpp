@@ -21,8 +21,22 @@ struct Geometry {
   double volume(int k) const { return J[k] * 4.0 / 3.0; }
 };
 
+// One element's factors: what compute_geometry stores for it. With J <= 0 (a degenerate or
+// inverted element) the others are left zero.
+struct ElementGeometry {
+  double J = 0;
+  std::array<double, 9> drdx{};
+  std::array<Vec3, 4> normal{};
+  std::array<double, 4> sJ{}, Fscale{};
+};
+ElementGeometry element_geometry(const Mesh& mesh, int k);
+
 // Throws UserError naming the element if any J <= 0 (call orient_elements first).
 Geometry compute_geometry(const Mesh& mesh);
+
+// The check of compute_geometry without storing anything: the whole mesh of a partitioned run,
+// whose ranks each store only their own part's factors, is refused exactly as one rank would.
+void check_jacobians(const Mesh& mesh);
 
 // Physical coordinates of reference points (r,s,t) in element k.
 Vec3 map_to_physical(const Mesh& mesh, int k, double r, double s, double t);

@@ -173,6 +173,7 @@ MeshData extract_local_mesh(const MeshData& global, const Partition& p, int rank
   if (p.parts == 1) {
     MeshData copy = global;
     copy.halo = Halo{};
+    if (!copy.has_geometry()) copy.geom = compute_geometry(copy.mesh);
     return copy;
   }
   int K_interior = 0, K_owned = 0;

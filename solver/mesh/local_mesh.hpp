@@ -36,6 +36,7 @@ namespace dgmax {
 // (the owner's EToF side). Both lists are sorted by (global index of the sending side's element,
 // face), so that rank r's send list to s and rank s's receive list from r name the same global
 // (element, face) pairs in the same order without any communication.
+// `global` may be set up without stored factors (GeometryFactors::Checked): the part computes its own.
 MeshData extract_local_mesh(const MeshData& global, const Partition& p, int rank);
 
 // [K_whole] the local index of each element of the whole mesh that `local` owns, -1 for the others

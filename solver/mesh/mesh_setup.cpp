@@ -10,7 +10,7 @@
 
 namespace dgmax {
 
-MeshData setup_mesh(Mesh mesh, int refine) {
+MeshData setup_mesh(Mesh mesh, int refine, GeometryFactors geometry) {
   if (refine < 0 || refine > 6)
     throw UserError("mesh.refine must be between 0 and 6 (each level multiplies the element count "
                     "by 8), got " + std::to_string(refine),
@@ -34,10 +34,24 @@ MeshData setup_mesh(Mesh mesh, int refine) {
   timer.phase("connectivity");
   check_conforming(mesh, out.conn);
   timer.phase("check_conforming");
-  out.geom = compute_geometry(mesh);
+  if (geometry == GeometryFactors::Stored)
+    out.geom = compute_geometry(mesh);
+  else
+    check_jacobians(mesh);
   timer.phase("geometry");
   out.mesh = std::move(mesh);
   return out;
+}
+
+ElementGeometry element_geometry(const MeshData& md, int k) {
+  if (!md.has_geometry()) return element_geometry(md.mesh, k);
+  ElementGeometry g;
+  g.J = md.geom.J[k];
+  g.drdx = md.geom.drdx[k];
+  g.normal = md.geom.normal[k];
+  g.sJ = md.geom.sJ[k];
+  g.Fscale = md.geom.Fscale[k];
+  return g;
 }
 
 }  // namespace dgmax

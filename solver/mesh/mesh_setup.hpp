@@ -17,10 +17,21 @@ struct MeshData {
 
   // Elements this rank computes: all of them with one rank, the owned ones (ghosts follow) with several.
   int owned_elements() const { return halo.K_owned < 0 ? mesh.num_elements() : halo.K_owned; }
+  // false for a whole mesh set up with GeometryFactors::Checked (a partitioned run's)
+  bool has_geometry() const { return geom.J.size() == mesh.elements.size(); }
 };
+
+// Stored: the geometric factors of every element (≈ 240 B each). Checked: only their check (every
+// Jacobian positive), for the whole mesh of a partitioned run: each rank computes its own part's
+// factors after the partition (local_mesh.hpp), so no rank holds the whole mesh's.
+enum class GeometryFactors { Stored, Checked };
 
 // check_basic → orient_elements → `refine` uniform refinements → connectivity (periodic gluing)
 // → conformity check → geometric factors. Throws UserError on any defect.
-MeshData setup_mesh(Mesh mesh, int refine = 0);
+MeshData setup_mesh(Mesh mesh, int refine = 0, GeometryFactors geometry = GeometryFactors::Stored);
+
+// Element k's factors: the stored ones, or computed from its vertices when none are stored (the
+// same arithmetic: bitwise the same numbers).
+ElementGeometry element_geometry(const MeshData& md, int k);
 
 }  // namespace dgmax

@@ -86,7 +86,7 @@ std::vector<BoxFace> box_surface_faces(const MeshData& md, const Vec3& lower, co
   const double tol = 1e-9 * extent;
   for (int c = 0; c < 8; ++c) {
     const Vec3 x = {c & 1 ? upper[0] : lower[0], c & 2 ? upper[1] : lower[1], c & 4 ? upper[2] : lower[2]};
-    if (locate_point(mesh, md.geom, x).element < 0)
+    if (locate_point(md, x).element < 0)
       throw UserError(what + " is not inside the mesh " + mesh.source + ": its corner (" + fmt_g(x[0]) + ", " +
                           fmt_g(x[1]) + ", " + fmt_g(x[2]) + ") lies outside",
                       where, "choose a box inside the computational domain, with faces on mesh faces");
@@ -117,7 +117,7 @@ std::vector<BoxFace> box_surface_faces(const MeshData& md, const Vec3& lower, co
                               where, "choose a box inside the computational domain");
             continue;
           }
-          covered += 2 * md.geom.sJ[k][f];  // sJ: face area / 2
+          covered += 2 * element_geometry(md, k).sJ[f];  // sJ: face area / 2
           faces.push_back({k, f, n});
         }
       if (std::abs(covered - area) > 1e-9 * area)

@@ -9,14 +9,16 @@
 
 namespace dgmax {
 
-PointLocation locate_point(const Mesh& mesh, const Geometry& geom, const Vec3& x, double tol, int count,
+PointLocation locate_point(const MeshData& md, const Vec3& x, double tol, int count,
                            const std::vector<long long>* number) {
+  const Mesh& mesh = md.mesh;
+  const bool stored = md.has_geometry();
   PointLocation best;
   best.min_barycentric = -std::numeric_limits<double>::infinity();
   const int K = count < 0 ? mesh.num_elements() : count;
   for (int k = 0; k < K; ++k) {
     const Vec3& v0 = mesh.vertices[mesh.elements[k][0]];
-    const auto& g = geom.drdx[k];  // d r_j / d x_d at [3 j + d]
+    const std::array<double, 9> g = stored ? md.geom.drdx[k] : element_geometry(mesh, k).drdx;  // d r_j / d x_d at [3 j + d]
     double rst[3];
     for (int j = 0; j < 3; ++j)
       rst[j] = -1 + g[3 * j] * (x[0] - v0[0]) + g[3 * j + 1] * (x[1] - v0[1]) + g[3 * j + 2] * (x[2] - v0[2]);
@@ -47,7 +49,7 @@ ProbeSet make_probe_set(const Problem& p, const std::vector<ProbePointSpec>& poi
   for (const ProbePointSpec& pt : points) {
     // over the owned elements, then over all ranks (every rank calls the same reductions)
     constexpr double kTol = 1e-9;
-    PointLocation loc = locate_point(mesh, p.md->geom, pt.at, std::numeric_limits<double>::infinity(), p.K_owned(),
+    PointLocation loc = locate_point(*p.md, pt.at, std::numeric_limits<double>::infinity(), p.K_owned(),
                                      comm.parallel() ? &global : nullptr);
     bool mine = true;
     if (comm.parallel()) {

@@ -38,7 +38,8 @@ struct PointLocation {
 // coordinates ≥ -tol. A linear scan over the elements (the first `count` of them; -1: all); among
 // equals, the first in element order, or with `number` [K] the one with the smallest number[k]
 // (a partitioned run's global element numbers: the element one rank would pick).
-PointLocation locate_point(const Mesh& mesh, const Geometry& geom, const Vec3& x, double tol = 1e-9, int count = -1,
+// `md` may be a whole mesh without stored factors (mesh_setup.hpp): they are computed per element.
+PointLocation locate_point(const MeshData& md, const Vec3& x, double tol = 1e-9, int count = -1,
                            const std::vector<long long>* number = nullptr);
 
 // w: [Np] with w^T = phi(r, s, t)^T V^{-1} (phi: the orthonormal basis): sum_i w_i u_i is the

@@ -19,6 +19,7 @@
 #include "solver/backends/cpu/cpu_backend.hpp"
 #include "solver/backends/ref/ref_backend.hpp"
 #include "solver/mesh/local_mesh.hpp"
+#include "solver/physics/probes.hpp"
 #include "solver/physics/problem.hpp"
 
 using namespace dgmax;
@@ -228,6 +229,78 @@ TEST(LocalMesh, OnePartIsACopyWithAnEmptyHalo) {
   EXPECT_EQ(L.mesh.elements, md.mesh.elements);
   EXPECT_EQ(L.conn.EToE, md.conn.EToE);
   EXPECT_EQ(L.conn.periodic_faces, md.conn.periodic_faces);
+}
+
+bool same_geometry(const ElementGeometry& a, const ElementGeometry& b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;  // all doubles, no padding
+}
+
+// A partitioned run sets the whole mesh up without storing its geometric factors
+// (GeometryFactors::Checked): the same mesh and links, no factors, the same checks; each part
+// computes its own, bit for bit those of a whole mesh that stores them; and the per-element
+// factors a whole-mesh search asks for (element_geometry, locate_point) are the stored ones.
+TEST(LocalMesh, AWholeMeshWithoutStoredFactorsGivesTheSameParts) {
+  BoxSpec spec;
+  spec.cells = {5, 4, 4};
+  spec.periodic = {true, false, true};
+  const MeshData stored = setup_mesh(make_box_mesh(spec), 1);
+  const MeshData bare = setup_mesh(make_box_mesh(spec), 1, GeometryFactors::Checked);
+  ASSERT_TRUE(stored.has_geometry());
+  EXPECT_FALSE(bare.has_geometry());
+  EXPECT_TRUE(bare.geom.J.empty() && bare.geom.drdx.empty() && bare.geom.normal.empty() && bare.geom.sJ.empty() &&
+              bare.geom.Fscale.empty());
+  EXPECT_EQ(bare.mesh.elements, stored.mesh.elements);
+  EXPECT_EQ(bare.conn.EToE, stored.conn.EToE);
+  EXPECT_EQ(bare.conn.EToF, stored.conn.EToF);
+  const int K = stored.mesh.num_elements();
+  for (int k = 0; k < K; ++k) {
+    const ElementGeometry s = element_geometry(stored, k);
+    ASSERT_TRUE(same_geometry(element_geometry(bare, k), s)) << "element " << k;
+    ASSERT_TRUE(same_bits(s.J, stored.geom.J[k]));
+  }
+  for (const Vec3& x : {Vec3{0.31, 0.77, 0.05}, Vec3{0.5, 0.5, 0.5}, Vec3{1, 0, 1}, Vec3{1.5, 0.2, 0.2}}) {
+    const PointLocation a = locate_point(stored, x), b = locate_point(bare, x);
+    EXPECT_EQ(a.element, b.element);
+    EXPECT_TRUE(same_bits(a.r, b.r) && same_bits(a.s, b.s) && same_bits(a.t, b.t));
+  }
+  for (int P : {1, 3}) {
+    const Partition p = partition_mesh(stored, P, {}, "sfc");
+    ASSERT_EQ(partition_mesh(bare, P, {}, "sfc").part, p.part);
+    for (int r = 0; r < P; ++r) {
+      const MeshData a = extract_local_mesh(stored, p, r), b = extract_local_mesh(bare, p, r);
+      ASSERT_TRUE(b.has_geometry());
+      ASSERT_EQ(a.mesh.num_elements(), b.mesh.num_elements());
+      for (int k = 0; k < a.mesh.num_elements(); ++k)
+        ASSERT_TRUE(same_geometry(element_geometry(a, k), element_geometry(b, k))) << "part " << r << ", element " << k;
+    }
+  }
+}
+
+// The check without storage refuses what the stored computation refuses, with the same message.
+TEST(LocalMesh, AWholeMeshWithoutStoredFactorsIsCheckedTheSame) {
+  Mesh m;
+  m.source = "flat.msh";
+  m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {2, 2, 2}};
+  m.elements = {{0, 1, 2, 3}, {1, 2, 3, 4}};
+  m.element_tag = {0, 0};
+  m.volume_tag_names = {"default"};
+  Mesh flat = m;
+  flat.vertices[1] = {0, 0, 0};  // element 0 loses its volume: both checks name it, not element 1
+  EXPECT_NO_THROW(compute_geometry(m));
+  EXPECT_NO_THROW(check_jacobians(m));
+  std::string stored_msg, checked_msg;
+  try {
+    compute_geometry(flat);
+  } catch (const UserError& e) {
+    stored_msg = e.what();
+  }
+  try {
+    check_jacobians(flat);
+  } catch (const UserError& e) {
+    checked_msg = e.what();
+  }
+  EXPECT_NE(stored_msg.find("element 0 has non-positive Jacobian"), std::string::npos) << stored_msg;
+  EXPECT_EQ(checked_msg, stored_msg);
 }
 
 namespace {
