@@ -7,6 +7,7 @@
 
 #include "codegen/jit/content_hash.hpp"
 #include "solver/app/interrupt.hpp"
+#include "solver/parallel/agree.hpp"
 #include "solver/app/simulation.hpp"
 #include "solver/parallel/comm.hpp"
 
@@ -40,11 +41,15 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--quiet,-q", opt->run.quiet, "no progress line and no report");
   cmd->callback([opt]() {
     InterruptGuard interrupts;  // from the start: a Ctrl-C during set-up is a clean stop too
-    YamlDoc doc = opt->config.empty() ? YamlDoc::load_string(default_config_text(), "(built-in default)")
-                                      : YamlDoc::load_file(opt->config);
-    for (const auto& s : opt->sets) doc.apply_override(s);
-    opt->run.config_hash = codegen::sha256_hex(YAML::Dump(doc.root()));
-    const int code = run_simulation(parse_run_config(doc), opt->run);
+    // every rank reads the same config: its errors are said once (agree.hpp)
+    const RunConfig cfg = agree_on_errors([&] {
+      YamlDoc doc = opt->config.empty() ? YamlDoc::load_string(default_config_text(), "(built-in default)")
+                                        : YamlDoc::load_file(opt->config);
+      for (const auto& s : opt->sets) doc.apply_override(s);
+      opt->run.config_hash = codegen::sha256_hex(YAML::Dump(doc.root()));
+      return parse_run_config(doc);
+    });
+    const int code = run_simulation(cfg, opt->run);
     // interrupted: everything is written and closed; exit with the signal's conventional status
     if (code != 0) {
       world().abort(code);  // several ranks: end them all

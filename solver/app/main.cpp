@@ -18,6 +18,7 @@
 #include "solver/app/cmd_run.hpp"
 #include "solver/app/cmd_tune.hpp"
 #include "codegen/dsl/expr_source.hpp"
+#include "solver/parallel/agree.hpp"
 #include "solver/parallel/comm.hpp"
 #include "solver/util/error.hpp"
 #include "solver/util/strings.hpp"
@@ -61,6 +62,17 @@ void report(const std::string& text) {
 
 int run_cli(int argc, char** argv);
 
+// run_cli's answer on a rank that stays silent: a lower rank met the same error (agree.hpp), says
+// it and ends the job. Ending it from here could cut that message short.
+constexpr int kPeerReports = -1;
+
+[[noreturn]] void wait_for_the_reporting_rank() {
+  std::this_thread::sleep_for(std::chrono::seconds(60));  // its abort ends this process long before
+  report("error: another rank met an error and did not end the job within 60 s\n");
+  dgmax::world().abort(1);
+  std::exit(1);
+}
+
 // Several ranks on one node share its cores: without OMP_NUM_THREADS each rank would start one
 // OpenMP thread per core and the ranks would fight over them (5x slower measured with 3 ranks on
 // 2 cores). Each rank gets its share instead.
@@ -86,6 +98,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const int code = run_cli(argc, argv);
+  if (code == kPeerReports) wait_for_the_reporting_rank();
   // the other ranks may wait in a collective for this one: end them all
   if (code != 0) dgmax::world().abort(code);
   dgmax::finalize_world();
@@ -108,6 +121,8 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help / --version exit 0; a usage error is a user error: exit 1 like every other
     return app.exit(e) == 0 ? 0 : 1;
+  } catch (const dgmax::PeerReportsError& e) {
+    return kPeerReports;
   } catch (const dgmax::UserError& e) {
     report(e.render());
     return 1;

@@ -22,6 +22,7 @@
 #include "solver/app/run_monitors.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/async_snapshot_writer.hpp"
+#include "solver/parallel/agree.hpp"
 #include "solver/io/checkpoint.hpp"
 #include "solver/io/whole_mesh_setup.hpp"
 #include "solver/parallel/comm.hpp"
@@ -487,39 +488,54 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
 int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   const auto t_start = Clock::now();
   const bool restart = !opt.restart_dir.empty();
-  if (restart && opt.output_override && *opt.output_override != opt.restart_dir)
-    throw UserError("--restart " + opt.restart_dir + " and --output " + *opt.output_override + " name different directories",
-                    {}, "a restarted run continues in the directory it restarts from: drop --output");
-  if (restart && opt.overwrite) throw UserError("--restart and --overwrite contradict each other", {}, "drop --overwrite");
-  const std::string out_dir = restart ? opt.restart_dir : opt.output_override ? *opt.output_override : cfg.out_dir;
-  if (out_dir.empty())
-    throw UserError("the output directory is empty", {cfg.path}, "give a directory: output.dir or --output DIR");
   const Comm& comm = world();
   const std::string backend_name = opt.backend_override.empty() ? cfg.backend : opt.backend_override;
   const bool device = backend_name == "cuda" || (backend_name == "auto" && cuda::driver_available());
-  require_partitionable(cfg, device ? "cuda" : backend_name);
   // mesh and physics first: an error in them (a config error in effect) leaves the directory alone.
   // What needs the whole mesh is decided on it (every rank has it until its part is cut out): the
-  // layer (which weights the partition), the TF/SF box, the monitors' faces.
-  nlohmann::json partition;
-  // (no rank stores the whole mesh's geometric factors: each computes its own part's)
-  WholeMeshSetup whole = whole_mesh_setup(
-      cfg, std::make_shared<const MeshData>(
-               load_mesh(cfg.mesh, comm.parallel() ? GeometryFactors::Checked : GeometryFactors::Stored)));
-  auto md = rank_mesh(whole.md, whole.partition_weights(), &partition);  // several ranks: this rank's part
-  {
-    // the fields of host backends grow with Np; a GPU run keeps them on the device
-    require_host_memory(md->mesh.num_elements(),
-                        device ? kMinRunBytesPerElement : run_host_bytes_per_element(cfg.order),
-                        "a run of order " + std::to_string(cfg.order) + " on " + md->mesh.source, {cfg.path},
-                        "coarsen the mesh or lower the order" + std::string(device ? "" : ", or run on a GPU"));
-  }
-  Problem p = make_problem(md, cfg.order);
-  apply_physics(cfg, p, whole);
-  std::vector<DftMonitor> dft;
-  for (const MonitorSpec& spec : cfg.monitors) dft.push_back(make_dft_monitor(p, spec, *whole.md));
-  const std::string fingerprint = mesh_fingerprint(whole.md->mesh);  // the whole mesh's, on any number of ranks
-  whole = {};  // several ranks: the whole mesh is no longer needed
+  // layer (which weights the partition), the TF/SF box, the monitors' faces. Every rank checks
+  // the same input alike, so its errors are agreed on and said once (agree.hpp).
+  struct SetUp {
+    std::string out_dir;
+    nlohmann::json partition;
+    Problem p;
+    std::vector<DftMonitor> dft;
+    std::string fingerprint;  // the whole mesh's, on any number of ranks
+  };
+  SetUp set_up = agree_on_errors([&] {
+    if (restart && opt.output_override && *opt.output_override != opt.restart_dir)
+      throw UserError("--restart " + opt.restart_dir + " and --output " + *opt.output_override +
+                          " name different directories",
+                      {}, "a restarted run continues in the directory it restarts from: drop --output");
+    if (restart && opt.overwrite) throw UserError("--restart and --overwrite contradict each other", {}, "drop --overwrite");
+    std::string out_dir = restart ? opt.restart_dir : opt.output_override ? *opt.output_override : cfg.out_dir;
+    if (out_dir.empty())
+      throw UserError("the output directory is empty", {cfg.path}, "give a directory: output.dir or --output DIR");
+    require_partitionable(cfg, device ? "cuda" : backend_name);
+    nlohmann::json partition;
+    // (no rank stores the whole mesh's geometric factors: each computes its own part's)
+    WholeMeshSetup whole = whole_mesh_setup(
+        cfg, std::make_shared<const MeshData>(
+                 load_mesh(cfg.mesh, comm.parallel() ? GeometryFactors::Checked : GeometryFactors::Stored)));
+    auto md = rank_mesh(whole.md, whole.partition_weights(), &partition);  // several ranks: this rank's part
+    {
+      // the fields of host backends grow with Np; a GPU run keeps them on the device
+      require_host_memory(md->mesh.num_elements(),
+                          device ? kMinRunBytesPerElement : run_host_bytes_per_element(cfg.order),
+                          "a run of order " + std::to_string(cfg.order) + " on " + md->mesh.source, {cfg.path},
+                          "coarsen the mesh or lower the order" + std::string(device ? "" : ", or run on a GPU"));
+    }
+    Problem p = make_problem(md, cfg.order);
+    apply_physics(cfg, p, whole);
+    std::vector<DftMonitor> dft;
+    for (const MonitorSpec& spec : cfg.monitors) dft.push_back(make_dft_monitor(p, spec, *whole.md));
+    return SetUp{std::move(out_dir), std::move(partition), std::move(p), std::move(dft), mesh_fingerprint(whole.md->mesh)};
+  });  // several ranks: the whole mesh is freed here
+  const std::string& out_dir = set_up.out_dir;
+  const nlohmann::json& partition = set_up.partition;
+  Problem& p = set_up.p;
+  std::vector<DftMonitor>& dft = set_up.dft;
+  const std::string& fingerprint = set_up.fingerprint;
   const double mesh_s = seconds_since(t_start);
   // then the manifest: whatever happens next, the directory says which run it belongs to (rank 0
   // claims it; the other ranks write their pieces into it once it is claimed)

@@ -3,6 +3,7 @@
 // the neighbours' values, bit for bit), so the fields are identical and only the order of the
 // sums over ranks differs: energies and L2 errors agree to rounding, maxima exactly.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
@@ -499,6 +500,42 @@ TEST(MpiRanksErrors, WholeMeshChecksGiveTheOneRankMessageOnce) {
     EXPECT_FALSE(std::filesystem::exists(dir + "/run.json")) << c.what << ": refused before the directory was claimed";
     std::filesystem::remove_all(dir);
   }
+}
+
+// An error every rank meets is said by rank 0 alone, however late rank 0 comes to it: here rank 0
+// reads its config (the same relative path, in a directory of its own) from a pipe that is filled
+// 2 s after rank 1 has met the error (a loaded machine can hold a rank back as long), for a config
+// error and for a whole-mesh error. The ranks agree on who speaks after the phase
+// (solver/parallel/agree.hpp) instead of trusting that rank 0 speaks first.
+TEST(MpiRanksErrors, ALateRankZeroStillSaysTheErrorAlone) {
+  REQUIRE_LAUNCHER(mpi2, 2);
+  namespace fs = std::filesystem;
+  const std::string base = ::testing::TempDir() + "dgmax_mpi_late_" + std::to_string(::getpid());
+  fs::remove_all(base);
+  fs::create_directories(base + "/late");
+  fs::create_directories(base + "/prompt");
+  fs::copy_file(config_path("pulse_absorbing"), base + "/prompt/case.yaml");
+  ASSERT_EQ(::mkfifo((base + "/late/case.yaml").c_str(), 0600), 0);
+  const std::string late_root =
+      mpi2 + "sh -c 'if [ \"$OMPI_COMM_WORLD_RANK\" = 0 ]; then cd \"" + base +
+      "/late\"; (sleep 2; cat ../prompt/case.yaml > case.yaml) & else cd \"" + base +
+      "/prompt\"; fi; exec \"$0\" \"$@\"' ";
+  const std::string out = base + "/out";
+  for (const std::string& sets : {std::string(" --set 'time.finall=1'"), std::string(" --set 'pml={thickness: 0.3}'")}) {
+    SCOPED_TRACE(sets);
+    const std::string args = "run case.yaml --output '" + out + "' -q --set backend=cpu" + sets;
+    const CliResult one = run_dgmax_env("cd '" + base + "/prompt' && ", args);
+    ASSERT_EQ(one.code, 1) << one.err;
+    const std::string msg = one.err.substr(0, one.err.find('\n', one.err.find("error: ")));
+    const CliResult many = run_dgmax_env(late_root, args);
+    EXPECT_TRUE(many.code != 0 && many.code != 124) << "exit " << many.code << "\n" << many.err;
+    const size_t first = many.err.find(msg);
+    ASSERT_NE(first, std::string::npos) << "expected\n" << msg << "\ngot\n" << many.err;
+    EXPECT_EQ(many.err.find(msg, first + 1), std::string::npos) << "said more than once:\n" << many.err;
+    EXPECT_EQ(many.err.find("[rank "), std::string::npos) << "said by another rank than 0:\n" << many.err;
+    EXPECT_FALSE(fs::exists(out + "/run.json"));
+  }
+  fs::remove_all(base);
 }
 
 // More ranks than elements: every rank would need one; refused with the counts, once.
