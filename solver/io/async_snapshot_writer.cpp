@@ -219,10 +219,15 @@ void AsyncSnapshotWriter::run() {
     const double secs = seconds_since(t0);
 
     lock.lock();
+    // back-pressure from the disk: the snapshots before this one are committed but for a few
+    if (!skip) cv_.wait(lock, [&] { return uncommitted() < kMaxUncommitted; });
     busy_ = false;
     stats_.write_seconds += secs;
     if (err && !error_) error_ = err;
-    if (!skip) batches_.push_back(std::move(batch));
+    if (!skip) {
+      batches_.push_back(std::move(batch));
+      stats_.max_uncommitted = std::max(stats_.max_uncommitted, uncommitted());
+    }
     if (alive() < kMaxBuffers) free_.push_back(std::move(job->q));  // else freed with `job`
     job.reset();
     note_alive();

@@ -52,6 +52,11 @@ class AsyncSnapshotWriter {
  public:
   using Format = SnapshotFormat;
   static constexpr int kMaxBuffers = 2;
+  // At most this many snapshots are written but not yet committed (fsync + rename, on the
+  // committing thread): when the disk syncs slower than snapshots come, the writer waits for it
+  // instead of running ahead, so a run killed outright (SIGKILL, the out-of-memory killer) loses at
+  // most these, and each file appears soon after its time step.
+  static constexpr int kMaxUncommitted = 2;
 
   // As SnapshotWriter's constructor (throws its UserErrors here, on the calling thread: bad stem,
   // uncreatable or unwritable directory, VTU without VTK), then starts the background thread.
@@ -110,6 +115,7 @@ class AsyncSnapshotWriter {
     double wait_seconds = 0;      // time the calling thread spent in those waits
     double write_seconds = 0;     // time the background thread spent writing (to temporary files)
     double commit_seconds = 0;    // time the committing thread spent in fsync and rename
+    int max_uncommitted = 0;      // most snapshots written but not yet committed at once
   };
   Stats stats() const;
 
@@ -136,6 +142,7 @@ class AsyncSnapshotWriter {
   }
   bool buffer_free() const { return !free_.empty() || alive() < kMaxBuffers || failed() || (!queued_ && !busy_); }
   bool failed() const { return static_cast<bool>(error_); }
+  int uncommitted() const { return static_cast<int>(batches_.size()) + (committing_ ? 1 : 0); }
 
   std::unique_ptr<SnapshotWriter> writer_;  // used by the background thread only, after construction
   const int K_, Np_;

@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <random>
 #include <system_error>
+#include <thread>
 #include <utility>
 
 #include "solver/util/error.hpp"
@@ -81,7 +83,14 @@ void commit_temp_file(const std::string& tmp, const std::string& path) {
   commit_temp_file_now(tmp, path);
 }
 
+namespace {
+std::atomic<double> commit_delay_for_tests{0};
+}  // namespace
+
+void set_commit_delay_for_tests(double seconds) { commit_delay_for_tests = seconds; }
+
 void commit_temp_file_now(const std::string& tmp, const std::string& path) {
+  if (const double d = commit_delay_for_tests.load(); d > 0) std::this_thread::sleep_for(std::chrono::duration<double>(d));
   if (const int err = sync_path(tmp, false); err != 0) {
     std::remove(tmp.c_str());
     throw UserError("cannot write '" + path + "': flushing '" + tmp + "' failed: " + os_reason(err), {},

@@ -24,6 +24,9 @@ void commit_temp_file(const std::string& tmp, const std::string& path);
 // depend on right away, like a checkpoint before the older ones are deleted).
 void commit_temp_file_now(const std::string& tmp, const std::string& path);
 
+// Tests only: every commit_temp_file_now first sleeps this long (a disk that syncs slowly); 0: not.
+void set_commit_delay_for_tests(double seconds);
+
 // A file written to its temporary name whose fsync and rename were deferred (CommitDeferral).
 struct PendingCommit {
   std::string tmp, path;

@@ -260,6 +260,31 @@ TEST(AsyncSnapshotWriter, ManySnapshotsInARowKeepTwoBuffers) {
   EXPECT_EQ(dir.count_tmp(), 0);
 }
 
+// A disk that syncs slower than snapshots come (each commit 30 ms): the writer waits for the
+// commits instead of running ahead, so at every write() at most kMaxUncommitted + 2 (the one being
+// written, the one queued) snapshots are off the disk, and a killed run would lose no more.
+TEST(AsyncSnapshotWriter, CommitsKeepUpWithASlowDisk) {
+  TempDir dir("async_slow_disk");
+  IoFixture fx(2, 3, 1);
+  constexpr int kSnapshots = 12;
+  set_commit_delay_for_tests(0.03);
+  struct Reset {
+    ~Reset() { set_commit_delay_for_tests(0); }
+  } reset;
+  AsyncSnapshotWriter w(dir.str(), "s", context(fx), SnapshotFormat::Hdf5);
+  for (int s = 0; s < kSnapshots; ++s) {
+    Fields buf = w.acquire_buffer();
+    fill(buf, fx.q, s);
+    w.write(std::move(buf), 0.01 * s);
+    EXPECT_LE(w.count() - w.written(), AsyncSnapshotWriter::kMaxUncommitted + 2) << "after snapshot " << s;
+  }
+  w.finish();
+  EXPECT_EQ(w.written(), kSnapshots);
+  EXPECT_GE(w.stats().max_uncommitted, 1);
+  EXPECT_LE(w.stats().max_uncommitted, AsyncSnapshotWriter::kMaxUncommitted);
+  EXPECT_EQ(dir.count_tmp(), 0);
+}
+
 // A caller that brings its own buffers (moved in, not acquired): the writer still holds at most
 // two (one written, one queued) and drops finished ones it cannot keep.
 TEST(AsyncSnapshotWriter, OwnBuffersAreBoundedToo) {
