@@ -7,8 +7,8 @@
 
 #include "codegen/jit/content_hash.hpp"
 #include "solver/app/interrupt.hpp"
-#include "solver/parallel/agree.hpp"
 #include "solver/app/simulation.hpp"
+#include "solver/parallel/agree.hpp"
 #include "solver/parallel/comm.hpp"
 
 namespace dgmax {

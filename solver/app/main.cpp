@@ -121,7 +121,7 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help / --version exit 0; a usage error is a user error: exit 1 like every other
     return app.exit(e) == 0 ? 0 : 1;
-  } catch (const dgmax::PeerReportsError& e) {
+  } catch (const dgmax::PeerReportsError&) {  // a lower rank says it
     return kPeerReports;
   } catch (const dgmax::UserError& e) {
     report(e.render());
