@@ -191,12 +191,21 @@ enum {{ SF_ROW = NFACE_NODES * 6 + 1 }};
 // Copies from global to shared memory that run while the block works (sm_80 and up: cp.async, the
 // data never passes through registers; older devices: a plain copy). The waits are per thread: a
 // __syncthreads after them makes every thread's copies visible to the block.
-DGMAX_FN void copy_async(real_t* dst, const real_t* src) {{
+template <class T>
+DGMAX_FN void copy_async(T* dst, const T* src) {{
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src),
-               "n"(sizeof(real_t)));
+               "n"(sizeof(T)));
 #else
   *dst = *src;
+#endif
+}}
+// 16 bytes that bypass L1 (cp.async.cg): streamed data leaves L1 to what is read again (operators).
+DGMAX_FN void copy_async16(real_t* dst, const real_t* src) {{
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src));
+#else
+  *reinterpret_cast<int4*>(dst) = *reinterpret_cast<const int4*>(src);
 #endif
 }}
 DGMAX_FN void copy_async_commit() {{
@@ -680,11 +689,20 @@ DGMAX_FN void lane_output(int nt, int h, int warp, int lane, int& i, int& e, int
 // The first word of B's chunk that starts at row `rows` (a multiple of KSTEP: whole registers).
 DGMAX_FN real_t* b_rows(real_t* bf, int rows) {{ return bf + (long)rows * NTL * 8 / 32 * BREG * BW; }}
 
+// What the stage reads of a group's elements besides their states, staged with them (A plans):
+// geometry records, neighbours across each face and the neighbours' face nodes.
+struct group_faces_t {{
+  real_t geo[EPB][GEO];
+  int etoe[EPB][4];
+  int vmapP[EPB][NFACE_NODES];
+}};
+
 // B rows m*NPK + j for the operators m0 <= m < m1 (chunk m - m0 at b_rows(bf, (m - m0) * NPK)):
 // node j's curl-weighted state, zero past NP and past K. qb: the block's states [EPB][6][NP] (in
 // device memory, or staged in shared memory).
+// gb: the block's geometry records [EPB][GEO] (staged), or null: read from geo in device memory.
 DGMAX_FN void stage_curl_rows(int K, int kb, int tid, const real_t* __restrict__ qb, const real_t* __restrict__ geo,
-                              int m0, int m1, real_t* __restrict__ bf) {{
+                              const real_t* __restrict__ gb, int m0, int m1, real_t* __restrict__ bf) {{
   for (int n = tid; n < EPB * NPK; n += NT) {{
     const int e = n / NPK, j = n - e * NPK, k = kb + e;
     const bool live = k < K && j < NP;
@@ -692,7 +710,7 @@ DGMAX_FN void stage_curl_rows(int K, int kb, int tid, const real_t* __restrict__
 #pragma unroll
     for (int c = 0; c < 6; ++c) v[c] = live ? qb[(e * 6 + c) * NP + j] : real_t(0);
     for (int m = m0; m < m1; ++m) {{
-      const real_t* gk = geo + (long)min(k, K - 1) * GEO + 3 * m;  // (d r_m/dx, d r_m/dy, d r_m/dz)
+      const real_t* gk = (gb ? gb + e * GEO : geo + (long)min(k, K - 1) * GEO) + 3 * m;  // (d r_m/dx, d r_m/dy, d r_m/dz)
       const real_t gx = gk[0], gy = gk[1], gz = gk[2];
       const real_t w[6] = {{gy * v[5] - gz * v[4], gz * v[3] - gx * v[5], gx * v[4] - gy * v[3],   // curl H
                            gz * v[1] - gy * v[2], gx * v[2] - gz * v[0], gy * v[0] - gx * v[1]}};  // -curl E
@@ -704,58 +722,80 @@ DGMAX_FN void stage_curl_rows(int K, int kb, int tid, const real_t* __restrict__
 }}
 
 // B rows 3*NPK + f (a chunk of their own at bf): face node f's flux, negated for E; zero rows up to NFK.
+// qb, gf: the block's staged states and face data (A plans), or null: read from device memory.
 DGMAX_FN void stage_flux_rows(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                               const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
                               const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
+                              const real_t* __restrict__ qb, const group_faces_t* __restrict__ gf,
                               real_t* __restrict__ bf) {{
   for (int n = tid; n < EPB * NFK; n += NT) {{
     const int e = n / NFK, f = n - e * NFK, k = kb + e;
     real_t fl[6] = {{0, 0, 0, 0, 0, 0}};
-    if (k < K && f < NFACE_NODES) face_node_flux(k, f / NFP, f % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, fl);
+    if (k < K && f < NFACE_NODES) {{
+      if (gf) {{
+        const int kP = gf->etoe[e][f / NFP];
+        face_node_flux_at(k, f / NFP, f % NFP, qb + e * 6 * NP, gf->geo[e], kP, kP >= 0 ? gf->vmapP[e][f] : 0, q, mat,
+                          bc, vert, t, fl);
+      }} else {{
+        face_node_flux(k, f / NFP, f % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, fl);
+      }}
+    }}
 #pragma unroll
     for (int c = 0; c < 6; ++c) store_b(bf, bslot(f, e * 6 + c), c < 3 ? -fl[c] : fl[c]);
   }}
 }}
 
-extern "C" __global__ void __launch_bounds__(NT)
-dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
-            const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
-            const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
-            real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale,
-            real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef, int pml_slots,
-            int k0) {{
-  extern __shared__ __align__(16) unsigned char smem[];
-  real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments: B_ROWS x 6 EPB entries of BW words
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, kb = k0 + blockIdx.x * EPB;
-#if MMA_STAGED
-  // the block's states (for B and the update) and this lane's res entries (for its update), copied
-  // while B is staged and multiplied: sqr[0] = q, sqr[1] = res, [EPB][6][NP] each
-  real_t (*sqr)[EPB][6][NP] = reinterpret_cast<real_t (*)[EPB][6][NP]>(b_rows(bf, B_ROWS));
-  {{
-    const real_t* qg = q + (long)kb * 6 * NP;
-    const int valid = min(EPB, K - kb) * 6 * NP;
-    real_t* sq0 = &sqr[0][0][0][0];
-    for (int n = tid; n < EPB * 6 * NP; n += NT) {{
-      if (n < valid) copy_async(sq0 + n, qg + n);
-      else sq0[n] = real_t(0);
-    }}
-    copy_async_commit();
+// n words of a block's contiguous data (both ends 16-byte aligned) into shared memory: 16-byte
+// copies past L1, the tail word by word, zeros from n up to EPB * 6 * NP.
+DGMAX_FN void copy_block_async(real_t* __restrict__ dst, const real_t* __restrict__ src, int n, int tid) {{
+  enum {{ V = 16 / sizeof(real_t) }};
+  const int nv = n / V;
+  for (int v = tid; v < nv; v += NT) copy_async16(dst + v * V, src + v * V);
+  for (int w = nv * V + tid; w < EPB * 6 * NP; w += NT) {{
+    if (w < n) copy_async(dst + w, src + w);
+    else dst[w] = real_t(0);
   }}
-#pragma unroll
-  for (int nt = 0; nt < NTL; ++nt)
-#pragma unroll
-    for (int h = 0; h < NACC; ++h) {{
-      int i, e, c;
-      lane_output(nt, h, warp, lane, i, e, c);
-      const int k = kb + e;
-      if (i < NP && k < K) copy_async(&sqr[1][e][c][i], res + ((long)k * 6 + c) * NP + i);
-    }}
+}}
+
+// The group of EPB elements from kb: its states into sqr[0] and its res entries into sqr[1]
+// ([EPB][6][NP] each, contiguous in device memory too), as two asynchronous copy groups, the
+// first with the group's face data (zero geometry past K).
+DGMAX_FN void prefetch_group(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ res,
+                             const real_t* __restrict__ geo, const int* __restrict__ etoe,
+                             const int* __restrict__ vmapP, real_t (*__restrict__ sqr)[EPB][6][NP],
+                             group_faces_t* __restrict__ gf) {{
+  const long first = (long)kb * 6 * NP;
+  const int live = min(EPB, K - kb), valid = live * 6 * NP;
+  copy_block_async(&sqr[0][0][0][0], q + first, valid, tid);
+  for (int n = tid; n < EPB * GEO; n += NT) {{
+    if (n < live * GEO) copy_async(&gf->geo[0][0] + n, geo + (long)kb * GEO + n);
+    else (&gf->geo[0][0])[n] = real_t(0);
+  }}
+  for (int n = tid; n < live * 4; n += NT) copy_async(&gf->etoe[0][0] + n, etoe + (long)kb * 4 + n);
+  for (int n = tid; n < live * NFACE_NODES; n += NT) copy_async(&gf->vmapP[0][0] + n, vmapP + (long)kb * NFACE_NODES + n);
   copy_async_commit();
+  copy_block_async(&sqr[1][0][0][0], res + first, valid, tid);
+  copy_async_commit();
+}}
+
+// One group of EPB elements from kb: J, B staged and multiplied (by chunks or at once), the layer,
+// the update. With staging, sqr holds the group's states and res entries (prefetch_group).
+DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real_t* __restrict__ q,
+                          const real_t* __restrict__ geo, const real_t* __restrict__ mat, const int* __restrict__ etoe,
+                          const int* __restrict__ bc, const int* __restrict__ vmapP, const double* __restrict__ vert,
+                          double t, real_t* __restrict__ res, real_t* __restrict__ q_out, real_t a, real_t b, real_t dt,
+                          const int* __restrict__ xslot, const real_t* __restrict__ xsrc,
+                          const real_t* __restrict__ xscale, real_t* __restrict__ psi, real_t* __restrict__ psi_res,
+                          const real_t* __restrict__ pcoef, int pml_slots, real_t* __restrict__ bf,
+                          real_t (*__restrict__ sqr)[EPB][6][NP], const group_faces_t* __restrict__ gf,
+                          real_t* __restrict__ after_b) {{
+#if MMA_STAGED
   const real_t* qb = &sqr[0][0][0][0];
-  real_t* after_b = &sqr[2][0][0][0];
+  const real_t* gb = &gf->geo[0][0];
 #else
   const real_t* qb = q + (long)kb * 6 * NP;
-  real_t* after_b = b_rows(bf, B_ROWS);
+  const real_t* gb = nullptr;
+  gf = nullptr;
 #endif
 #if HAS_CURRENT
   real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(after_b);  // J: [EPB][3][NP]
@@ -778,17 +818,17 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
 #if MMA_CHUNKED
   for (int m = 0; m < 3; ++m) {{
     if (m > 0) __syncthreads();  // the previous chunk is consumed
-    stage_curl_rows(K, kb, tid, qb, geo, m, m + 1, bf);
+    stage_curl_rows(K, kb, tid, qb, geo, gb, m, m + 1, bf);
     __syncthreads();
     gemm_chunk(m * (NPK / KSTEP), NPK / KSTEP, bf, warp, lane, acc);
   }}
   __syncthreads();
-  stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, bf);
+  stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, qb, gf, bf);
   __syncthreads();
   gemm_chunk(3 * (NPK / KSTEP), NFK / KSTEP, bf, warp, lane, acc);
 #else
-  stage_curl_rows(K, kb, tid, qb, geo, 0, 3, bf);
-  stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, b_rows(bf, 3 * NPK));
+  stage_curl_rows(K, kb, tid, qb, geo, gb, 0, 3, bf);
+  stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, qb, gf, b_rows(bf, 3 * NPK));
   __syncthreads();
   gemm_chunk(0, KS, bf, warp, lane, acc);
 #endif
@@ -811,7 +851,8 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
 #endif
 
 #if MMA_STAGED
-  copy_async_wait<0>();  // this lane's res entries
+  copy_async_wait<0>();  // the res entries (copied block-wide)
+  __syncthreads();
 #endif
 #pragma unroll
   for (int nt = 0; nt < NTL; ++nt)
@@ -844,6 +885,31 @@ dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
       res[idx] = rs;
       q_out[idx] = qc + b * rs;
     }}
+}}
+
+extern "C" __global__ void __launch_bounds__(NT)
+dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
+            const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
+            const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
+            real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale,
+            real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef, int pml_slots,
+            int k0) {{
+  extern __shared__ __align__(16) unsigned char smem[];
+  real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments: B_ROWS x 6 EPB entries of BW words
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  // after B (from a 16-byte boundary): (A) the staging buffers sqr[q, res][EPB][6][NP]; then J
+  real_t* after_b = reinterpret_cast<real_t*>((reinterpret_cast<unsigned long>(b_rows(bf, B_ROWS)) + 15) & ~15ul);
+  real_t (*sqr)[EPB][6][NP] = reinterpret_cast<real_t (*)[EPB][6][NP]>(after_b);
+  const int kb = k0 + blockIdx.x * EPB;
+  group_faces_t* gf = nullptr;
+#if MMA_STAGED
+  // then the group's face data, then J
+  gf = reinterpret_cast<group_faces_t*>(&sqr[2][0][0][0]);
+  after_b = reinterpret_cast<real_t*>(gf + 1);
+  prefetch_group(K, kb, tid, q, res, geo, etoe, vmapP, sqr, gf);
+#endif
+  stage_group(K, kb, tid, warp, lane, q, geo, mat, etoe, bc, vmapP, vert, t, res, q_out, a, b, dt, xslot, xsrc, xscale,
+              psi, psi_res, pcoef, pml_slots, bf, sqr, gf, after_b);
 }}
 #endif
 

@@ -328,13 +328,12 @@ std::string kernel_common_section(const KernelSpec& s, bool cuda) {
   src << fmt::format(R"(// The flux inputs of face node j of face f of element k that do not depend on what lies outside:
 // the interior trace (in[0..5]), the normal (in[12..14]), the materials of both sides (in[15..22];
 // the element's own on a boundary) and zero incident fields (in[23..28]). The caller sets the
-// exterior trace in[6..11].
-DGMAX_FN void face_inputs(int k, int f, int j, const real_t* __restrict__ q, const real_t* __restrict__ geo,
-                          const real_t* __restrict__ mat, const int* __restrict__ etoe, real_t* __restrict__ in) {{
-  const real_t* qk = q + (long)k * 6 * NP;
-  const real_t* g = geo + (long)k * GEO;
+// exterior trace in[6..11]. face_inputs_at takes the element's state qk [6][NP], its geometry
+// record g and its neighbour kP across f (-1: none) from wherever the caller keeps them (device or
+// shared memory).
+DGMAX_FN void face_inputs_at(int k, int f, int j, const real_t* __restrict__ qk, const real_t* __restrict__ g, int kP,
+                             const real_t* __restrict__ mat, real_t* __restrict__ in) {{
   const real_t* mk = mat + (long)k * MAT;
-  const int kP = etoe[k * 4 + f];
   const real_t* mp = kP >= 0 ? mat + (long)kP * MAT : mk;
   const int iM = Fmask[f][j];
   for (int c = 0; c < 6; ++c) in[c] = qk[c * NP + iM];
@@ -342,6 +341,10 @@ DGMAX_FN void face_inputs(int k, int f, int j, const real_t* __restrict__ q, con
   in[15] = mk[{eps}]; in[16] = mp[{eps}]; in[17] = mk[{mu}]; in[18] = mp[{mu}];
   in[19] = mk[{z}]; in[20] = mp[{z}]; in[21] = mk[{y}]; in[22] = mp[{y}];
   for (int c = 0; c < 6; ++c) in[23 + c] = real_t(0);
+}}
+DGMAX_FN void face_inputs(int k, int f, int j, const real_t* __restrict__ q, const real_t* __restrict__ geo,
+                          const real_t* __restrict__ mat, const int* __restrict__ etoe, real_t* __restrict__ in) {{
+  face_inputs_at(k, f, j, q + (long)k * 6 * NP, geo + (long)k * GEO, etoe[k * 4 + f], mat, in);
 }}
 
 )",
@@ -369,18 +372,15 @@ DGMAX_FN void face_inputs(int k, int f, int j, const real_t* __restrict__ q, con
   for (size_t b = 0; b < s.exterior.size(); ++b) cases << "case " << b << ": exterior_" << b << "(in, ext); break;\n";
   src << fmt::format(R"(// The flux at face node j of face f of element k, times Fscale: fl[0..5].
 // Gathers the interior trace, the exterior one (neighbour or boundary state) and the materials;
-// `t` is the time of the stage (incident fields).
-DGMAX_FN void face_node_flux(int k, int f, int j, const real_t* __restrict__ q,
-                             const real_t* __restrict__ geo, const real_t* __restrict__ mat,
-                             const int* __restrict__ etoe, const int* __restrict__ bc,
-                             const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
-                             real_t* __restrict__ fl) {{
-  const real_t* g = geo + (long)k * GEO;
-  const int kP = etoe[k * 4 + f];
+// `t` is the time of the stage (incident fields). face_node_flux_at takes what face_inputs_at does
+// and nP, the neighbour's node (read when kP >= 0).
+DGMAX_FN void face_node_flux_at(int k, int f, int j, const real_t* __restrict__ qk, const real_t* __restrict__ g,
+                                int kP, int nP, const real_t* __restrict__ q, const real_t* __restrict__ mat,
+                                const int* __restrict__ bc, const double* __restrict__ vert, double t,
+                                real_t* __restrict__ fl) {{
   real_t in[29];
-  face_inputs(k, f, j, q, geo, mat, etoe, in);
+  face_inputs_at(k, f, j, qk, g, kP, mat, in);
   if (kP >= 0) {{
-    const int nP = vmapP[(k * 4 + f) * NFP + j];
     const real_t* qp = q + (long)(nP / NP) * 6 * NP + nP % NP;
     for (int c = 0; c < 6; ++c) in[6 + c] = qp[c * NP];
   }} else {{
@@ -395,6 +395,15 @@ DGMAX_FN void face_node_flux(int k, int f, int j, const real_t* __restrict__ q,
   numerical_flux(in, out);
   const real_t fs = g[{fscale} + f];
   for (int c = 0; c < 6; ++c) fl[c] = fs * out[c];
+}}
+DGMAX_FN void face_node_flux(int k, int f, int j, const real_t* __restrict__ q,
+                             const real_t* __restrict__ geo, const real_t* __restrict__ mat,
+                             const int* __restrict__ etoe, const int* __restrict__ bc,
+                             const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
+                             real_t* __restrict__ fl) {{
+  const int kP = etoe[k * 4 + f];
+  const int nP = kP >= 0 ? vmapP[(k * 4 + f) * NFP + j] : 0;
+  face_node_flux_at(k, f, j, q + (long)k * 6 * NP, geo + (long)k * GEO, kP, nP, q, mat, bc, vert, t, fl);
 }}
 
 )",

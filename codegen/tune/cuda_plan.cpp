@@ -1,5 +1,7 @@
 #include "codegen/tune/cuda_plan.hpp"
 
+#include "codegen/emit/kernel_spec.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -70,10 +72,15 @@ MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single) {
 int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) const {
   const int w = single ? 4 : 8, epb = elements_per_block;
   if (mma) {  // B fragments: 8 bytes (a double, or a float's TF32 high and low parts) per entry
-              // of [k_rows or chunk_rows][6 EPB], padded; then (A) q and res [2][EPB][6][NP]; then J [EPB][3][NP]
+              // of [k_rows or chunk_rows][6 EPB], padded; then (A) q and res [2][EPB][6][NP] and the
+              // group's face data; then J [EPB][3][NP]
+    // (B rounded up to 16 bytes: the staged state is copied 16 bytes at a time)
     const MmaShape m = mma_shape(Np, Nfp, epb, single);
-    return static_cast<int>(m.b_entries(mma_chunked ? m.chunk_rows : m.k_rows)) * 8 +
-           (mma_staged ? 2 * epb * 6 * Np * w : 0) + (with_current ? epb * 3 * Np * w : 0);
+    const int b_bytes = static_cast<int>(m.b_entries(mma_chunked ? m.chunk_rows : m.k_rows)) * 8;
+    // (A) the group's face data: geometry records, neighbours, neighbour nodes (group_faces_t)
+    const int faces = epb * (kGeoStride * w + 4 * 4 + 4 * Nfp * 4);
+    return (b_bytes + 15) / 16 * 16 + (mma_staged ? 2 * epb * 6 * Np * w + faces : 0) +
+           (with_current ? epb * 3 * Np * w : 0);
   }
   const int state = epb * Np * (vector_loads ? (single ? 8 : 6) : 6) * w, fluxes = epb * (4 * Nfp * 6 + 1) * w,  // rows padded to odd (SF_ROW)
             current = with_current ? epb * 3 * Np * w : 0;
@@ -121,22 +128,23 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
 
 CudaPlan default_cuda_plan(int N, bool single, int arch) {
   // The best plan of `dgmax tune` on the H100 (K = 384,000, 2026-11-25, bench/NOTES.md), or one
-  // within 7% of it: tensor cores from N = 3 (fp64) and N = 5 (fp32), 4 elements per block, B
-  // staged by chunks with the state copied asynchronously (M.C.A; fp64 N = 7 best without either,
-  // N = 6 within 7% of M.A); below that, transposed operators, fp32 with two elements per thread.
+  // within 7% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32), 4 elements per block, B
+  // staged by chunks with the state and face data copied asynchronously (M.C.A; fp64 N = 7 best
+  // without either, N = 6 within 5% of M.A); below that, transposed operators, fp32 with two
+  // elements per thread.
   CudaPlan p;
   p.fusion = 2;
   p.elements_per_thread = 1;
-  if (arch >= 80 && (single ? N >= 5 : N >= 3)) {
+  if (arch >= 80 && N >= (single ? 4 : 3)) {
     p.elements_per_block = 4;
     p.mma = true;
     p.mma_chunked = p.mma_staged = single || N != 7;
     return p;
   }
   p.transposed = true;
-  if (single && N >= 2 && N <= 4) {  // 12, 6, 8 elements per block: 60, 60, 140 threads
+  if (single && N >= 2 && N <= 3) {  // 12, 6 elements per block: 60, 60 threads
     p.elements_per_thread = 2;
-    p.elements_per_block = N == 2 ? 12 : N == 3 ? 6 : 8;
+    p.elements_per_block = N == 2 ? 12 : 6;
     return p;
   }
   // about 64 threads per block, one element per thread (within 3% of the best at N = 1, 2)
@@ -200,11 +208,12 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
           add(p);
         }
       }
-  // tensor cores: 4, 8 or 16 elements per block (3, 6 or 12 column tiles per warp)
-  for (int epb : {4, 8, 16})
+  // tensor cores: 4 or 8 elements per block (3 or 6 column tiles per warp). 16 (12 tiles) never
+  // won in six searches over N = 1..8 (at best 0.92x the winner) and took the longest to compile:
+  // left out to keep the search short (bench/NOTES.md, 2026-11-25).
+  for (int epb : {4, 8})
     for (bool chunked : {false, true})
       for (bool staged : {false, true}) {
-        if (staged && epb == 16) continue;  // 16 elements never won, staged or not: keep the search short
         CudaPlan p;
         p.fusion = 2;
         p.elements_per_block = epb;

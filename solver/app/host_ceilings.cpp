@@ -15,35 +15,65 @@ double now() { return std::chrono::duration<double>(std::chrono::steady_clock::n
 
 // The FMA rate the generated cpu kernels can reach: measured by code compiled with the same host
 // JIT and flags as they are (-march=native: the host's widest vectors, and fused multiply-adds, which
-// the kernels' operator products use through std::fma). Built into dgmax, this loop would only get
-// the build's baseline instruction set, 4-16x below what the kernels run at (bench/NOTES.md).
-// Independent chains per thread, 10 vectors' worth: enough to cover the FMA latency on two units.
-constexpr const char* kFmaSource = R"(#include <cmath>
-#ifdef __AVX512F__
-enum { kVectorBytes = 64 };
-#elif defined(__AVX__)
-enum { kVectorBytes = 32 };
+// the kernels' operator products use). Built into dgmax, this loop would only get the build's
+// baseline instruction set, 4-16x below what the kernels run at (bench/NOTES.md). The loop is
+// written with the widest vector FMA intrinsics the flags allow, 12 independent chains in
+// registers: a plain loop of std::fma was left 256 bits wide with its accumulators in memory by
+// GCC 13 on an AVX-512 Xeon, a quarter of the peak (bench/NOTES.md, 2026-11-25).
+constexpr const char* kFmaSource = R"(#include <immintrin.h>
+#include <cmath>
+#include <cstring>
+#if defined(__AVX512F__)
+typedef __m512d vd;
+typedef __m512 vf;
+static inline vd vfma(vd a, vd b, vd c) { return _mm512_fmadd_pd(a, b, c); }
+static inline vf vfma(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
+static inline void vset(vd& v, double x) { v = _mm512_set1_pd(x); }
+static inline void vset(vf& v, float x) { v = _mm512_set1_ps(x); }
+#elif defined(__FMA__) && defined(__AVX__)
+typedef __m256d vd;
+typedef __m256 vf;
+static inline vd vfma(vd a, vd b, vd c) { return _mm256_fmadd_pd(a, b, c); }
+static inline vf vfma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
+static inline void vset(vd& v, double x) { v = _mm256_set1_pd(x); }
+static inline void vset(vf& v, float x) { v = _mm256_set1_ps(x); }
 #else
-enum { kVectorBytes = 16 };
+typedef double vd;
+typedef float vf;
+static inline vd vfma(vd a, vd b, vd c) { return std::fma(a, b, c); }
+static inline vf vfma(vf a, vf b, vf c) { return std::fma(a, b, c); }
+static inline void vset(vd& v, double x) { v = x; }
+static inline void vset(vf& v, float x) { v = x; }
 #endif
-template <class Real>
+enum { kChains = 12 };
+template <class V, class Real>
 static double fma_chains(long iters) {
-  constexpr int kChains = 10 * kVectorBytes / sizeof(Real);
   double sink = 0;
 #pragma omp parallel reduction(+ : sink)
   {
-    Real acc[kChains];
-    for (int c = 0; c < kChains; ++c) acc[c] = Real(c) * Real(1e-3);
-    const Real a = Real(0.999999), b = Real(1e-7);
-    for (long i = 0; i < iters; ++i)
-#pragma omp simd
-      for (int c = 0; c < kChains; ++c) acc[c] = std::fma(acc[c], a, b);
-    for (int c = 0; c < kChains; ++c) sink += acc[c];
+    V a, b, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11;
+    vset(a, Real(0.999999));
+    vset(b, Real(1e-7));
+    V* c[kChains] = {&c0, &c1, &c2, &c3, &c4, &c5, &c6, &c7, &c8, &c9, &c10, &c11};
+    for (int k = 0; k < kChains; ++k) vset(*c[k], Real(k) * Real(1e-3));
+    for (long i = 0; i < iters; ++i) {
+      c0 = vfma(c0, a, b); c1 = vfma(c1, a, b); c2 = vfma(c2, a, b); c3 = vfma(c3, a, b);
+      c4 = vfma(c4, a, b); c5 = vfma(c5, a, b); c6 = vfma(c6, a, b); c7 = vfma(c7, a, b);
+      c8 = vfma(c8, a, b); c9 = vfma(c9, a, b); c10 = vfma(c10, a, b); c11 = vfma(c11, a, b);
+    }
+    for (int k = 0; k < kChains; ++k) {
+      Real lanes[sizeof(V) / sizeof(Real)];
+      std::memcpy(lanes, c[k], sizeof(V));
+      for (Real x : lanes) sink += x;
+    }
   }
   return sink;
 }
-extern "C" int dgmax_fma_chains(int single) { return single ? 10 * kVectorBytes / 4 : 10 * kVectorBytes / 8; }
-extern "C" double dgmax_fma_run(long iters, int single) { return single ? fma_chains<float>(iters) : fma_chains<double>(iters); }
+// fused multiply-adds per iteration and thread
+extern "C" int dgmax_fma_chains(int single) { return kChains * (single ? sizeof(vf) / 4 : sizeof(vd) / 8); }
+extern "C" double dgmax_fma_run(long iters, int single) {
+  return single ? fma_chains<vf, float>(iters) : fma_chains<vd, double>(iters);
+}
 )";
 
 double fma_rate(bool single) {

@@ -35,14 +35,14 @@ TEST(NvrtcPlans, EveryAcceptedPlanCompiles) {
 }
 
 // The tensor-core stage's shape (m tiles, k steps, padding rows) depends on the order: its
-// smallest plans (B at once and chunked) compile at every order N = 1..8, with sources and
-// incident fields.
+// smallest plans (B at once and chunked) and the default form (chunked, staged: its face data
+// staged with the state) compile at every order N = 1..8, with sources and incident fields.
 TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
   for (int N = 1; N <= 8; ++N) {
     const Problem p = test::mixed_problem(N, N);
     for (bool single : {false, true}) {
       codegen::KernelSpec spec = make_kernel_spec(p, single);
-      for (const char* name : {"f2.b4.t1.M", "f2.b4.t1.M.C"}) {
+      for (const char* name : {"f2.b4.t1.M", "f2.b4.t1.M.C", "f2.b4.t1.M.C.A"}) {
         spec.plan.cuda = *codegen::CudaPlan::parse(name);
         ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, N, single), "") << "N = " << N << " " << name;
         const std::string src = codegen::generate_cuda_source(spec);

@@ -72,7 +72,7 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_EQ(fusions, (std::set<int>{0, 1, 2}));
       EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
       EXPECT_EQ(layouts, (std::set<std::string>{"", ".M", ".M.A", ".M.C", ".M.C.A", ".T", ".T.S", ".T.V"}));
-      EXPECT_EQ(plans.front().plan.mma, single ? N >= 5 : N >= 3) << "the default: tensor cores from N = 3 (fp64), 5 (fp32)";
+      EXPECT_EQ(plans.front().plan.mma, N >= (single ? 4 : 3)) << "the default: tensor cores from N = 3 (fp64), 4 (fp32)";
       EXPECT_FALSE(default_cuda_plan(N, single, 75).mma) << "no tensor-core default below sm_80";
       EXPECT_GE(accepted, 12) << "N = " << N << (single ? " fp32" : " fp64");
     }
@@ -164,8 +164,16 @@ TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   EXPECT_EQ(f.m_tiles, 1);
   ASSERT_EQ(f.b_pad, 4);
   EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M")->shared_bytes(4, 3, true, false), 40 * 24 / 32 * 36 * 8);
-  // A: the block's states and res entries after B (2 x 4 x 6 x 4 floats)
-  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.A")->shared_bytes(4, 3, true, false), 40 * 24 / 32 * 36 * 8 + 2 * 4 * 6 * 4 * 4);
+  // A: the block's states and res entries after B (2 x 4 x 6 x 4 floats), then each element's
+  // geometry record (25 floats), neighbours (4 ints) and neighbour nodes (4 x 3 ints)
+  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.A")->shared_bytes(4, 3, true, false),
+            40 * 24 / 32 * 36 * 8 + 2 * 4 * 6 * 4 * 4 + 4 * (25 * 4 + 4 * 4 + 12 * 4));
+  // B rounded up to 16 bytes (the state after it is copied 16 bytes at a time): fp64 N = 4,
+  // chunked, 4 elements: 60 rows x 24 columns = 45 fragment registers of 32 + b_pad entries
+  const MmaShape c4 = mma_shape(35, 15, 4);
+  const int b_bytes = 45 * (32 + c4.b_pad) * 8;
+  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.C.A")->shared_bytes(35, 15, false, false),
+            (b_bytes + 15) / 16 * 16 + 2 * 4 * 6 * 35 * 8 + 4 * (25 * 8 + 4 * 4 + 60 * 4));
   EXPECT_EQ(s.m_tiles, 2);
   EXPECT_EQ(s.n_tiles, 3);
 }
