@@ -221,6 +221,16 @@ DGMAX_FN void copy_async_wait() {{
 #endif
 }}
 
+// The stage kernel's parameters, whichever form (one node per thread, or tensor cores) the plan
+// compiles: the backend launches both with the same arguments.
+#define STAGE_PARAMS                                                                                            \
+  int K, const real_t *__restrict__ q, const real_t *__restrict__ geo, const real_t *__restrict__ mat,           \
+      const int *__restrict__ etoe, const int *__restrict__ bc, const int *__restrict__ vmapP,                  \
+      const double *__restrict__ vert, double t, real_t *__restrict__ res, real_t *__restrict__ q_out, real_t a, \
+      real_t b, real_t dt, const int *__restrict__ xslot, const real_t *__restrict__ xsrc,                       \
+      const real_t *__restrict__ xscale, real_t *__restrict__ psi, real_t *__restrict__ psi_res,                \
+      const real_t *__restrict__ pcoef, int pml_slots, int k0
+
 #if !MMA
 #if SHARED_OPS
 #define OPS sops
@@ -509,12 +519,7 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
 // elements [k0, K): a partitioned run launches the interior range while face traces travel, then
 // the rest (k0 a multiple of EPB, so the blocks are those of one launch over all elements).
 extern "C" __global__ void __launch_bounds__(NT)
-dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
-            const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
-            const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
-            real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale,
-            real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef, int pml_slots,
-            int k0) {{
+dgmax_stage(STAGE_PARAMS) {{
   __shared__ __align__(16) elem_state_t sq[EPB];
   __shared__ real_t sf[EPB][SF_ROW];
   const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = k0 + blockIdx.x * EPB;
@@ -888,12 +893,7 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
 }}
 
 extern "C" __global__ void __launch_bounds__(NT)
-dgmax_stage(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, const real_t* __restrict__ mat,
-            const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
-            const double* __restrict__ vert, double t, real_t* __restrict__ res, real_t* __restrict__ q_out,
-            real_t a, real_t b, real_t dt, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale,
-            real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef, int pml_slots,
-            int k0) {{
+dgmax_stage(STAGE_PARAMS) {{
   extern __shared__ __align__(16) unsigned char smem[];
   real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments: B_ROWS x 6 EPB entries of BW words
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
