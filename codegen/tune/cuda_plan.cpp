@@ -128,7 +128,7 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
 
 CudaPlan default_cuda_plan(int N, bool single, int arch) {
   // The best plan of `dgmax tune` on the H100 (K = 384,000, 2026-11-25, bench/NOTES.md), or one
-  // within 7% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32), 4 elements per block, B
+  // within 5% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32), 4 elements per block, B
   // staged by chunks with the state and face data copied asynchronously (M.C.A; fp64 N = 7 best
   // without either, N = 6 within 5% of M.A); below that, transposed operators, fp32 with two
   // elements per thread.
