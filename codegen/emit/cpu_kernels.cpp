@@ -32,8 +32,9 @@ std::string fused_stage_source(const KernelSpec& s) {
 // face fluxes, volume terms, lift, the layer's terms and the update are computed there and the
 // new state and residual written once. Every operator entry loaded serves W elements x 6 fields.
 enum {{ W = {W}, CHUNK = {chunk} }};  // elements per batch (SIMD lanes); batches per OpenMP chunk
-// small elements (a few cache lines of state): prefetch the next batch's far neighbours
-#define PREFETCH_NEIGHBOURS (6 * NP * {real_bytes} <= 512)
+// small elements (a few cache lines of state): prefetch the next batch's far neighbours. A C++
+// constant, not a macro: NP is an enumerator, which #if would read as 0 (then always on).
+static constexpr bool kPrefetchNeighbours = 6 * NP * sizeof(real_t) <= 512;
 #define HAS_FMA {fma}
 #if HAS_FMA  // operator products: one rounding, one instruction
 #define OP_FMA(a, x, acc) std::fma(a, x, acc)
@@ -115,21 +116,32 @@ DGMAX_FN void batch_fluxes(const int* __restrict ke, const real_t (*__restrict u
 
 // LIFT times the face fluxes fl: [4*NFP][6][W] for every node, lf: [NP][6][W] (a pass of its
 // own before the volume terms: the node loop then holds the 18 derivative accumulators only).
+// LR rows at a time (18 accumulators): each face-flux vector loaded serves LR rows, so the pass is
+// bound by the FMAs rather than by reading fl (tens of KB at N >= 5, beyond L1) once per row.
+enum {{ LR = 3 }};
 DGMAX_FN void batch_lift(const real_t (*__restrict fl)[W], real_t (*__restrict lf)[W]) {{
-  for (int i = 0; i < NP; ++i) {{
-    alignas(64) real_t acc[6][W];
-    for (int c = 0; c < 6; ++c)
-#pragma omp simd
-      for (int e = 0; e < W; ++e) acc[c][e] = real_t(0);
-    for (int m = 0; m < NFACE_NODES; ++m) {{
-      const real_t l = LIFT[i][m];
+  for (int i0 = 0; i0 < NP; i0 += LR) {{
+    int row[LR];  // the last block repeats row NP-1 past the end (computed, not stored)
+    for (int r = 0; r < LR; ++r) row[r] = i0 + r < NP ? i0 + r : NP - 1;
+    alignas(64) real_t acc[LR][6][W];
+    for (int r = 0; r < LR; ++r)
       for (int c = 0; c < 6; ++c)
 #pragma omp simd
-        for (int e = 0; e < W; ++e) acc[c][e] = OP_FMA(l, fl[m * 6 + c][e], acc[c][e]);
-    }}
-    for (int c = 0; c < 6; ++c)
+        for (int e = 0; e < W; ++e) acc[r][c][e] = real_t(0);
+    for (int m = 0; m < NFACE_NODES; ++m) {{
+      real_t l[LR];
+      for (int r = 0; r < LR; ++r) l[r] = LIFT[row[r]][m];
+      for (int c = 0; c < 6; ++c)
 #pragma omp simd
-      for (int e = 0; e < W; ++e) lf[i * 6 + c][e] = acc[c][e];
+        for (int e = 0; e < W; ++e) {{
+          const real_t v = fl[m * 6 + c][e];
+          for (int r = 0; r < LR; ++r) acc[r][c][e] = OP_FMA(l[r], v, acc[r][c][e]);
+        }}
+    }}
+    for (int r = 0; r < LR && i0 + r < NP; ++r)
+      for (int c = 0; c < 6; ++c)
+#pragma omp simd
+        for (int e = 0; e < W; ++e) lf[(i0 + r) * 6 + c][e] = acc[r][c][e];
   }}
 }}
 
@@ -237,17 +249,15 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
     const int (*__restrict nbr)[W] = (const int (*)[W])(nbrw + (long)bn * 4 * W);          // [4][W]
     const real_t (*__restrict matp)[W] = (const real_t (*)[W])(matpw + (long)bn * 16 * W);  // [4][4][W]
     const int (*__restrict trace)[W] = (const int (*)[W])(tracew + (long)bn * NFACE_NODES * W);
-#if PREFETCH_NEIGHBOURS
     // the next batch's neighbours outside the window the hardware prefetcher streams in: their
     // face traces are gathered lane by lane, and a miss there stalls the batch
-    if (n + 1 < batches)
+    if (kPrefetchNeighbours && n + 1 < batches)
       for (int m = 0; m < 4 * W; ++m) {{
         const int kp = nbrw[(long)(bn + 1) * 4 * W + m];
         if (kp < 0 || (kp >= kb - 4 * W && kp < kb + 4 * W)) continue;
         const char* p = (const char*)(q + (long)kp * 6 * NP);
         for (int l = 0; l < 6 * NP * (int)sizeof(real_t); l += 64) __builtin_prefetch(p + l);
       }}
-#endif
     alignas(64) real_t u[6 * NP][W];            // u: [6][NP][W] the state
     alignas(64) real_t fl[NFACE_NODES * 6][W];  // fl: [4*NFP][6][W] face fluxes times Fscale
     alignas(64) real_t r[6 * NP][W];            // r: [6][NP][W] right-hand side
@@ -276,7 +286,7 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
 }}
 
 )",
-                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("real_bytes", s.single ? 4 : 8), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("chunk", chunk),
+                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("chunk", chunk),
                      fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),
                      fmt::arg("fscale", kGeoFscale), fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu),
