@@ -95,7 +95,7 @@ void run_bench(const BenchOptions& opt) {
   cuda::DeviceCeilings gpu{0, 0};
   if (want_host) {
     host = measure_host_ceilings(single);
-    std::cout << fmt::format("host ceilings: copy bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n", host.bandwidth / 1e9,
+    std::cout << fmt::format("host ceilings: memory bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n", host.bandwidth / 1e9,
                              host.flops / 1e9);
   }
   if (want_gpu) {
