@@ -24,20 +24,19 @@ double now() { return std::chrono::duration<double>(std::chrono::steady_clock::n
 constexpr const char* kFmaSource = R"(#include <immintrin.h>
 #include <cmath>
 #include <cstring>
+// vd, vf: the widest vectors of double and float; vfma, vset: their FMA and broadcast (BITS: the
+// width in the intrinsics' names, _mm512_fmadd_pd and so on)
+#define VECTOR_OPS(BITS)                                                                          \
+  typedef __m##BITS##d vd;                                                                        \
+  typedef __m##BITS vf;                                                                           \
+  static inline vd vfma(vd a, vd b, vd c) { return _mm##BITS##_fmadd_pd(a, b, c); }              \
+  static inline vf vfma(vf a, vf b, vf c) { return _mm##BITS##_fmadd_ps(a, b, c); }              \
+  static inline void vset(vd& v, double x) { v = _mm##BITS##_set1_pd(x); }                       \
+  static inline void vset(vf& v, float x) { v = _mm##BITS##_set1_ps(x); }
 #if defined(__AVX512F__)
-typedef __m512d vd;
-typedef __m512 vf;
-static inline vd vfma(vd a, vd b, vd c) { return _mm512_fmadd_pd(a, b, c); }
-static inline vf vfma(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
-static inline void vset(vd& v, double x) { v = _mm512_set1_pd(x); }
-static inline void vset(vf& v, float x) { v = _mm512_set1_ps(x); }
+VECTOR_OPS(512)
 #elif defined(__FMA__) && defined(__AVX__)
-typedef __m256d vd;
-typedef __m256 vf;
-static inline vd vfma(vd a, vd b, vd c) { return _mm256_fmadd_pd(a, b, c); }
-static inline vf vfma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
-static inline void vset(vd& v, double x) { v = _mm256_set1_pd(x); }
-static inline void vset(vf& v, float x) { v = _mm256_set1_ps(x); }
+VECTOR_OPS(256)
 #else
 typedef double vd;
 typedef float vf;
