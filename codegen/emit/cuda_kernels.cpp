@@ -29,7 +29,7 @@ float tf32_round(float x) {
 // fragment as consecutive words.
 std::string mma_operator_table(const KernelSpec& s) {
   const int Np = s.Np, Nf = 4 * s.Nfp;
-  const MmaShape m = mma_shape(Np, s.Nfp, s.plan.cuda.elements_per_block, s.single);
+  const MmaShape m = mma_shape(Np, s.Nfp, s.plan.cuda.elements_per_block, s.single, s.plan.cuda.mma_wide);
   const int NPK = m.np_padded;
   auto A = [&](int row, int col) -> double {  // columns: Dr, Ds, Dt (each padded to NPK), LIFT
     if (row >= Np || col >= 3 * NPK + Nf) return 0.0;
@@ -41,6 +41,20 @@ std::string mma_operator_table(const KernelSpec& s) {
     return s.LIFT[r * Nf + (col - 3 * NPK)];
   };
   const size_t tiles = static_cast<size_t>(m.m_tiles) * m.k_steps;
+  if (!s.single && s.plan.cuda.mma_wide) {
+    std::vector<double> frag(tiles * 64);
+    for (int mt = 0; mt < m.m_tiles; ++mt)
+      for (int ks = 0; ks < m.k_steps; ++ks)
+        for (int lane = 0; lane < 32; ++lane)
+          for (int v = 0; v < 2; ++v)
+            frag[(static_cast<size_t>(mt) * m.k_steps + ks) * 64 + 2 * lane + v] =
+                A(16 * mt + lane / 4 + 8 * v, 4 * ks + lane % 4);
+    std::string table = matrix_literal("Afrag", frag, static_cast<int>(tiles), 64);
+    table.replace(table.find("DGMAX_TABLE real_t"), 18, "DGMAX_TABLE __align__(16) real_t");  // a lane's pair: 16 bytes
+    return "// [Dr Ds Dt LIFT] (each D padded to NPK columns) as tensor-core A fragments (m16n8k4):\n"
+           "// Afrag[mt*KS + ks][2 lane + v] = A[16 mt + lane/4 + 8 v][4 ks + lane%4].\n" +
+           table + "\n";
+  }
   if (!s.single) {
     std::vector<double> frag(tiles * 32);
     for (int mt = 0; mt < m.m_tiles; ++mt)
@@ -164,7 +178,7 @@ DGMAX_FN const real_t* element_pml_coef(int slot, int pml_slots, const real_t* _
 
 std::string generate_cuda_source(const KernelSpec& s) {
   const CudaPlan& plan = s.plan.cuda;
-  const MmaShape mma = mma_shape(s.Np, s.Nfp, plan.elements_per_block, s.single);
+  const MmaShape mma = mma_shape(s.Np, s.Nfp, plan.elements_per_block, s.single, plan.mma_wide);
   std::ostringstream src;
   src << kernel_header_comment(s, "cuda")
       << fmt::format("// Plan {}: fusion level {}, {} elements per block, {} per thread ({} threads per block),\n"
@@ -594,7 +608,8 @@ dgmax_stage(STAGE_PARAMS) {{
 //   m*NPK + j (m = 0..2): node j's state weighted for the curl. The metric is constant per element
 //       and d/dx_x = sum_m g[3m+x] D_m, so curl H_x = sum_m D_m (g[3m+1] Hz - g[3m+2] Hy), and so on;
 //   3*NPK + f: face node f's flux times Fscale, negated for E (E: curl H - lift, H: -curl E + lift);
-// and column e*6 + c is field c of element e. fp64: DMMA m8n8k4, 8 output rows per warp. fp32:
+// and column e*6 + c is field c of element e. fp64: DMMA m8n8k4, 8 output rows per warp (MMA_WIDE:
+// m16n8k4, 16 rows per warp, the same B fragments). fp32:
 // TF32 m16n8k8, 16 rows per warp, each operand split into TF32 high and low parts and the product
 // taken as lo*hi + hi*lo + hi*hi (fp32-level accuracy; the TF32 product alone would keep 10 bits).
 // B is staged in shared memory all at once, or one chunk at a time (MMA_CHUNKED: the rows of one
@@ -602,6 +617,7 @@ dgmax_stage(STAGE_PARAMS) {{
 // columns); each lane then finishes the values it holds.
 #define MMA_CHUNKED {chunked}
 #define MMA_STAGED {staged}
+#define MMA_WIDE {wide}
 enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, NPK = {npk}, NFK = {nfk}, MROWS = {mrows}, KSTEP = {kstep},
         B_ROWS = MMA_CHUNKED ? {chunk_rows} : 3 * NPK + NFK }};
 // B in shared memory: each fragment register row of 32 entries (a warp's load) is followed by BPAD
@@ -655,7 +671,7 @@ DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int w
 }}
 #else
 typedef double acc_t;
-enum {{ NACC = 2, BW = 1 }};
+enum {{ NACC = MMA_WIDE ? 4 : 2, BW = 1 }};
 // Where B[r][col] of a chunk lives: in the m8n8k4 B fragment of tile (r/4, col/8), lane
 // (col%8)*4 + r%4, so that a warp reads a fragment as 32 consecutive words (no bank conflicts).
 DGMAX_FN int bslot(int r, int col) {{
@@ -663,6 +679,25 @@ DGMAX_FN int bslot(int r, int col) {{
   return s + (s >> 5) * BPAD;
 }}
 DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, double x) {{ chunk[slot] = x; }}
+#if MMA_WIDE
+// c += A x B for one 16x8 output tile and k = 4 (this lane's fragments: rows g and g + 8 of A).
+DGMAX_FN void mma_16x8x4(double a0, double a1, double b, double* c) {{
+  asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {{%0, %1, %2, %3}}, {{%4, %5}}, {{%6}}, {{%0, %1, %2, %3}};\n"
+               : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+               : "d"(a0), "d"(a1), "d"(b));
+}}
+// acc += the warp's A fragments for k steps k0 .. k0+steps-1 x the staged chunk.
+DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int warp, int lane, acc_t (*__restrict__ acc)[NACC]) {{
+  const double2* af = reinterpret_cast<const double2*>(&Afrag[0][0]) + ((long)warp * KS + k0) * 32 + lane;
+#pragma unroll 4
+  for (int ks = 0; ks < steps; ++ks) {{
+    const double2 av = af[ks * 32];
+    const real_t* bk = bf + ks * NTL * BREG + lane;
+#pragma unroll
+    for (int nt = 0; nt < NTL; ++nt) mma_16x8x4(av.x, av.y, bk[nt * BREG], acc[nt]);
+  }}
+}}
+#else
 // (c0, c1) += A x B for one 8x8 output tile and k = 4 (this lane's fragments; fp64 DMMA).
 DGMAX_FN void mma_8x8x4(double a, double b, double& c0, double& c1) {{
   asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {{%0, %1}}, {{%2}}, {{%3}}, {{%0, %1}};\n"
@@ -680,6 +715,7 @@ DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int w
     for (int nt = 0; nt < NTL; ++nt) mma_8x8x4(av, bk[nt * BREG], acc[nt][0], acc[nt][1]);
   }}
 }}
+#endif  // MMA_WIDE
 #endif
 
 // Accumulator h of tile nt of this lane: out[i][col] with i = MROWS*warp + lane/4 (+ 8 for h >= 2)
@@ -920,7 +956,7 @@ dgmax_stage(STAGE_PARAMS) {{
                      fmt::arg("npk", mma.np_padded), fmt::arg("nfk", mma.nf_padded), fmt::arg("chunk_rows", mma.chunk_rows),
                      fmt::arg("mrows", mma.rows), fmt::arg("kstep", mma.k_step),
                      fmt::arg("chunked", plan.mma_chunked ? 1 : 0), fmt::arg("bpad", mma.b_pad),
-                     fmt::arg("staged", plan.mma_staged ? 1 : 0),
+                     fmt::arg("staged", plan.mma_staged ? 1 : 0), fmt::arg("wide", plan.mma_wide ? 1 : 0),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
                      fmt::arg("vec", plan.vector_loads ? 1 : 0), fmt::arg("single", s.single ? 1 : 0),
                      fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));

@@ -47,9 +47,9 @@ long mma_b_store_wavefronts(const MmaShape& m, int epb, bool single, int pad) {
   return total;
 }
 
-MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single) {
+MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single, bool wide) {
   MmaShape m;
-  m.rows = single ? 16 : 8;
+  m.rows = single || wide ? 16 : 8;
   m.k_step = single ? 8 : 4;
   m.np_padded = (Np + m.k_step - 1) / m.k_step * m.k_step;
   m.nf_padded = (4 * Nfp + m.k_step - 1) / m.k_step * m.k_step;
@@ -75,7 +75,7 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
               // of [k_rows or chunk_rows][6 EPB], padded; then (A) q and res [2][EPB][6][NP] and the
               // group's face data; then J [EPB][3][NP]
     // (B rounded up to 16 bytes: the staged state is copied 16 bytes at a time)
-    const MmaShape m = mma_shape(Np, Nfp, epb, single);
+    const MmaShape m = mma_shape(Np, Nfp, epb, single, mma_wide);
     const int b_bytes = static_cast<int>(m.b_entries(mma_chunked ? m.chunk_rows : m.k_rows)) * 8;
     // (A) the group's face data: geometry records, neighbours, neighbour nodes (group_faces_t)
     const int faces = epb * (kGeoStride * w + 4 * 4 + 4 * Nfp * 4);
@@ -91,9 +91,9 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
 }
 
 std::string CudaPlan::name() const {
-  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
-                     shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "", mma_chunked ? ".C" : "",
-                     mma_staged ? ".A" : "");
+  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
+                     shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "", mma_wide ? ".W" : "",
+                     mma_chunked ? ".C" : "", mma_staged ? ".A" : "");
 }
 
 std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
@@ -102,7 +102,8 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   std::istringstream in(text);
   std::string part;
   int field = 0;
-  bool seen_T = false, seen_S = false, seen_V = false, seen_M = false, seen_C = false, seen_A = false;
+  bool seen_T = false, seen_S = false, seen_V = false, seen_M = false, seen_W = false, seen_C = false,
+       seen_A = false;
   while (std::getline(in, part, '.')) {
     if (part.empty()) return std::nullopt;
     auto number = [&](char tag, int& out) {
@@ -118,6 +119,7 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
     else if (field == 3 && part == "S" && !seen_S && !seen_V && !seen_M) p.shared_ops = seen_S = true;
     else if (field == 3 && part == "V" && !seen_V && !seen_M) p.vector_loads = seen_V = true;
     else if (field == 3 && part == "M" && !seen_M) p.mma = seen_M = true;
+    else if (field == 3 && part == "W" && seen_M && !seen_W && !seen_C && !seen_A) p.mma_wide = seen_W = true;
     else if (field == 3 && part == "C" && seen_M && !seen_C && !seen_A) p.mma_chunked = seen_C = true;
     else if (field == 3 && part == "A" && seen_M && !seen_A) p.mma_staged = seen_A = true;
     else return std::nullopt;
@@ -129,16 +131,19 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
 CudaPlan default_cuda_plan(int N, bool single, int arch) {
   // The best plan of `dgmax tune` on the H100 (K = 384,000, 2026-11-25, bench/NOTES.md), or one
   // within 5% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32), 4 elements per block, B
-  // staged by chunks with the state and face data copied asynchronously (M.C.A; fp64 N = 7 best
-  // without either, N = 6 within 5% of M.A); below that, transposed operators, fp32 with two
-  // elements per thread.
+  // staged by chunks with the state and face data copied asynchronously (M.C.A); fp64 on sm_90
+  // from N = 4 with 16-row tiles (M.W.C.A; at N = 7, 8 M.W.C, the staged state costs blocks);
+  // below that, transposed operators, fp32 with two elements per thread.
   CudaPlan p;
   p.fusion = 2;
   p.elements_per_thread = 1;
   if (arch >= 80 && N >= (single ? 4 : 3)) {
     p.elements_per_block = 4;
     p.mma = true;
-    p.mma_chunked = p.mma_staged = single || N != 7;
+    // fp64 on sm_90: wide (16-row) tiles from N = 4, without the staged state at N = 7, 8
+    p.mma_wide = !single && arch >= 90 && N >= 4;
+    p.mma_chunked = true;
+    p.mma_staged = single || (p.mma_wide ? N <= 6 : N != 7);
     return p;
   }
   p.transposed = true;
@@ -160,6 +165,10 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
   if (plan.vector_loads && !plan.transposed) return "vector loads need the transposed operator layout (T)";
   if (plan.mma_chunked && !plan.mma) return "chunked staging (C) is a tensor-core option (needs M)";
   if (plan.mma_staged && !plan.mma) return "asynchronous staging (A) is a tensor-core option (needs M)";
+  if (plan.mma_wide && !plan.mma) return "wide tiles (W) are a tensor-core option (needs M)";
+  if (plan.mma_wide && single) return "wide tiles (W) are for fp64 (the fp32 tiles have 16 rows already)";
+  if (plan.mma_wide && limits.arch < 90)
+    return fmt::format("wide fp64 tiles (W, DMMA m16n8k4) need sm_90 or newer (the device is sm_{})", limits.arch);
   if (plan.mma) {
     if (limits.arch < 80) return fmt::format("tensor-core plans need sm_80 or newer (the device is sm_{})", limits.arch);
     if (plan.fusion != 2) return "tensor-core plans need fusion level 2 (one kernel per stage)";
@@ -187,7 +196,7 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
 
 std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBlockLimits& limits) {
   const int Np = nodes(N);
-  std::vector<CudaPlan> plans = {default_cuda_plan(N, single)};
+  std::vector<CudaPlan> plans = {default_cuda_plan(N, single, limits.arch)};
   auto add = [&](const CudaPlan& p) {
     if (std::find(plans.begin(), plans.end(), p) == plans.end()) plans.push_back(p);
   };
@@ -213,15 +222,23 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
   // left out to keep the search short (bench/NOTES.md, 2026-11-25).
   for (int epb : {4, 8})
     for (bool chunked : {false, true})
-      for (bool staged : {false, true}) {
-        CudaPlan p;
-        p.fusion = 2;
-        p.elements_per_block = epb;
-        p.mma = true;
-        p.mma_chunked = chunked;
-        p.mma_staged = staged;
-        add(p);
-      }
+      for (bool staged : {false, true})
+        for (bool wide : {false, true}) {
+          // fp64 on sm_90: 16-row tiles at every order; 8-row tiles up to N = 4 only, where padding
+          // Np to 16 rows costs most (N = 3: 20 rows to 32). From N = 5 the best 8-row plan reached
+          // 0.75-0.87x the best 16-row one (bench/NOTES.md, 2026-11-25): left out, to keep the
+          // search under a minute.
+          if (wide && (single || limits.arch < 90)) continue;
+          if (!wide && !single && limits.arch >= 90 && N >= 5) continue;
+          CudaPlan p;
+          p.fusion = 2;
+          p.elements_per_block = epb;
+          p.mma = true;
+          p.mma_wide = wide;
+          p.mma_chunked = chunked;
+          p.mma_staged = staged;
+          add(p);
+        }
   CudaPlan four = default_cuda_plan(N, single, /*arch=*/0);  // the rule without tensor cores
   four.fusion = 0;
   four.transposed = true;

@@ -40,24 +40,30 @@ struct CudaPlan {
   // asynchronously at the start (cp.async), so the staging of B and the final update read them
   // from there instead of waiting on device memory; costs 2 x EPB x 6 x Np words of shared memory.
   bool mma_staged = false;
+  // With mma, fp64 only (sm_90): tiles of 16 output rows (DMMA m16n8k4, one warp per 16 rows)
+  // instead of 8 (m8n8k4). On the H100 an m16n8k4 issues at the rate of an m8n8k4 and does twice
+  // its work (66 against 33 TFLOP/s, bench/NOTES.md); the price is rows padded to 16.
+  bool mma_wide = false;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
   // fp64, per 16 in fp32).
   int threads_per_block(int Np, bool single = false) const {
-    const int rows = single ? 16 : 8;
+    const int rows = single || mma_wide ? 16 : 8;
     return mma ? 32 * ((Np + rows - 1) / rows) : Np * (elements_per_block / elements_per_thread);
   }
   // Shared memory of the largest kernel the plan launches per stage, in bytes (static, or dynamic
   // for mma plans; `with_current`: the problem has a source current J, staged too).
   int shared_bytes(int Np, int Nfp, bool single, bool with_current = true) const;
-  // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.C.A": fusion, elements per block, per thread, T = transposed,
-  // S = shared operators, V = vector loads, M = tensor cores, C = chunked, A = asynchronous staging.
+  // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.W.C.A": fusion, elements per block, per thread, T = transposed,
+  // S = shared operators, V = vector loads, M = tensor cores, W = wide (16-row) fp64 tiles,
+  // C = chunked, A = asynchronous staging.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
     return fusion == o.fusion && elements_per_block == o.elements_per_block &&
            elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops &&
-           vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked && mma_staged == o.mma_staged;
+           vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked && mma_staged == o.mma_staged &&
+           mma_wide == o.mma_wide;
   }
 };
 
@@ -91,7 +97,7 @@ struct MmaShape {
   // Entries of 8 bytes that `rows` staged rows of B take, padding included.
   long b_entries(int rows) const { return static_cast<long>(rows) * n_tiles * 8 / 32 * (32 + b_pad); }
 };
-MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single = false);
+MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single = false, bool wide = false);
 // Shared-memory wavefronts the B staging stores of one block take with `pad` entries after every
 // 32 (the model mma_shape picks b_pad with; 2 per half warp and column without conflicts).
 long mma_b_store_wavefronts(const MmaShape& m, int elements_per_block, bool single, int pad);

@@ -7,6 +7,7 @@
 
 #include "codegen/emit/cuda_kernels.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
+#include "codegen/tune/cuda_plan.hpp"
 #include "field_cases.hpp"
 #include "mixed_problem.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
@@ -18,8 +19,11 @@ TEST(NvrtcKernels, AllOrdersPrecisionsAndArchitecturesCompile) {
     Problem p = test::mixed_problem(N, N);
     if (N % 2 == 1) test::set_case_fields(p);  // initial, exact, J and incident kernels too
     for (bool single : {false, true}) {
-      const std::string src = codegen::generate_cuda_source(make_kernel_spec(p, single));
       for (const char* arch : {"sm_80", "sm_90"}) {
+        // each architecture's default plan (sm_90's fp64 tensor-core tiles do not exist on sm_80)
+        codegen::KernelSpec spec = make_kernel_spec(p, single);
+        spec.plan.cuda = codegen::default_cuda_plan(N, single, arch == std::string("sm_80") ? 80 : 90);
+        const std::string src = codegen::generate_cuda_source(spec);
         codegen::NvrtcOptions opt;
         opt.arch = arch;
         const std::vector<char> cubin =

@@ -2,6 +2,7 @@
 // comment promises, and plans that cannot run are refused with the reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "codegen/tune/cuda_plan.hpp"
@@ -37,6 +38,11 @@ TEST(CudaPlanSpace, NamesRoundTrip) {
   EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.A")->name(), "f2.b4.t1.M.A");
   EXPECT_FALSE(CudaPlan::parse("f2.b4.t1.M.A.C").has_value()) << "A comes last";
   EXPECT_FALSE(CudaPlan::parse("f2.b4.t1.T.A").has_value()) << "A needs M";
+  EXPECT_TRUE(CudaPlan::parse("f2.b4.t1.M.W.C.A")->mma_wide);
+  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.W.C.A")->name(), "f2.b4.t1.M.W.C.A");
+  EXPECT_FALSE(CudaPlan::parse("f2.b4.t1.M.C.A")->mma_wide);
+  for (const char* bad : {"f2.b4.t1.W", "f2.b4.t1.T.W", "f2.b4.t1.M.C.W", "f2.b4.t1.M.A.W", "f2.b4.t1.M.W.W"})
+    EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": W follows M, before C and A";
   for (const char* bad : {"f2.b4.t1.M.T", "f2.b4.t1.M.M", "f2.b4.t1.M.", "f2.b4.t1.C", "f2.b4.t1.C.M", "f2.b4.t1.M.C.C","", "f2", "f2.b4", "f3.b4.t1", "f2.b0.t1", "f2.b4.t0", "f2.b4.t1.X", "f2.b4.t1.S.T",
                           "f2.b4.t1.T.T", "f2.b4.t1.V.T", "f2.b4.t1.V.S", "f2.b4.t1.V.V", "f2.b4.t1.", "f-1.b4.t1", "f2.b4x.t1", "b4.f2.t1", "f2.b999999.t1"})
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad;
@@ -71,9 +77,25 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       }
       EXPECT_EQ(fusions, (std::set<int>{0, 1, 2}));
       EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
-      EXPECT_EQ(layouts, (std::set<std::string>{"", ".M", ".M.A", ".M.C", ".M.C.A", ".T", ".T.S", ".T.V"}));
+      // tensor cores: 8-row fp64 tiles up to N = 4, 16-row fp64 tiles (W) at every order on sm_90
+      std::set<std::string> expected{"", ".T", ".T.S", ".T.V"};
+      for (const char* m : {".M", ".M.A", ".M.C", ".M.C.A"}) {
+        const std::string w = std::string(".M.W") + (m + 2);
+        if (single || N <= 4) expected.insert(m);
+        if (!single) expected.insert(w);
+      }
+      EXPECT_EQ(layouts, expected) << "N = " << N << (single ? " fp32" : " fp64");
       EXPECT_EQ(plans.front().plan.mma, N >= (single ? 4 : 3)) << "the default: tensor cores from N = 3 (fp64), 4 (fp32)";
+      EXPECT_EQ(plans.front().plan.mma_wide, !single && N >= 4) << "the default: 16-row fp64 tiles from N = 4";
       EXPECT_FALSE(default_cuda_plan(N, single, 75).mma) << "no tensor-core default below sm_80";
+      // on sm_80 no wide tiles (DMMA m16n8k4 is sm_90): the default and every plan there is 8-row
+      CudaBlockLimits ampere;
+      ampere.arch = 80;
+      EXPECT_FALSE(default_cuda_plan(N, single, 80).mma_wide);
+      const auto on80 = enumerate_cuda_plans(N, single, ampere);
+      EXPECT_EQ(on80.front().rejected, "") << N;
+      for (const PlanCandidate& c : on80) EXPECT_FALSE(c.plan.mma_wide) << c.plan.name();
+      EXPECT_EQ(std::count_if(on80.begin(), on80.end(), [](const PlanCandidate& c) { return c.plan.mma; }), 8);
       EXPECT_GE(accepted, 12) << "N = " << N << (single ? " fp32" : " fp64");
     }
 }
@@ -120,6 +142,20 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
   CudaPlan c;
   c.mma_chunked = true;
   EXPECT_EQ(cuda_plan_rejection(c, 4, false), "chunked staging (C) is a tensor-core option (needs M)");
+  // wide fp64 tiles: one warp per 16 nodes, sm_90 only, fp64 only
+  const CudaPlan w = *CudaPlan::parse("f2.b4.t1.M.W.C.A");
+  EXPECT_EQ(cuda_plan_rejection(w, 4, false), "");
+  EXPECT_EQ(w.threads_per_block(35), 3 * 32);
+  EXPECT_EQ(mma_shape(35, 15, 4, false, true).m_tiles, 3);
+  EXPECT_EQ(mma_shape(35, 15, 4, false, true).k_step, 4);
+  EXPECT_EQ(cuda_plan_rejection(w, 4, true), "wide tiles (W) are for fp64 (the fp32 tiles have 16 rows already)");
+  CudaBlockLimits ampere;
+  ampere.arch = 80;
+  EXPECT_EQ(cuda_plan_rejection(w, 4, false, ampere),
+            "wide fp64 tiles (W, DMMA m16n8k4) need sm_90 or newer (the device is sm_80)");
+  CudaPlan wn;
+  wn.mma_wide = true;
+  EXPECT_EQ(cuda_plan_rejection(wn, 4, false), "wide tiles (W) are a tensor-core option (needs M)");
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b6.t1.M"), 4, false),
             "tensor-core plans need a multiple of 4 elements per block (6 x 6 columns are no whole tiles of 8)");
   EXPECT_EQ(cuda_plan_rejection(CudaPlan{2, 4, 1, false, false, false, false, false, true}, 4, false),
