@@ -41,7 +41,7 @@ std::string mma_operator_table(const KernelSpec& s) {
     return s.LIFT[r * Nf + (col - 3 * NPK)];
   };
   const size_t tiles = static_cast<size_t>(m.m_tiles) * m.k_steps;
-  if (!s.single && s.plan.cuda.mma_wide) {
+  if (s.plan.cuda.mma_wide) {  // fp64 fragments in both precisions (fp32 plans multiply in fp64 too)
     std::vector<double> frag(tiles * 64);
     for (int mt = 0; mt < m.m_tiles; ++mt)
       for (int ks = 0; ks < m.k_steps; ++ks)
@@ -49,8 +49,8 @@ std::string mma_operator_table(const KernelSpec& s) {
           for (int v = 0; v < 2; ++v)
             frag[(static_cast<size_t>(mt) * m.k_steps + ks) * 64 + 2 * lane + v] =
                 A(16 * mt + lane / 4 + 8 * v, 4 * ks + lane % 4);
-    std::string table = matrix_literal("Afrag", frag, static_cast<int>(tiles), 64);
-    table.replace(table.find("DGMAX_TABLE real_t"), 18, "DGMAX_TABLE __align__(16) real_t");  // a lane's pair: 16 bytes
+    // a lane's pair: one 16-byte load
+    const std::string table = matrix_literal("Afrag", frag, static_cast<int>(tiles), 64, "__align__(16) double");
     return "// [Dr Ds Dt LIFT] (each D padded to NPK columns) as tensor-core A fragments (m16n8k4):\n"
            "// Afrag[mt*KS + ks][2 lane + v] = A[16 mt + lane/4 + 8 v][4 ks + lane%4].\n" +
            table + "\n";
@@ -609,7 +609,8 @@ dgmax_stage(STAGE_PARAMS) {{
 //       and d/dx_x = sum_m g[3m+x] D_m, so curl H_x = sum_m D_m (g[3m+1] Hz - g[3m+2] Hy), and so on;
 //   3*NPK + f: face node f's flux times Fscale, negated for E (E: curl H - lift, H: -curl E + lift);
 // and column e*6 + c is field c of element e. fp64: DMMA m8n8k4, 8 output rows per warp (MMA_WIDE:
-// m16n8k4, 16 rows per warp, the same B fragments). fp32:
+// m16n8k4, 16 rows per warp, the same B fragments; fp32 with MMA_WIDE: the same in fp64, B
+// converted when staged). fp32:
 // TF32 m16n8k8, 16 rows per warp, each operand split into TF32 high and low parts and the product
 // taken as lo*hi + hi*lo + hi*hi (fp32-level accuracy; the TF32 product alone would keep 10 bits).
 // B is staged in shared memory all at once, or one chunk at a time (MMA_CHUNKED: the rows of one
@@ -625,7 +626,7 @@ enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, NPK = {npk}, NFK = {nfk}, MROWS = {mr
 // order) spread over the banks (mma_shape in cuda_plan.cpp picks BPAD with a model of them).
 enum {{ BPAD = {bpad}, BREG = 32 + BPAD }};
 
-#if SINGLE
+#if SINGLE && !MMA_WIDE
 typedef float acc_t;
 enum {{ NACC = 4, BW = 2 }};  // accumulators per lane and tile; words per B entry (TF32 hi, lo)
 // Where B[r][col] of a chunk lives: in the m16n8k8 B fragment of tile (r/8, col/8), register r%8/4,
@@ -670,15 +671,16 @@ DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int w
   }}
 }}
 #else
+// fp64 tensor cores (DMMA), also for fp32 data with MMA_WIDE: B entries and products in fp64.
 typedef double acc_t;
-enum {{ NACC = MMA_WIDE ? 4 : 2, BW = 1 }};
-// Where B[r][col] of a chunk lives: in the m8n8k4 B fragment of tile (r/4, col/8), lane
+enum {{ NACC = MMA_WIDE ? 4 : 2, BW = sizeof(double) / sizeof(real_t) }};
+// Where B[r][col] of a chunk lives: in the m8n8k4 / m16n8k4 B fragment of tile (r/4, col/8), lane
 // (col%8)*4 + r%4, so that a warp reads a fragment as 32 consecutive words (no bank conflicts).
 DGMAX_FN int bslot(int r, int col) {{
   const int s = ((r >> 2) * NTL + (col >> 3)) * 32 + (col & 7) * 4 + (r & 3);
   return s + (s >> 5) * BPAD;
 }}
-DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, double x) {{ chunk[slot] = x; }}
+DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, real_t x) {{ reinterpret_cast<double*>(chunk)[slot] = x; }}
 #if MMA_WIDE
 // c += A x B for one 16x8 output tile and k = 4 (this lane's fragments: rows g and g + 8 of A).
 DGMAX_FN void mma_16x8x4(double a0, double a1, double b, double* c) {{
@@ -692,7 +694,7 @@ DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int w
 #pragma unroll 4
   for (int ks = 0; ks < steps; ++ks) {{
     const double2 av = af[ks * 32];
-    const real_t* bk = bf + ks * NTL * BREG + lane;
+    const double* bk = reinterpret_cast<const double*>(bf) + ks * NTL * BREG + lane;
 #pragma unroll
     for (int nt = 0; nt < NTL; ++nt) mma_16x8x4(av.x, av.y, bk[nt * BREG], acc[nt]);
   }}

@@ -49,8 +49,9 @@ long mma_b_store_wavefronts(const MmaShape& m, int epb, bool single, int pad) {
 
 MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single, bool wide) {
   MmaShape m;
+  const bool tf32 = single && !wide;  // else fp64 DMMA (fp32 data converted with W)
   m.rows = single || wide ? 16 : 8;
-  m.k_step = single ? 8 : 4;
+  m.k_step = tf32 ? 8 : 4;
   m.np_padded = (Np + m.k_step - 1) / m.k_step * m.k_step;
   m.nf_padded = (4 * Nfp + m.k_step - 1) / m.k_step * m.k_step;
   m.k_rows = 3 * m.np_padded + m.nf_padded;
@@ -63,7 +64,7 @@ MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single, bool wi
   m.b_pad = 0;
   long best = -1;
   for (int pad = 0; pad < 32; ++pad) {
-    const long w = mma_b_store_wavefronts(m, elements_per_block, single, pad);
+    const long w = mma_b_store_wavefronts(m, elements_per_block, tf32, pad);
     if (best < 0 || w < best) best = w, m.b_pad = pad;
   }
   return m;
@@ -131,17 +132,19 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
 CudaPlan default_cuda_plan(int N, bool single, int arch) {
   // The best plan of `dgmax tune` on the H100 (K = 384,000, 2026-11-25, bench/NOTES.md), or one
   // within 5% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32), 4 elements per block, B
-  // staged by chunks with the state and face data copied asynchronously (M.C.A); fp64 on sm_90
-  // from N = 4 with 16-row tiles (M.W.C.A; at N = 7, 8 M.W.C, the staged state costs blocks);
-  // below that, transposed operators, fp32 with two elements per thread.
+  // staged by chunks with the state and face data copied asynchronously (M.C.A); on sm_90 fp64
+  // from N = 4 with 16-row tiles (M.W.C.A; at N = 7, 8 M.W.C, the staged state costs blocks) and
+  // fp32 at N = 4, 5 on the fp64 tensor cores (M.W.C.A); below that, transposed operators, fp32
+  // with two elements per thread.
   CudaPlan p;
   p.fusion = 2;
   p.elements_per_thread = 1;
   if (arch >= 80 && N >= (single ? 4 : 3)) {
     p.elements_per_block = 4;
     p.mma = true;
-    // fp64 on sm_90: wide (16-row) tiles from N = 4, without the staged state at N = 7, 8
-    p.mma_wide = !single && arch >= 90 && N >= 4;
+    // sm_90: fp64 DMMA in 16-row tiles, for fp64 from N = 4 (without the staged state at N = 7,
+    // 8) and for fp32 at N = 4, 5
+    p.mma_wide = arch >= 90 && (single ? N <= 5 : N >= 4);
     p.mma_chunked = true;
     p.mma_staged = single || (p.mma_wide ? N <= 6 : N != 7);
     return p;
@@ -166,7 +169,6 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
   if (plan.mma_chunked && !plan.mma) return "chunked staging (C) is a tensor-core option (needs M)";
   if (plan.mma_staged && !plan.mma) return "asynchronous staging (A) is a tensor-core option (needs M)";
   if (plan.mma_wide && !plan.mma) return "wide tiles (W) are a tensor-core option (needs M)";
-  if (plan.mma_wide && single) return "wide tiles (W) are for fp64 (the fp32 tiles have 16 rows already)";
   if (plan.mma_wide && limits.arch < 90)
     return fmt::format("wide fp64 tiles (W, DMMA m16n8k4) need sm_90 or newer (the device is sm_{})", limits.arch);
   if (plan.mma) {
@@ -228,8 +230,11 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
           // Np to 16 rows costs most (N = 3: 20 rows to 32). From N = 5 the best 8-row plan reached
           // 0.75-0.87x the best 16-row one (bench/NOTES.md, 2026-11-25): left out, to keep the
           // search under a minute.
-          if (wide && (single || limits.arch < 90)) continue;
+          // fp32: chunked plans only, and wide ones chunked and staged: the others reached at most
+          // 0.71x (unchunked) and 0.91x (wide) the best plan at N = 4..8 (bench/NOTES.md, 2026-11-25).
+          if (wide && limits.arch < 90) continue;
           if (!wide && !single && limits.arch >= 90 && N >= 5) continue;
+          if (single && (!chunked || (wide && !staged))) continue;
           CudaPlan p;
           p.fusion = 2;
           p.elements_per_block = epb;

@@ -40,9 +40,11 @@ struct CudaPlan {
   // asynchronously at the start (cp.async), so the staging of B and the final update read them
   // from there instead of waiting on device memory; costs 2 x EPB x 6 x Np words of shared memory.
   bool mma_staged = false;
-  // With mma, fp64 only (sm_90): tiles of 16 output rows (DMMA m16n8k4, one warp per 16 rows)
-  // instead of 8 (m8n8k4). On the H100 an m16n8k4 issues at the rate of an m8n8k4 and does twice
-  // its work (66 against 33 TFLOP/s, bench/NOTES.md); the price is rows padded to 16.
+  // With mma (sm_90): the GEMM on the fp64 tensor cores in tiles of 16 output rows (DMMA m16n8k4,
+  // one warp per 16 rows). fp64: instead of 8-row m8n8k4 tiles; on the H100 an m16n8k4 issues at
+  // the rate of an m8n8k4 and does twice its work (66 against 33 TFLOP/s, bench/NOTES.md), the
+  // price is rows padded to 16. fp32: instead of split TF32 (3 products per tile): B converted to
+  // fp64 when staged, one product, fp64 accuracy in the sums.
   bool mma_wide = false;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in

@@ -36,7 +36,7 @@ TEST(NvrtcPlans, EveryAcceptedPlanCompiles) {
 
 // The tensor-core stage's shape (m tiles, k steps, padding rows) depends on the order: its
 // smallest plans (B at once and chunked) and the default form (chunked, staged: its face data
-// staged with the state), in fp64 also with wide tiles, compile at every order N = 1..8, with
+// staged with the state), also with wide tiles (fp64 DMMA), compile at every order N = 1..8, with
 // sources and incident fields.
 TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
   for (int N = 1; N <= 8; ++N) {
@@ -45,12 +45,11 @@ TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
       codegen::KernelSpec spec = make_kernel_spec(p, single);
       for (const char* name : {"f2.b4.t1.M", "f2.b4.t1.M.C", "f2.b4.t1.M.C.A", "f2.b4.t1.M.W.C.A"}) {
         spec.plan.cuda = *codegen::CudaPlan::parse(name);
-        if (single && spec.plan.cuda.mma_wide) continue;  // wide tiles are fp64 tiles
         ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, N, single), "") << "N = " << N << " " << name;
         const std::string src = codegen::generate_cuda_source(spec);
-        const char* op = single                       ? "mma.sync.aligned.m16n8k8.row.col.f32.tf32"
-                         : spec.plan.cuda.mma_wide ? "mma.sync.aligned.m16n8k4.row.col.f64"
-                                                   : "mma.sync.aligned.m8n8k4.row.col.f64";
+        const char* op = spec.plan.cuda.mma_wide ? "mma.sync.aligned.m16n8k4.row.col.f64"  // fp64 DMMA in both
+                         : single                ? "mma.sync.aligned.m16n8k8.row.col.f32.tf32"
+                                                 : "mma.sync.aligned.m8n8k4.row.col.f64";
         EXPECT_NE(src.find(op), std::string::npos) << name;
         codegen::NvrtcOptions opt;
         opt.arch = "sm_90";

@@ -77,16 +77,18 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       }
       EXPECT_EQ(fusions, (std::set<int>{0, 1, 2}));
       EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
-      // tensor cores: 8-row fp64 tiles up to N = 4, 16-row fp64 tiles (W) at every order on sm_90
-      std::set<std::string> expected{"", ".T", ".T.S", ".T.V"};
-      for (const char* m : {".M", ".M.A", ".M.C", ".M.C.A"}) {
-        const std::string w = std::string(".M.W") + (m + 2);
-        if (single || N <= 4) expected.insert(m);
-        if (!single) expected.insert(w);
-      }
+      // tensor cores on sm_90: fp64 8-row tiles up to N = 4 and 16-row tiles (W) at every order;
+      // fp32 split TF32 chunked (C) and on the fp64 tensor cores chunked and staged (W.C.A)
+      const std::set<std::string> expected =
+          single ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M.C", ".M.C.A", ".M.W.C.A"}
+          : N <= 4
+              ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M", ".M.A", ".M.C", ".M.C.A", ".M.W", ".M.W.A",
+                                      ".M.W.C", ".M.W.C.A"}
+              : std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M.W", ".M.W.A", ".M.W.C", ".M.W.C.A"};
       EXPECT_EQ(layouts, expected) << "N = " << N << (single ? " fp32" : " fp64");
       EXPECT_EQ(plans.front().plan.mma, N >= (single ? 4 : 3)) << "the default: tensor cores from N = 3 (fp64), 4 (fp32)";
-      EXPECT_EQ(plans.front().plan.mma_wide, !single && N >= 4) << "the default: 16-row fp64 tiles from N = 4";
+      EXPECT_EQ(plans.front().plan.mma_wide, single ? N == 4 || N == 5 : N >= 4)
+          << "the default: 16-row DMMA tiles from N = 4 in fp64, at N = 4, 5 in fp32";
       EXPECT_FALSE(default_cuda_plan(N, single, 75).mma) << "no tensor-core default below sm_80";
       // on sm_80 no wide tiles (DMMA m16n8k4 is sm_90): the default and every plan there is 8-row
       CudaBlockLimits ampere;
@@ -95,7 +97,8 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       const auto on80 = enumerate_cuda_plans(N, single, ampere);
       EXPECT_EQ(on80.front().rejected, "") << N;
       for (const PlanCandidate& c : on80) EXPECT_FALSE(c.plan.mma_wide) << c.plan.name();
-      EXPECT_EQ(std::count_if(on80.begin(), on80.end(), [](const PlanCandidate& c) { return c.plan.mma; }), 8);
+      EXPECT_EQ(std::count_if(on80.begin(), on80.end(), [](const PlanCandidate& c) { return c.plan.mma; }),
+                single ? 4 : 8);
       EXPECT_GE(accepted, 12) << "N = " << N << (single ? " fp32" : " fp64");
     }
 }
@@ -148,7 +151,10 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
   EXPECT_EQ(w.threads_per_block(35), 3 * 32);
   EXPECT_EQ(mma_shape(35, 15, 4, false, true).m_tiles, 3);
   EXPECT_EQ(mma_shape(35, 15, 4, false, true).k_step, 4);
-  EXPECT_EQ(cuda_plan_rejection(w, 4, true), "wide tiles (W) are for fp64 (the fp32 tiles have 16 rows already)");
+  EXPECT_EQ(cuda_plan_rejection(w, 4, true), "");  // fp32 data on the fp64 tensor cores
+  EXPECT_EQ(w.threads_per_block(35, true), 3 * 32);
+  EXPECT_EQ(mma_shape(35, 15, 4, true, true).k_step, 4);  // DMMA, not TF32's 8
+  EXPECT_EQ(mma_shape(35, 15, 4, true, false).k_step, 8);
   CudaBlockLimits ampere;
   ampere.arch = 80;
   EXPECT_EQ(cuda_plan_rejection(w, 4, false, ampere),
