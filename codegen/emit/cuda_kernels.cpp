@@ -24,7 +24,8 @@ float tf32_round(float x) {
 
 // [Dr Ds Dt LIFT] (Np x K: each D padded to NPK columns, LIFT to NFK) as A fragments of the
 // tensor-core op, zero-padded. fp64 (m8n8k4): Afrag[mt * KS + ks][lane] = A[8 mt + lane/4][4 ks +
-// lane%4]. fp32 (m16n8k8, g = lane/4, t = lane%4): Afrag_hi/lo[mt * KS + ks][4 lane + v] =
+// lane%4]; W plans, both precisions (m16n8k4): two doubles per lane, rows lane/4 and lane/4 + 8 of
+// a 16-row tile. fp32 (m16n8k8, g = lane/4, t = lane%4): Afrag_hi/lo[mt * KS + ks][4 lane + v] =
 // A[16 mt + g + 8 (v%2)][8 ks + t + 4 (v/2)], split into TF32 high and low parts. A warp loads a
 // fragment as consecutive words.
 std::string mma_operator_table(const KernelSpec& s) {
@@ -41,29 +42,23 @@ std::string mma_operator_table(const KernelSpec& s) {
     return s.LIFT[r * Nf + (col - 3 * NPK)];
   };
   const size_t tiles = static_cast<size_t>(m.m_tiles) * m.k_steps;
-  if (s.plan.cuda.mma_wide) {  // fp64 fragments in both precisions (fp32 plans multiply in fp64 too)
-    std::vector<double> frag(tiles * 64);
+  if (s.plan.cuda.mma_wide || !s.single) {  // fp64 DMMA fragments (fp32 W plans multiply in fp64 too)
+    const int V = m.rows / 8;  // A values per lane and k step: row g, and g + 8 in 16-row tiles
+    std::vector<double> frag(tiles * 32 * V);
     for (int mt = 0; mt < m.m_tiles; ++mt)
       for (int ks = 0; ks < m.k_steps; ++ks)
         for (int lane = 0; lane < 32; ++lane)
-          for (int v = 0; v < 2; ++v)
-            frag[(static_cast<size_t>(mt) * m.k_steps + ks) * 64 + 2 * lane + v] =
-                A(16 * mt + lane / 4 + 8 * v, 4 * ks + lane % 4);
+          for (int v = 0; v < V; ++v)
+            frag[((static_cast<size_t>(mt) * m.k_steps + ks) * 32 + lane) * V + v] =
+                A(m.rows * mt + lane / 4 + 8 * v, 4 * ks + lane % 4);
+    if (V == 1)
+      return "// [Dr Ds Dt LIFT] (each D padded to NPK columns) as tensor-core A fragments:\n"
+             "// Afrag[mt*KS + ks][lane] = A[8 mt + lane/4][4 ks + lane%4].\n" +
+             matrix_literal("Afrag", frag, static_cast<int>(tiles), 32) + "\n";
     // a lane's pair: one 16-byte load
-    const std::string table = matrix_literal("Afrag", frag, static_cast<int>(tiles), 64, "__align__(16) double");
     return "// [Dr Ds Dt LIFT] (each D padded to NPK columns) as tensor-core A fragments (m16n8k4):\n"
            "// Afrag[mt*KS + ks][2 lane + v] = A[16 mt + lane/4 + 8 v][4 ks + lane%4].\n" +
-           table + "\n";
-  }
-  if (!s.single) {
-    std::vector<double> frag(tiles * 32);
-    for (int mt = 0; mt < m.m_tiles; ++mt)
-      for (int ks = 0; ks < m.k_steps; ++ks)
-        for (int lane = 0; lane < 32; ++lane)
-          frag[(static_cast<size_t>(mt) * m.k_steps + ks) * 32 + lane] = A(8 * mt + lane / 4, 4 * ks + lane % 4);
-    return "// [Dr Ds Dt LIFT] (each D padded to NPK columns) as tensor-core A fragments:\n"
-           "// Afrag[mt*KS + ks][lane] = A[8 mt + lane/4][4 ks + lane%4].\n" +
-           matrix_literal("Afrag", frag, static_cast<int>(tiles), 32) + "\n";
+           matrix_literal("Afrag", frag, static_cast<int>(tiles), 64, "__align__(16) double") + "\n";
   }
   std::vector<double> hi(tiles * 128), lo(tiles * 128);
   for (int mt = 0; mt < m.m_tiles; ++mt)

@@ -15,10 +15,10 @@ int nodes(int N) { return (N + 1) * (N + 2) * (N + 3) / 6; }
 int face_nodes(int N) { return (N + 1) * (N + 2) / 2; }
 
 // The B fragment slot (8-byte entries, before padding) of row r, column col of a staged chunk,
-// as the generated bslot() computes it: fp64 m8n8k4 tiles of 4 rows, fp32 m16n8k8 tiles of 8 rows
-// in two fragment registers.
-int b_slot(int r, int col, int n_tiles, bool single) {
-  if (single) return ((r >> 3) * n_tiles + (col >> 3)) * 64 + ((r >> 2) & 1) * 32 + (col & 7) * 4 + (r & 3);
+// as the generated bslot() computes it: DMMA (fp64, and fp32 W plans) tiles of 4 rows, split-TF32
+// m16n8k8 tiles of 8 rows in two fragment registers.
+int b_slot(int r, int col, int n_tiles, bool tf32) {
+  if (tf32) return ((r >> 3) * n_tiles + (col >> 3)) * 64 + ((r >> 2) & 1) * 32 + (col & 7) * 4 + (r & 3);
   return ((r >> 2) * n_tiles + (col >> 3)) * 32 + (col & 7) * 4 + (r & 3);
 }
 
@@ -30,14 +30,14 @@ int b_slot(int r, int col, int n_tiles, bool single) {
 // multiple of 32, so half warps start at multiples of 16). An 8-byte store is served in
 // half warps of 16 lanes, each taking as many wavefronts as the most distinct words in one of the
 // 16 bank pairs.
-long mma_b_store_wavefronts(const MmaShape& m, int epb, bool single, int pad) {
+long mma_b_store_wavefronts(const MmaShape& m, int epb, bool tf32, int pad) {
   long total = 0;
   for (int rows : {m.np_padded, m.nf_padded})
     for (int base = 0; base < epb * rows; base += 16)
       for (int c = 0; c < 6; ++c) {
         int words[16][16], count[16] = {0};
         for (int n = base; n < std::min(base + 16, epb * rows); ++n) {
-          const int e = n / rows, r = n % rows, slot = b_slot(r, 6 * e + c, m.n_tiles, single);
+          const int e = n / rows, r = n % rows, slot = b_slot(r, 6 * e + c, m.n_tiles, tf32);
           const int word = slot + (slot >> 5) * pad, pair = word % 16;
           if (std::find(words[pair], words[pair] + count[pair], word) == words[pair] + count[pair])
             words[pair][count[pair]++] = word;

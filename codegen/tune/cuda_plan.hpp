@@ -48,7 +48,7 @@ struct CudaPlan {
   bool mma_wide = false;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
-  // fp64, per 16 in fp32).
+  // fp64, per 16 in fp32 and in W plans).
   int threads_per_block(int Np, bool single = false) const {
     const int rows = single || mma_wide ? 16 : 8;
     return mma ? 32 * ((Np + rows - 1) / rows) : Np * (elements_per_block / elements_per_thread);
@@ -57,8 +57,8 @@ struct CudaPlan {
   // for mma plans; `with_current`: the problem has a source current J, staged too).
   int shared_bytes(int Np, int Nfp, bool single, bool with_current = true) const;
   // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.W.C.A": fusion, elements per block, per thread, T = transposed,
-  // S = shared operators, V = vector loads, M = tensor cores, W = wide (16-row) fp64 tiles,
-  // C = chunked, A = asynchronous staging.
+  // S = shared operators, V = vector loads, M = tensor cores, W = fp64 DMMA in 16-row tiles (both
+  // precisions), C = chunked, A = asynchronous staging.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
@@ -102,7 +102,8 @@ struct MmaShape {
 MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single = false, bool wide = false);
 // Shared-memory wavefronts the B staging stores of one block take with `pad` entries after every
 // 32 (the model mma_shape picks b_pad with; 2 per half warp and column without conflicts).
-long mma_b_store_wavefronts(const MmaShape& m, int elements_per_block, bool single, int pad);
+// `tf32`: the split-TF32 fragment layout (fp32 without W), else the DMMA layout.
+long mma_b_store_wavefronts(const MmaShape& m, int elements_per_block, bool tf32, int pad);
 
 // The reason a plan cannot run for this order and precision, or "" when it can (as far as can be
 // told before compiling; registers and spills are checked on the compiled kernel).
