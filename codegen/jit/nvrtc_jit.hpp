@@ -30,6 +30,7 @@
 // UserError("this build has no CUDA support") (nvrtc_stats() returns zeros).
 #pragma once
 
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,16 @@ struct NvrtcOptions {
     if (!fmad) o.push_back("--fmad=false");
     if (line_info) o.push_back("-lineinfo");
     o.insert(o.end(), extra.begin(), extra.end());
+    return o;
+  }
+
+  // The options the solver's kernels are compiled with for `arch`: with DGMAX_CUDA_LINEINFO set
+  // (any value) also -lineinfo, so that Nsight Compute can map samples to generated source lines
+  // (the same code).
+  static NvrtcOptions for_kernels(const std::string& arch) {
+    NvrtcOptions o;
+    o.arch = arch;
+    o.line_info = std::getenv("DGMAX_CUDA_LINEINFO") != nullptr;
     return o;
   }
 

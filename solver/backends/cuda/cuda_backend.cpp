@@ -44,9 +44,7 @@ class CudaBackend final : public CudaPlanBackend {
     const std::string why = codegen::cuda_plan_rejection(plan, p_.N, single, cuda_block_limits());
     DGMAX_ASSERT(why.empty(), "cuda plan " + plan.name() + " cannot run: " + why);
     spec_.plan.cuda = plan;
-    codegen::NvrtcOptions opt;
-    opt.arch = ctx_.info().arch();
-    opt.line_info = std::getenv("DGMAX_CUDA_LINEINFO") != nullptr;  // source lines for profilers (same code)
+    const codegen::NvrtcOptions opt = codegen::NvrtcOptions::for_kernels(ctx_.info().arch());
     const std::string name = "dgmax_cuda_N" + std::to_string(p_.N) + (single ? "_fp32_" : "_fp64_") + plan.name();
     module_ = std::make_unique<cuda::Module>(ctx_, codegen::nvrtc_compile(codegen::generate_cuda_source(spec_), name, opt), name);
     // the module holds the kernels of the plan's fusion level only

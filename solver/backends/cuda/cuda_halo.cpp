@@ -22,8 +22,7 @@ CudaHalo::CudaHalo(cuda::Context& ctx, const Halo& halo, const RefElement& ref, 
 
 cuda::Function CudaHalo::function(const char* name) {
   if (!module_) {
-    codegen::NvrtcOptions opt;
-    opt.arch = ctx_.info().arch();
+    const codegen::NvrtcOptions opt = codegen::NvrtcOptions::for_kernels(ctx_.info().arch());
     const std::string what = std::string("dgmax_cuda_halo_") + (single_ ? "fp32" : "fp64");
     module_ = std::make_unique<cuda::Module>(ctx_, codegen::nvrtc_compile(codegen::cuda_halo_source(single_), what, opt),
                                              what);

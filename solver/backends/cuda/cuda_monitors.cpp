@@ -11,8 +11,7 @@ namespace dgmax {
 
 cuda::Function CudaMonitors::function(const char* name) {
   if (!module_) {
-    codegen::NvrtcOptions opt;
-    opt.arch = ctx_.info().arch();
+    const codegen::NvrtcOptions opt = codegen::NvrtcOptions::for_kernels(ctx_.info().arch());
     const std::string what = std::string("dgmax_cuda_monitors_") + (single_ ? "fp32" : "fp64");
     module_ = std::make_unique<cuda::Module>(ctx_, codegen::nvrtc_compile(codegen::cuda_monitor_source(single_), what, opt),
                                              what);

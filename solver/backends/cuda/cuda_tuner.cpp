@@ -49,8 +49,8 @@ double max_relative_difference(const Fields& a, const Fields& ref) {
 
 void precompile_cuda_plans(const Problem& p, bool single, const std::vector<codegen::CudaPlan>& plans) {
   codegen::KernelSpec spec = make_kernel_spec(p, single);
-  codegen::NvrtcOptions opt;
-  opt.arch = cuda::Context::get().info().arch();
+  // the backend's options, so that the winner's cubin is the one the run loads
+  const codegen::NvrtcOptions opt = codegen::NvrtcOptions::for_kernels(cuda::Context::get().info().arch());
   std::vector<std::string> sources;
   for (const codegen::CudaPlan& plan : plans) {
     spec.plan.cuda = plan;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <string>
@@ -89,6 +90,29 @@ TEST(NvrtcCompile, SmallKernelToCubinForSm80AndSm90) {
       EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
   }
   EXPECT_NE(keys[0], keys[1]);
+}
+
+// DGMAX_CUDA_LINEINFO (profiling) adds -lineinfo to the kernels' options: the cubin then carries
+// a line table (.debug_line) naming the source, under a key of its own; unset, neither.
+TEST(NvrtcCompile, LineInfoFromTheEnvironment) {
+  TempDir cache;
+  ::unsetenv("DGMAX_CUDA_LINEINFO");
+  NvrtcOptions plain = NvrtcOptions::for_kernels("sm_90");
+  EXPECT_EQ(plain.arch, "sm_90");
+  const std::vector<std::string> po = plain.options();
+  EXPECT_EQ(std::count(po.begin(), po.end(), "-lineinfo"), 0);
+  ::setenv("DGMAX_CUDA_LINEINFO", "1", 1);
+  NvrtcOptions lines = NvrtcOptions::for_kernels("sm_90");
+  ::unsetenv("DGMAX_CUDA_LINEINFO");
+  const std::vector<std::string> o = lines.options();
+  EXPECT_EQ(std::count(o.begin(), o.end(), "-lineinfo"), 1);
+  EXPECT_NE(nvrtc_key(kSaxpy, plain), nvrtc_key(kSaxpy, lines));
+  plain.cache_dir = lines.cache_dir = cache.path();
+  const std::vector<char> without = nvrtc_compile(kSaxpy, "saxpy_plain", plain);
+  const std::vector<char> with = nvrtc_compile(kSaxpy, "saxpy_lines", lines);
+  ASSERT_TRUE(is_elf(without) && is_elf(with));
+  EXPECT_EQ(std::string(without.begin(), without.end()).find(".debug_line"), std::string::npos);
+  EXPECT_NE(std::string(with.begin(), with.end()).find(".debug_line"), std::string::npos);
 }
 
 TEST(NvrtcCompile, SecondCallIsACacheHit) {
