@@ -614,6 +614,7 @@ dgmax_stage(STAGE_PARAMS) {{
 #define MMA_CHUNKED {chunked}
 #define MMA_STAGED {staged}
 #define MMA_WIDE {wide}
+#define MMA_NB {nb}
 enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, NPK = {npk}, NFK = {nfk}, MROWS = {mrows}, KSTEP = {kstep},
         B_ROWS = MMA_CHUNKED ? {chunk_rows} : 3 * NPK + NFK }};
 // B in shared memory: each fragment register row of 32 entries (a warp's load) is followed by BPAD
@@ -783,6 +784,51 @@ DGMAX_FN void stage_flux_rows(int K, int kb, int tid, const real_t* __restrict__
   }}
 }}
 
+#if MMA_NB
+// The neighbours' traces of the group's face nodes into nb [EPB][NFACE_NODES][6] (B's flux chunk,
+// free until the fluxes are staged) as one asynchronous copy group; gf must have arrived.
+DGMAX_FN void prefetch_neighbours(int K, int kb, int tid, const real_t* __restrict__ q,
+                                  const group_faces_t* __restrict__ gf, real_t* __restrict__ nb) {{
+  for (int n = tid; n < EPB * NFACE_NODES; n += NT) {{
+    const int e = n / NFACE_NODES, f = n - e * NFACE_NODES;
+    if (kb + e >= K || gf->etoe[e][f / NFP] < 0) continue;
+    const int nP = gf->vmapP[e][f];
+    const real_t* qp = q + (long)(nP / NP) * 6 * NP + nP % NP;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) copy_async(nb + n * 6 + c, qp + c * NP);
+  }}
+  copy_async_commit();
+}}
+
+// B's flux rows at bf from the staged states (qb), face data (gf) and the neighbours' traces (in
+// bf, prefetch_neighbours): the fluxes wait in registers until every trace has been read (a
+// barrier inside: call with the whole block).
+DGMAX_FN void stage_flux_rows_nb(int K, int kb, int tid, const real_t* __restrict__ mat, const int* __restrict__ bc,
+                                 const double* __restrict__ vert, double t, const real_t* __restrict__ qb,
+                                 const group_faces_t* __restrict__ gf, real_t* __restrict__ bf) {{
+  enum {{ NFI = (EPB * NFK + NT - 1) / NT }};
+  static_assert(EPB * NFACE_NODES * 6 <= NFK * NTL * 8, "the traces fit in B's flux rows");
+  real_t fl[NFI][6];
+#pragma unroll
+  for (int u = 0; u < NFI; ++u) {{
+    const int n = tid + u * NT, e = n / NFK, f = n - e * NFK, k = kb + e;
+#pragma unroll
+    for (int c = 0; c < 6; ++c) fl[u][c] = real_t(0);
+    if (n < EPB * NFK && k < K && f < NFACE_NODES)
+      face_node_flux_from(k, f / NFP, f % NFP, qb + e * 6 * NP, gf->geo[e], gf->etoe[e][f / NFP],
+                          bf + (e * NFACE_NODES + f) * 6, 1, mat, bc, vert, t, fl[u]);
+  }}
+  __syncthreads();  // every trace is read before the fluxes overwrite them
+#pragma unroll
+  for (int u = 0; u < NFI; ++u) {{
+    const int n = tid + u * NT, e = n / NFK, f = n - e * NFK;
+    if (n < EPB * NFK)
+#pragma unroll
+      for (int c = 0; c < 6; ++c) store_b(bf, bslot(f, e * 6 + c), c < 3 ? -fl[u][c] : fl[u][c]);
+  }}
+}}
+#endif
+
 // n words of a block's contiguous data (both ends 16-byte aligned) into shared memory: 16-byte
 // copies past L1, the tail word by word, zeros from n up to EPB * 6 * NP.
 DGMAX_FN void copy_block_async(real_t* __restrict__ dst, const real_t* __restrict__ src, int n, int tid) {{
@@ -804,7 +850,9 @@ DGMAX_FN void prefetch_group(int K, int kb, int tid, const real_t* __restrict__ 
                              group_faces_t* __restrict__ gf) {{
   const long first = (long)kb * 6 * NP;
   const int live = min(EPB, K - kb), valid = live * 6 * NP;
+#if !MMA_NB
   copy_block_async(&sqr[0][0][0][0], q + first, valid, tid);
+#endif
   for (int n = tid; n < EPB * GEO; n += NT) {{
     if (n < live * GEO) copy_async(&gf->geo[0][0] + n, geo + (long)kb * GEO + n);
     else (&gf->geo[0][0])[n] = real_t(0);
@@ -812,7 +860,11 @@ DGMAX_FN void prefetch_group(int K, int kb, int tid, const real_t* __restrict__ 
   for (int n = tid; n < live * 4; n += NT) copy_async(&gf->etoe[0][0] + n, etoe + (long)kb * 4 + n);
   for (int n = tid; n < live * NFACE_NODES; n += NT) copy_async(&gf->vmapP[0][0] + n, vmapP + (long)kb * NFACE_NODES + n);
   copy_async_commit();
+#if MMA_NB
+  copy_block_async(&sqr[0][0][0][0], q + first, valid, tid);  // after the face data: see stage_group
+#else
   copy_block_async(&sqr[1][0][0][0], res + first, valid, tid);
+#endif
   copy_async_commit();
 }}
 
@@ -835,6 +887,16 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
   const real_t* gb = nullptr;
   gf = nullptr;
 #endif
+#if MMA_NB
+  // As soon as the face data are in, the neighbours' traces follow the state (then res): they
+  // arrive while the state does, instead of being waited for after the operators' chunks.
+  copy_async_wait<1>();
+  __syncthreads();
+  real_t* nb = MMA_CHUNKED ? bf : b_rows(bf, 3 * NPK);
+  prefetch_neighbours(K, kb, tid, q, gf, nb);
+  copy_block_async(&sqr[1][0][0][0], res + (long)kb * 6 * NP, min(EPB, K - kb) * 6 * NP, tid);
+  copy_async_commit();
+#endif
 #if HAS_CURRENT
   real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(after_b);  // J: [EPB][3][NP]
   for (int n = tid; n < EPB * NP; n += NT) {{
@@ -850,10 +912,26 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
 #pragma unroll
     for (int h = 0; h < NACC; ++h) acc[nt][h] = 0;
 #if MMA_STAGED
-  copy_async_wait<1>();  // the states
+  copy_async_wait<1>();  // the states (MMA_NB: and the neighbours' traces)
   __syncthreads();
 #endif
-#if MMA_CHUNKED
+#if MMA_NB && MMA_CHUNKED
+  // the fluxes first (their inputs are in), then the operators' chunks
+  stage_flux_rows_nb(K, kb, tid, mat, bc, vert, t, qb, gf, bf);
+  __syncthreads();
+  gemm_chunk(3 * (NPK / KSTEP), NFK / KSTEP, bf, warp, lane, acc);
+  for (int m = 0; m < 3; ++m) {{
+    __syncthreads();  // the previous chunk is consumed
+    stage_curl_rows(K, kb, tid, qb, geo, gb, m, m + 1, bf);
+    __syncthreads();
+    gemm_chunk(m * (NPK / KSTEP), NPK / KSTEP, bf, warp, lane, acc);
+  }}
+#elif MMA_NB
+  stage_curl_rows(K, kb, tid, qb, geo, gb, 0, 3, bf);
+  stage_flux_rows_nb(K, kb, tid, mat, bc, vert, t, qb, gf, nb);
+  __syncthreads();
+  gemm_chunk(0, KS, bf, warp, lane, acc);
+#elif MMA_CHUNKED
   for (int m = 0; m < 3; ++m) {{
     if (m > 0) __syncthreads();  // the previous chunk is consumed
     stage_curl_rows(K, kb, tid, qb, geo, gb, m, m + 1, bf);
@@ -953,7 +1031,7 @@ dgmax_stage(STAGE_PARAMS) {{
                      fmt::arg("npk", mma.np_padded), fmt::arg("nfk", mma.nf_padded), fmt::arg("chunk_rows", mma.chunk_rows),
                      fmt::arg("mrows", mma.rows), fmt::arg("kstep", mma.k_step),
                      fmt::arg("chunked", plan.mma_chunked ? 1 : 0), fmt::arg("bpad", mma.b_pad),
-                     fmt::arg("staged", plan.mma_staged ? 1 : 0), fmt::arg("wide", plan.mma_wide ? 1 : 0),
+                     fmt::arg("staged", plan.mma_staged ? 1 : 0), fmt::arg("wide", plan.mma_wide ? 1 : 0), fmt::arg("nb", plan.mma_neighbours ? 1 : 0),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
                      fmt::arg("vec", plan.vector_loads ? 1 : 0), fmt::arg("single", s.single ? 1 : 0),
                      fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));

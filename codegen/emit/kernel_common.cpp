@@ -372,17 +372,17 @@ DGMAX_FN void face_inputs(int k, int f, int j, const real_t* __restrict__ q, con
   for (size_t b = 0; b < s.exterior.size(); ++b) cases << "case " << b << ": exterior_" << b << "(in, ext); break;\n";
   src << fmt::format(R"(// The flux at face node j of face f of element k, times Fscale: fl[0..5].
 // Gathers the interior trace, the exterior one (neighbour or boundary state) and the materials;
-// `t` is the time of the stage (incident fields). face_node_flux_at takes what face_inputs_at does
-// and nP, the neighbour's node (read when kP >= 0).
-DGMAX_FN void face_node_flux_at(int k, int f, int j, const real_t* __restrict__ qk, const real_t* __restrict__ g,
-                                int kP, int nP, const real_t* __restrict__ q, const real_t* __restrict__ mat,
-                                const int* __restrict__ bc, const double* __restrict__ vert, double t,
-                                real_t* __restrict__ fl) {{
+// `t` is the time of the stage (incident fields). face_node_flux_from takes what face_inputs_at
+// does and xP, the neighbour's trace at this node (field c at xP[c * xstride], read when kP >= 0);
+// face_node_flux_at takes nP, the neighbour's node in q, instead.
+DGMAX_FN void face_node_flux_from(int k, int f, int j, const real_t* __restrict__ qk, const real_t* __restrict__ g,
+                                  int kP, const real_t* __restrict__ xP, int xstride, const real_t* __restrict__ mat,
+                                  const int* __restrict__ bc, const double* __restrict__ vert, double t,
+                                  real_t* __restrict__ fl) {{
   real_t in[29];
   face_inputs_at(k, f, j, qk, g, kP, mat, in);
   if (kP >= 0) {{
-    const real_t* qp = q + (long)(nP / NP) * 6 * NP + nP % NP;
-    for (int c = 0; c < 6; ++c) in[6 + c] = qp[c * NP];
+    for (int c = 0; c < 6; ++c) in[6 + c] = xP[c * xstride];
   }} else {{
     const int b = bc[k * 4 + f];
 {incident}    real_t ext[6] = {{0, 0, 0, 0, 0, 0}};
@@ -395,6 +395,12 @@ DGMAX_FN void face_node_flux_at(int k, int f, int j, const real_t* __restrict__ 
   numerical_flux(in, out);
   const real_t fs = g[{fscale} + f];
   for (int c = 0; c < 6; ++c) fl[c] = fs * out[c];
+}}
+DGMAX_FN void face_node_flux_at(int k, int f, int j, const real_t* __restrict__ qk, const real_t* __restrict__ g,
+                                int kP, int nP, const real_t* __restrict__ q, const real_t* __restrict__ mat,
+                                const int* __restrict__ bc, const double* __restrict__ vert, double t,
+                                real_t* __restrict__ fl) {{
+  face_node_flux_from(k, f, j, qk, g, kP, q + (long)(nP / NP) * 6 * NP + nP % NP, NP, mat, bc, vert, t, fl);
 }}
 DGMAX_FN void face_node_flux(int k, int f, int j, const real_t* __restrict__ q,
                              const real_t* __restrict__ geo, const real_t* __restrict__ mat,

@@ -92,9 +92,9 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
 }
 
 std::string CudaPlan::name() const {
-  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread, transposed ? ".T" : "",
-                     shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "", mma_wide ? ".W" : "",
-                     mma_chunked ? ".C" : "", mma_staged ? ".A" : "");
+  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
+                     transposed ? ".T" : "", shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "",
+                     mma_wide ? ".W" : "", mma_chunked ? ".C" : "", mma_staged ? ".A" : "", mma_neighbours ? ".G" : "");
 }
 
 std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
@@ -104,7 +104,7 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   std::string part;
   int field = 0;
   bool seen_T = false, seen_S = false, seen_V = false, seen_M = false, seen_W = false, seen_C = false,
-       seen_A = false;
+       seen_A = false, seen_G = false;
   while (std::getline(in, part, '.')) {
     if (part.empty()) return std::nullopt;
     auto number = [&](char tag, int& out) {
@@ -120,9 +120,10 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
     else if (field == 3 && part == "S" && !seen_S && !seen_V && !seen_M) p.shared_ops = seen_S = true;
     else if (field == 3 && part == "V" && !seen_V && !seen_M) p.vector_loads = seen_V = true;
     else if (field == 3 && part == "M" && !seen_M) p.mma = seen_M = true;
-    else if (field == 3 && part == "W" && seen_M && !seen_W && !seen_C && !seen_A) p.mma_wide = seen_W = true;
-    else if (field == 3 && part == "C" && seen_M && !seen_C && !seen_A) p.mma_chunked = seen_C = true;
-    else if (field == 3 && part == "A" && seen_M && !seen_A) p.mma_staged = seen_A = true;
+    else if (field == 3 && part == "W" && seen_M && !seen_W && !seen_C && !seen_A && !seen_G) p.mma_wide = seen_W = true;
+    else if (field == 3 && part == "C" && seen_M && !seen_C && !seen_A && !seen_G) p.mma_chunked = seen_C = true;
+    else if (field == 3 && part == "A" && seen_M && !seen_A && !seen_G) p.mma_staged = seen_A = true;
+    else if (field == 3 && part == "G" && seen_M && !seen_G) p.mma_neighbours = seen_G = true;
     else return std::nullopt;
   }
   if (field != 3 || p.fusion > 2 || p.elements_per_block < 1 || p.elements_per_thread < 1) return std::nullopt;
@@ -134,8 +135,9 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
   // within 5% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32), 4 elements per block, B
   // staged by chunks with the state and face data copied asynchronously (M.C.A); on sm_90 fp64
   // from N = 4 with 16-row tiles (M.W.C.A; at N = 7, 8 M.W.C, the staged state costs blocks) and
-  // fp32 at N = 4, 5 on the fp64 tensor cores (M.W.C.A); below that, transposed operators, fp32
-  // with two elements per thread.
+  // fp32 at N = 4..6 on the fp64 tensor cores (M.W.C.A; with the neighbours' traces copied with
+  // the state, G, at fp64 N = 6 and fp32 N = 4, 6); below that, transposed operators, fp32 with two
+  // elements per thread.
   CudaPlan p;
   p.fusion = 2;
   p.elements_per_thread = 1;
@@ -143,10 +145,14 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
     p.elements_per_block = 4;
     p.mma = true;
     // sm_90: fp64 DMMA in 16-row tiles, for fp64 from N = 4 (without the staged state at N = 7,
-    // 8) and for fp32 at N = 4, 5
-    p.mma_wide = arch >= 90 && (single ? N <= 5 : N >= 4);
+    // 8) and for fp32 at N = 4..6
+    p.mma_wide = arch >= 90 && (single ? N <= 6 : N >= 4);
     p.mma_chunked = true;
     p.mma_staged = single || (p.mma_wide ? N <= 6 : N != 7);
+    // the neighbours' traces with the state where that measured faster: fp64 N = 6 (+1.4%), fp32
+    // N = 4 (+3%) and N = 6 (W.C.A.G: +4% over M.C.A); it lost 2-4% at fp64 N = 3..5 and fp32 N = 5
+    // (bench/NOTES.md, 2026-11-25)
+    p.mma_neighbours = arch >= 90 && p.mma_staged && (single ? N == 4 || N == 6 : N == 6);
     return p;
   }
   p.transposed = true;
@@ -169,6 +175,8 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
   if (plan.mma_chunked && !plan.mma) return "chunked staging (C) is a tensor-core option (needs M)";
   if (plan.mma_staged && !plan.mma) return "asynchronous staging (A) is a tensor-core option (needs M)";
   if (plan.mma_wide && !plan.mma) return "wide tiles (W) are a tensor-core option (needs M)";
+  if (plan.mma_neighbours && !plan.mma_staged)
+    return "neighbours' traces gathered asynchronously (G) go with the asynchronous staging (needs M and A)";
   if (plan.mma_wide && limits.arch < 90)
     return fmt::format("wide fp64 tiles (W, DMMA m16n8k4) need sm_90 or newer (the device is sm_{})", limits.arch);
   if (plan.mma) {
@@ -243,6 +251,13 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
           p.mma_chunked = chunked;
           p.mma_staged = staged;
           add(p);
+          // the neighbours' traces gathered asynchronously: with 4 elements per block up to N = 6
+          // (where it was measured to pay or lose by a few percent; more plans at N = 7, 8 would
+          // push the longest searches over a minute)
+          if (staged && chunked && epb == 4 && N <= 6) {
+            p.mma_neighbours = true;
+            add(p);
+          }
         }
   CudaPlan four = default_cuda_plan(N, single, /*arch=*/0);  // the rule without tensor cores
   four.fusion = 0;

@@ -46,6 +46,11 @@ struct CudaPlan {
   // price is rows padded to 16. fp32: instead of split TF32 (3 products per tile): B converted to
   // fp64 when staged, one product, fp64 accuracy in the sums.
   bool mma_wide = false;
+  // With mma and mma_staged: the neighbours' face traces of the block's elements copied
+  // asynchronously (cp.async, into B's flux rows) as soon as the group's face data are in, so they
+  // arrive with the state; the fluxes are then staged and multiplied first (in registers across one
+  // more barrier) instead of after the operators' chunks, waiting on a dependent global load.
+  bool mma_neighbours = false;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
   // fp64, per 16 in fp32 and in W plans).
@@ -56,16 +61,17 @@ struct CudaPlan {
   // Shared memory of the largest kernel the plan launches per stage, in bytes (static, or dynamic
   // for mma plans; `with_current`: the problem has a source current J, staged too).
   int shared_bytes(int Np, int Nfp, bool single, bool with_current = true) const;
-  // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.W.C.A": fusion, elements per block, per thread, T = transposed,
-  // S = shared operators, V = vector loads, M = tensor cores, W = fp64 DMMA in 16-row tiles (both
-  // precisions), C = chunked, A = asynchronous staging.
+  // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.W.C.A.G": fusion, elements per block, per thread, T =
+  // transposed, S = shared operators, V = vector loads, M = tensor cores, W = fp64 DMMA in 16-row
+  // tiles (both precisions), C = chunked, A = asynchronous staging, G = neighbours' traces gathered
+  // asynchronously.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
     return fusion == o.fusion && elements_per_block == o.elements_per_block &&
            elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops &&
            vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked && mma_staged == o.mma_staged &&
-           mma_wide == o.mma_wide;
+           mma_wide == o.mma_wide && mma_neighbours == o.mma_neighbours;
   }
 };
 

@@ -112,7 +112,7 @@ TEST(NvrtcKernels, PmlKernelsCompileInEveryPlanForm) {
     codegen::KernelSpec spec = make_kernel_spec(p, single);
     spec.pml = prof;
     spec.pml_scaled = true;
-    for (const char* plan : {"f0.b4.t1.T", "f1.b4.t1.T", "f2.b4.t1.T", "f2.b4.t1.M", "f2.b4.t1.M.C"}) {
+    for (const char* plan : {"f0.b4.t1.T", "f1.b4.t1.T", "f2.b4.t1.T", "f2.b4.t1.M", "f2.b4.t1.M.C", "f2.b4.t1.M.W.C.A.G"}) {
       spec.plan.cuda = *codegen::CudaPlan::parse(plan);
       const std::string src = codegen::generate_cuda_source(spec);
       EXPECT_NE(src.find("#define HAS_PML 1"), std::string::npos);

@@ -36,14 +36,15 @@ TEST(NvrtcPlans, EveryAcceptedPlanCompiles) {
 
 // The tensor-core stage's shape (m tiles, k steps, padding rows) depends on the order: its
 // smallest plans (B at once and chunked) and the default form (chunked, staged: its face data
-// staged with the state), also with wide tiles (fp64 DMMA), compile at every order N = 1..8, with
-// sources and incident fields.
+// staged with the state), also with wide tiles (fp64 DMMA) and with the neighbours' traces gathered
+// asynchronously (G), compile at every order N = 1..8, with sources and incident fields.
 TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
   for (int N = 1; N <= 8; ++N) {
     const Problem p = test::mixed_problem(N, N);
     for (bool single : {false, true}) {
       codegen::KernelSpec spec = make_kernel_spec(p, single);
-      for (const char* name : {"f2.b4.t1.M", "f2.b4.t1.M.C", "f2.b4.t1.M.C.A", "f2.b4.t1.M.W.C.A"}) {
+      for (const char* name :
+           {"f2.b4.t1.M", "f2.b4.t1.M.C", "f2.b4.t1.M.C.A", "f2.b4.t1.M.W.C.A", "f2.b4.t1.M.W.C.A.G", "f2.b4.t1.M.A.G"}) {
         spec.plan.cuda = *codegen::CudaPlan::parse(name);
         ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, N, single), "") << "N = " << N << " " << name;
         const std::string src = codegen::generate_cuda_source(spec);
@@ -51,6 +52,9 @@ TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
                          : single                ? "mma.sync.aligned.m16n8k8.row.col.f32.tf32"
                                                  : "mma.sync.aligned.m8n8k4.row.col.f64";
         EXPECT_NE(src.find(op), std::string::npos) << name;
+        // G: the traces copied with cp.async into B's flux rows, the fluxes staged from there
+        const bool g = spec.plan.cuda.mma_neighbours;
+        EXPECT_NE(src.find(g ? "#define MMA_NB 1" : "#define MMA_NB 0"), std::string::npos) << name;
         codegen::NvrtcOptions opt;
         opt.arch = "sm_90";
         const std::vector<char> cubin = codegen::nvrtc_compile(

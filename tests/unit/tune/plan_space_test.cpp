@@ -41,6 +41,11 @@ TEST(CudaPlanSpace, NamesRoundTrip) {
   EXPECT_TRUE(CudaPlan::parse("f2.b4.t1.M.W.C.A")->mma_wide);
   EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.W.C.A")->name(), "f2.b4.t1.M.W.C.A");
   EXPECT_FALSE(CudaPlan::parse("f2.b4.t1.M.C.A")->mma_wide);
+  EXPECT_TRUE(CudaPlan::parse("f2.b4.t1.M.W.C.A.G")->mma_neighbours);
+  EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.W.C.A.G")->name(), "f2.b4.t1.M.W.C.A.G");
+  EXPECT_FALSE(CudaPlan::parse("f2.b4.t1.M.W.C.A")->mma_neighbours);
+  for (const char* bad : {"f2.b4.t1.G", "f2.b4.t1.M.G.A", "f2.b4.t1.M.G.C", "f2.b4.t1.M.G.W", "f2.b4.t1.M.A.G.G"})
+    EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": G follows M, last";
   for (const char* bad : {"f2.b4.t1.W", "f2.b4.t1.T.W", "f2.b4.t1.M.C.W", "f2.b4.t1.M.A.W", "f2.b4.t1.M.W.W"})
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": W follows M, before C and A";
   for (const char* bad : {"f2.b4.t1.M.T", "f2.b4.t1.M.M", "f2.b4.t1.M.", "f2.b4.t1.C", "f2.b4.t1.C.M", "f2.b4.t1.M.C.C","", "f2", "f2.b4", "f3.b4.t1", "f2.b0.t1", "f2.b4.t0", "f2.b4.t1.X", "f2.b4.t1.S.T",
@@ -78,17 +83,26 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_EQ(fusions, (std::set<int>{0, 1, 2}));
       EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
       // tensor cores on sm_90: fp64 8-row tiles up to N = 4 and 16-row tiles (W) at every order;
-      // fp32 split TF32 chunked (C) and on the fp64 tensor cores chunked and staged (W.C.A)
-      const std::set<std::string> expected =
+      // fp32 split TF32 chunked (C) and on the fp64 tensor cores chunked and staged (W.C.A); the
+      // chunked, staged ones also with the neighbours' traces gathered asynchronously (G) up to N = 6
+      std::set<std::string> expected =
           single ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M.C", ".M.C.A", ".M.W.C.A"}
           : N <= 4
               ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M", ".M.A", ".M.C", ".M.C.A", ".M.W", ".M.W.A",
                                       ".M.W.C", ".M.W.C.A"}
               : std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M.W", ".M.W.A", ".M.W.C", ".M.W.C.A"};
+      if (N <= 6) {
+        expected.insert(".M.W.C.A.G");
+        if (single || N <= 4) expected.insert(".M.C.A.G");
+      }
       EXPECT_EQ(layouts, expected) << "N = " << N << (single ? " fp32" : " fp64");
+      for (const PlanCandidate& c : plans)
+        if (c.plan.mma_neighbours) EXPECT_EQ(c.plan.elements_per_block, 4) << c.plan.name();
+      EXPECT_EQ(plans.front().plan.mma_neighbours, single ? N == 4 || N == 6 : N == 6)
+          << "the default: neighbours' traces with the state at fp64 N = 6 and fp32 N = 4, 6";
       EXPECT_EQ(plans.front().plan.mma, N >= (single ? 4 : 3)) << "the default: tensor cores from N = 3 (fp64), 4 (fp32)";
-      EXPECT_EQ(plans.front().plan.mma_wide, single ? N == 4 || N == 5 : N >= 4)
-          << "the default: 16-row DMMA tiles from N = 4 in fp64, at N = 4, 5 in fp32";
+      EXPECT_EQ(plans.front().plan.mma_wide, single ? N >= 4 && N <= 6 : N >= 4)
+          << "the default: 16-row DMMA tiles from N = 4 in fp64, at N = 4..6 in fp32";
       EXPECT_FALSE(default_cuda_plan(N, single, 75).mma) << "no tensor-core default below sm_80";
       // on sm_80 no wide tiles (DMMA m16n8k4 is sm_90): the default and every plan there is 8-row
       CudaBlockLimits ampere;
@@ -98,7 +112,8 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_EQ(on80.front().rejected, "") << N;
       for (const PlanCandidate& c : on80) EXPECT_FALSE(c.plan.mma_wide) << c.plan.name();
       EXPECT_EQ(std::count_if(on80.begin(), on80.end(), [](const PlanCandidate& c) { return c.plan.mma; }),
-                single ? 4 : 8);
+                (single ? 4 : 8) + (N <= 6 ? 1 : 0));
+      EXPECT_EQ(default_cuda_plan(N, single, 80).mma_neighbours, false) << "measured on sm_90 only";
       EXPECT_GE(accepted, 12) << "N = " << N << (single ? " fp32" : " fp64");
     }
 }
@@ -166,6 +181,11 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
             "tensor-core plans need a multiple of 4 elements per block (6 x 6 columns are no whole tiles of 8)");
   EXPECT_EQ(cuda_plan_rejection(CudaPlan{2, 4, 1, false, false, false, false, false, true}, 4, false),
             "asynchronous staging (A) is a tensor-core option (needs M)");
+  // the neighbours' traces gathered asynchronously go with the staging: M.C.G is refused
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.M.C.G"), 4, false),
+            "neighbours' traces gathered asynchronously (G) go with the asynchronous staging (needs M and A)");
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.M.W.C.A.G"), 6, false), "");
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.M.C.A.G"), 4, true), "");
   // N = 8, chunked: a chunk of max(168, 4 x 45) = 180 rows x 6 x 16 columns x 8 B + J (16 x 3 x 165 x 8 B): 197 KB
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b16.t1.M.C"), 8, false), "");
   // all of B at once: 3 x 168 + 180 = 684 rows x 96 columns x 8 B = 513 KB
