@@ -892,8 +892,7 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
   // arrive while the state does, instead of being waited for after the operators' chunks.
   copy_async_wait<1>();
   __syncthreads();
-  real_t* nb = MMA_CHUNKED ? bf : b_rows(bf, 3 * NPK);
-  prefetch_neighbours(K, kb, tid, q, gf, nb);
+  prefetch_neighbours(K, kb, tid, q, gf, bf);  // G plans are chunked: B holds one chunk
   copy_block_async(&sqr[1][0][0][0], res + (long)kb * 6 * NP, min(EPB, K - kb) * 6 * NP, tid);
   copy_async_commit();
 #endif
@@ -915,7 +914,7 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
   copy_async_wait<1>();  // the states (MMA_NB: and the neighbours' traces)
   __syncthreads();
 #endif
-#if MMA_NB && MMA_CHUNKED
+#if MMA_NB  // (G plans are chunked)
   // the fluxes first (their inputs are in), then the operators' chunks
   stage_flux_rows_nb(K, kb, tid, mat, bc, vert, t, qb, gf, bf);
   __syncthreads();
@@ -926,11 +925,6 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
     __syncthreads();
     gemm_chunk(m * (NPK / KSTEP), NPK / KSTEP, bf, warp, lane, acc);
   }}
-#elif MMA_NB
-  stage_curl_rows(K, kb, tid, qb, geo, gb, 0, 3, bf);
-  stage_flux_rows_nb(K, kb, tid, mat, bc, vert, t, qb, gf, nb);
-  __syncthreads();
-  gemm_chunk(0, KS, bf, warp, lane, acc);
 #elif MMA_CHUNKED
   for (int m = 0; m < 3; ++m) {{
     if (m > 0) __syncthreads();  // the previous chunk is consumed

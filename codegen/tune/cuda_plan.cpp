@@ -175,8 +175,8 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
   if (plan.mma_chunked && !plan.mma) return "chunked staging (C) is a tensor-core option (needs M)";
   if (plan.mma_staged && !plan.mma) return "asynchronous staging (A) is a tensor-core option (needs M)";
   if (plan.mma_wide && !plan.mma) return "wide tiles (W) are a tensor-core option (needs M)";
-  if (plan.mma_neighbours && !plan.mma_staged)
-    return "neighbours' traces gathered asynchronously (G) go with the asynchronous staging (needs M and A)";
+  if (plan.mma_neighbours && !(plan.mma_staged && plan.mma_chunked))
+    return "neighbours' traces gathered asynchronously (G) go with chunked, asynchronous staging (needs M, C and A)";
   if (plan.mma_wide && limits.arch < 90)
     return fmt::format("wide fp64 tiles (W, DMMA m16n8k4) need sm_90 or newer (the device is sm_{})", limits.arch);
   if (plan.mma) {

@@ -46,7 +46,7 @@ struct CudaPlan {
   // price is rows padded to 16. fp32: instead of split TF32 (3 products per tile): B converted to
   // fp64 when staged, one product, fp64 accuracy in the sums.
   bool mma_wide = false;
-  // With mma and mma_staged: the neighbours' face traces of the block's elements copied
+  // With mma, mma_chunked and mma_staged: the neighbours' face traces of the block's elements copied
   // asynchronously (cp.async, into B's flux rows) as soon as the group's face data are in, so they
   // arrive with the state; the fluxes are then staged and multiplied first (in registers across one
   // more barrier) instead of after the operators' chunks, waiting on a dependent global load.

@@ -44,7 +44,7 @@ TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
     for (bool single : {false, true}) {
       codegen::KernelSpec spec = make_kernel_spec(p, single);
       for (const char* name :
-           {"f2.b4.t1.M", "f2.b4.t1.M.C", "f2.b4.t1.M.C.A", "f2.b4.t1.M.W.C.A", "f2.b4.t1.M.W.C.A.G", "f2.b4.t1.M.A.G"}) {
+           {"f2.b4.t1.M", "f2.b4.t1.M.C", "f2.b4.t1.M.C.A", "f2.b4.t1.M.W.C.A", "f2.b4.t1.M.W.C.A.G", "f2.b4.t1.M.C.A.G"}) {
         spec.plan.cuda = *codegen::CudaPlan::parse(name);
         ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, N, single), "") << "N = " << N << " " << name;
         const std::string src = codegen::generate_cuda_source(spec);

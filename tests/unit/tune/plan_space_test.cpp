@@ -181,9 +181,11 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
             "tensor-core plans need a multiple of 4 elements per block (6 x 6 columns are no whole tiles of 8)");
   EXPECT_EQ(cuda_plan_rejection(CudaPlan{2, 4, 1, false, false, false, false, false, true}, 4, false),
             "asynchronous staging (A) is a tensor-core option (needs M)");
-  // the neighbours' traces gathered asynchronously go with the staging: M.C.G is refused
-  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.M.C.G"), 4, false),
-            "neighbours' traces gathered asynchronously (G) go with the asynchronous staging (needs M and A)");
+  // the neighbours' traces gathered asynchronously go with chunked, staged plans: M.C.G, M.A.G refused
+  for (const char* name : {"f2.b4.t1.M.C.G", "f2.b4.t1.M.A.G", "f2.b4.t1.M.W.A.G"})
+    EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse(name), 4, false),
+              "neighbours' traces gathered asynchronously (G) go with chunked, asynchronous staging (needs M, C and A)")
+        << name;
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.M.W.C.A.G"), 6, false), "");
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.M.C.A.G"), 4, true), "");
   // N = 8, chunked: a chunk of max(168, 4 x 45) = 180 rows x 6 x 16 columns x 8 B + J (16 x 3 x 165 x 8 B): 197 KB
