@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <system_error>
 
 #include "solver/mesh/mesh_file.hpp"
 #include "solver/util/strings.hpp"
@@ -127,7 +128,10 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
     spec.file = doc.as_string(node["file"], "mesh.file");
     namespace fs = std::filesystem;
     const fs::path rel = fs::path(doc.path()).parent_path() / spec.file;
-    if (fs::path(spec.file).is_relative() && fs::exists(rel) && !fs::exists(spec.file))
+    // the non-throwing forms: a name the file system refuses (a component over 255 bytes) is
+    // reported by the mesh reader as a file that does not exist, not as an escaped exception
+    std::error_code ec_rel, ec_cwd;
+    if (fs::path(spec.file).is_relative() && fs::exists(rel, ec_rel) && !fs::exists(spec.file, ec_cwd))
       spec.file = rel.string();
   }
   if (node["size"]) {

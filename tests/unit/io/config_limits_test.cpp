@@ -363,6 +363,16 @@ TEST(ConfigLimits, RegionThatTagsNoElement) {
   EXPECT_EQ(load_mesh(ok.mesh).mesh.num_elements(), 48);
 }
 
+// A mesh file name the file system refuses (a component longer than 255 bytes: ENAMETOOLONG) is
+// a file that does not exist, located at its path; std::filesystem::exists used to throw it out of
+// the config parser (found by fuzz_config).
+TEST(ConfigLimits, MeshFileNameTooLongForTheFileSystem) {
+  const std::string name = "../" + std::string(300, 'x') + "/m.msh";
+  const RunConfig cfg = parse("mesh:\n  file: " + name + "\n");
+  EXPECT_EQ(cfg.mesh.file, name);
+  expect_user_error([&] { load_mesh(cfg.mesh); }, {"does not exist"});
+}
+
 TEST(ConfigLimits, BoxWithTooManyElements) {
   UserError e = expect_user_error([] { parse("mesh: {box: {cells: [100000, 100000, 100000]}}\n"); },
                                   {"'mesh.box.cells' (with mesh.refine = 0) give 6e+15 elements; the limit is 2e+09"});
