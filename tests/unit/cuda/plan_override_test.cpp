@@ -33,7 +33,16 @@ TEST(CudaPlanOverride, MalformedOrImpossiblePlansAreRefused) {
   const Problem p = test::mixed_problem(8, 1);
   {
     ForcedPlan forced("fast");
-    test::expect_user_error([&] { cuda_plan_for(p, false); }, {"DGMAX_CUDA_PLAN='fast' is no plan name"});
+    const UserError e =
+        test::expect_hinted_user_error([&] { cuda_plan_for(p, false); }, {"DGMAX_CUDA_PLAN='fast' is no plan name"});
+    // the hint spells every option a plan name can carry
+    EXPECT_NE(e.hint().find("f2.bB.t1.M[.W][.C][.A][.G]"), std::string::npos) << e.hint();
+  }
+  {
+    ForcedPlan forced("f2.b4.t1.M.A.G");  // G without chunked staging
+    test::expect_user_error([&] { cuda_plan_for(p, false); },
+                            {"DGMAX_CUDA_PLAN='f2.b4.t1.M.A.G' cannot run",
+                             "neighbours' traces gathered asynchronously (G) go with chunked, asynchronous staging"});
   }
   {
     ForcedPlan forced("f2.b8.t1");  // 8 x 165 threads
