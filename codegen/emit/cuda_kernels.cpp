@@ -610,8 +610,8 @@ dgmax_stage(STAGE_PARAMS) {{
 // taken as lo*hi + hi*lo + hi*hi (fp32-level accuracy; the TF32 product alone would keep 10 bits).
 // B is staged in shared memory all at once, or one chunk at a time (MMA_CHUNKED: the rows of one
 // operator, then the fluxes; MMA_NB: the fluxes first, from the neighbours' traces copied
-// asynchronously into the chunk while the state arrives). Warp w computes output rows MROWS*w .. MROWS*w + MROWS-1 (all
-// columns); each lane then finishes the values it holds.
+// asynchronously into the chunk while the state arrives). Warp w computes output rows
+// MROWS*w .. MROWS*w + MROWS-1 (all columns); each lane then finishes the values it holds.
 #define MMA_CHUNKED {chunked}
 #define MMA_STAGED {staged}
 #define MMA_WIDE {wide}
