@@ -88,8 +88,9 @@ inline double max_field_difference(const std::function<void(int, const std::vect
         }
         worst = std::max(worst, std::abs(a - b) / std::max(1.0, std::abs(b)));
       }
-      if (nc < 6)  // components a field does not have are NaN
-        for (int c = nc; c < 6; ++c) EXPECT_TRUE(std::isnan(out[6 * m + c])) << "field " << w << " component " << c;
+      for (int c = nc; c < 6; ++c) {  // components a field does not have are NaN
+        EXPECT_TRUE(std::isnan(out[6 * m + c])) << "field " << w << " component " << c;
+      }
     }
   }
   return worst;
