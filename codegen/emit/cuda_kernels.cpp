@@ -842,6 +842,11 @@ DGMAX_FN void copy_block_async(real_t* __restrict__ dst, const real_t* __restric
   }}
 }}
 
+// The res entries of the group of EPB elements from kb into sqr[1] (asynchronous; the caller commits).
+DGMAX_FN void copy_group_res(int K, int kb, int tid, const real_t* __restrict__ res, real_t (*__restrict__ sqr)[EPB][6][NP]) {{
+  copy_block_async(&sqr[1][0][0][0], res + (long)kb * 6 * NP, min(EPB, K - kb) * 6 * NP, tid);
+}}
+
 // The group of EPB elements from kb: its states into sqr[0] and its res entries into sqr[1]
 // ([EPB][6][NP] each, contiguous in device memory too), as two asynchronous copy groups, the
 // first with the group's face data (zero geometry past K).
@@ -864,7 +869,7 @@ DGMAX_FN void prefetch_group(int K, int kb, int tid, const real_t* __restrict__ 
 #if MMA_NB
   copy_block_async(&sqr[0][0][0][0], q + first, valid, tid);  // after the face data: see stage_group
 #else
-  copy_block_async(&sqr[1][0][0][0], res + first, valid, tid);
+  copy_group_res(K, kb, tid, res, sqr);
 #endif
   copy_async_commit();
 }}
@@ -894,7 +899,7 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
   copy_async_wait<1>();
   __syncthreads();
   prefetch_neighbours(K, kb, tid, q, gf, bf);  // G plans are chunked: B holds one chunk
-  copy_block_async(&sqr[1][0][0][0], res + (long)kb * 6 * NP, min(EPB, K - kb) * 6 * NP, tid);
+  copy_group_res(K, kb, tid, res, sqr);
   copy_async_commit();
 #endif
 #if HAS_CURRENT
