@@ -632,13 +632,16 @@ DGMAX_FN int bslot(int r, int col) {{
   const int s = ((r >> 3) * NTL + (col >> 3)) * 64 + ((r >> 2) & 1) * 32 + (col & 7) * 4 + (r & 3);
   return s + (s >> 5) * BPAD;
 }}
-DGMAX_FN unsigned to_tf32(float x) {{
-  unsigned r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-  return r;
-}}
+// x rounded to TF32 (10 mantissa bits, ties away from zero) by integer arithmetic, as the host
+// rounds A (tf32_round): the bits of cvt.rna.tf32.f32 for every finite |x| < 3e38, in fewer
+// instructions than cvt's 5 on sm_90 (bench/NOTES.md, tenth session). to_tf32_hi passes NaN, Inf and
+// |x| >= 3e38 through unchanged (the integer rounding would carry a NaN's payload into the sign:
+// 0x7fffffff gives -0), so a non-finite state stays non-finite in the products; the tensor cores
+// read the top 19 bits of what passes. to_tf32 serves the low part, finite whenever the high part is.
+DGMAX_FN unsigned to_tf32(float x) {{ return (__float_as_uint(x) + 0x1000u) & 0xffffe000u; }}
+DGMAX_FN unsigned to_tf32_hi(float x) {{ return fabsf(x) < 3.0e38f ? to_tf32(x) : __float_as_uint(x); }}
 DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, float x) {{
-  const unsigned hi = to_tf32(x);
+  const unsigned hi = to_tf32_hi(x);
   reinterpret_cast<float2*>(chunk)[slot] = make_float2(__uint_as_float(hi), __uint_as_float(to_tf32(x - __uint_as_float(hi))));
 }}
 // c += a x b for one 16x8 output tile and k = 8 (this lane's TF32 fragments).

@@ -37,7 +37,7 @@ std::vector<int> parse_orders(const std::string& s) {
   return out;
 }
 
-std::shared_ptr<const MeshData> bench_mesh(long long elements) {
+std::shared_ptr<const MeshData> bench_mesh(long long elements, ElementOrder order) {
   // bounds, so a typo is an error rather than an hours-long run or an overflowing mesh size
   if (elements < 6 || elements > kMaxBenchElements)
     throw UserError("--elements must be between 6 and " + std::to_string(kMaxBenchElements) + ", got " +
@@ -47,7 +47,8 @@ std::shared_ptr<const MeshData> bench_mesh(long long elements) {
   BoxSpec spec;
   spec.cells = {n, n, n};
   spec.periodic = {true, true, true};
-  return std::make_shared<const MeshData>(setup_mesh(make_box_mesh(spec)));
+  return std::make_shared<const MeshData>(
+      setup_mesh(make_box_mesh(spec), 0, GeometryFactors::Stored, order));
 }
 
 Problem bench_problem(const std::shared_ptr<const MeshData>& md, int N) {

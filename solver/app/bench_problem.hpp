@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/mesh/element_order.hpp"
 #include "solver/physics/problem.hpp"
 
 namespace dgmax {
@@ -13,9 +14,10 @@ namespace dgmax {
 // "N", "N1,N2" or "N1..N2" (1..15). UserError naming --order otherwise.
 std::vector<int> parse_orders(const std::string& s);
 
-// A periodic box of n^3 x 6 tetrahedra with n = round(cbrt(elements / 6)). UserError when
-// `elements` is outside 6..1e9 (naming --elements).
-std::shared_ptr<const MeshData> bench_mesh(long long elements);
+// A periodic box of n^3 x 6 tetrahedra with n = round(cbrt(elements / 6)), its elements numbered
+// as `order` says (Hilbert: as runs number them by default). UserError when `elements` is outside
+// 6..1e9 (naming --elements).
+std::shared_ptr<const MeshData> bench_mesh(long long elements, ElementOrder order = ElementOrder::Hilbert);
 
 // The problem of order N on it, with the bench's smooth initial field (every backend computes it
 // where its state lives: no host copy of the state at large K; never timed on zeros).

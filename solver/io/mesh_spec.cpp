@@ -50,7 +50,7 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull())
     throw UserError("the config has no 'mesh' section", {doc.path()},
                     "add e.g. mesh: {box: {cells: [4, 4, 4]}} or mesh: {file: meshes/cube.geo}");
-  doc.check_keys(node, {"box", "file", "size", "refine"}, "mesh");
+  doc.check_keys(node, {"box", "file", "size", "refine", "order"}, "mesh");
   MeshSpec spec;
   const bool has_box = node["box"].IsDefined(), has_file = node["file"].IsDefined();
   if (has_box == has_file)
@@ -145,6 +145,13 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
     if (spec.refine < 0 || spec.refine > 6)
       throw doc.error(node["refine"], "'mesh.refine' must be between 0 and 6");
   }
+  if (node["order"]) {
+    const std::string text = doc.as_string(node["order"], "mesh.order");
+    if (!parse_element_order(text, spec.order))
+      throw doc.error(node["order"], "unknown 'mesh.order' '" + dsl::quote_for_message(text, 40) + "'",
+                      "use hilbert (elements renumbered along a space-filling curve, the default) or input "
+                      "(the file's numbering)");
+  }
   if (spec.box) {
     // The mesh generator refuses this too, but only here is the key's location known.
     const auto& c = spec.box->cells;
@@ -187,7 +194,7 @@ void check_regions_select_elements(const MeshSpec& spec, const Mesh& mesh) {
 MeshData load_mesh(const MeshSpec& spec, GeometryFactors geometry) {
   Mesh mesh = spec.box ? make_box_mesh(*spec.box) : load_mesh_file(spec.file, spec.size);
   if (spec.box) check_regions_select_elements(spec, mesh);
-  return setup_mesh(std::move(mesh), spec.refine, geometry);
+  return setup_mesh(std::move(mesh), spec.refine, geometry, spec.order);
 }
 
 std::vector<TagReference> referenced_tags(const YamlDoc& doc) {

@@ -19,11 +19,13 @@ namespace dgmax {
 //   file: meshes/cube.geo     # .msh or .geo; relative to the config's folder, else to the cwd
 //   size: 0.1                 # .geo only: maximum element size (0 = the file's own)
 //   refine: 0                 # uniform refinements (each ×8 elements)
+//   order: hilbert            # elements renumbered along a Hilbert curve (locality), or input
 struct MeshSpec {
   std::optional<BoxSpec> box;
   std::string file;
   double size = 0;
   int refine = 0;
+  ElementOrder order = ElementOrder::Hilbert;
   std::vector<SourceLocation> region_where;  // of each box region, for errors found on the mesh
   double pml_thickness = 0;                  // mesh.box.pml: the box has a layer tagged `pml`
 };

@@ -10,7 +10,7 @@
 
 namespace dgmax {
 
-MeshData setup_mesh(Mesh mesh, int refine, GeometryFactors geometry) {
+MeshData setup_mesh(Mesh mesh, int refine, GeometryFactors geometry, ElementOrder order) {
   if (refine < 0 || refine > 6)
     throw UserError("mesh.refine must be between 0 and 6 (each level multiplies the element count "
                     "by 8), got " + std::to_string(refine),
@@ -34,6 +34,10 @@ MeshData setup_mesh(Mesh mesh, int refine, GeometryFactors geometry) {
   timer.phase("connectivity");
   check_conforming(mesh, out.conn);
   timer.phase("check_conforming");
+  if (order == ElementOrder::Hilbert) {
+    renumber_elements(mesh, out.conn, hilbert_element_order(mesh));
+    timer.phase("renumber");
+  }
   if (geometry == GeometryFactors::Stored)
     out.geom = compute_geometry(mesh);
   else

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "solver/mesh/connectivity.hpp"
+#include "solver/mesh/element_order.hpp"
 #include "solver/mesh/geometry.hpp"
 #include "solver/mesh/halo.hpp"
 #include "solver/mesh/mesh.hpp"
@@ -27,8 +28,11 @@ struct MeshData {
 enum class GeometryFactors { Stored, Checked };
 
 // check_basic → orient_elements → `refine` uniform refinements → connectivity (periodic gluing)
-// → conformity check → geometric factors. Throws UserError on any defect.
-MeshData setup_mesh(Mesh mesh, int refine = 0, GeometryFactors geometry = GeometryFactors::Stored);
+// → conformity check → the elements renumbered (`order`, element_order.hpp; after the checks, so
+// their messages name elements as the input numbers them) → geometric factors. Throws UserError
+// on any defect.
+MeshData setup_mesh(Mesh mesh, int refine = 0, GeometryFactors geometry = GeometryFactors::Stored,
+                    ElementOrder order = ElementOrder::Input);
 
 // Element k's factors: the stored ones, or computed from its vertices when none are stored (the
 // same arithmetic: bitwise the same numbers).

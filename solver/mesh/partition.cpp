@@ -8,14 +8,12 @@
 #include <utility>
 
 #include "dgmax/config.hpp"
-#include "solver/mesh/hilbert.hpp"
+#include "solver/mesh/element_order.hpp"
 #include "solver/mesh/partition_metis.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
 namespace {
-
-constexpr int kHilbertBits = 21;
 
 // The weights to use: 1 each when empty; checked otherwise.
 std::vector<double> checked_weights(const MeshData& md, const std::vector<double>& weights) {
@@ -28,38 +26,6 @@ std::vector<double> checked_weights(const MeshData& md, const std::vector<double
                           std::to_string(weights[k]) + "; weights must be positive and finite",
                       {md.mesh.source}, "an element's weight is its relative cost (1 for a plain element)");
   return weights;
-}
-
-// Elements in the order of the Hilbert index of their centroids (ties by element index).
-std::vector<int> hilbert_order(const Mesh& mesh) {
-  const int K = mesh.num_elements();
-  std::vector<Vec3> c(K);
-  Vec3 lo{0, 0, 0}, hi{0, 0, 0};
-  for (int k = 0; k < K; ++k) {
-    const auto& e = mesh.elements[k];
-    for (int d = 0; d < 3; ++d)
-      c[k][d] = 0.25 * (mesh.vertices[e[0]][d] + mesh.vertices[e[1]][d] + mesh.vertices[e[2]][d] +
-                        mesh.vertices[e[3]][d]);
-    for (int d = 0; d < 3; ++d) {
-      lo[d] = k == 0 ? c[k][d] : std::min(lo[d], c[k][d]);
-      hi[d] = k == 0 ? c[k][d] : std::max(hi[d], c[k][d]);
-    }
-  }
-  const double cells = static_cast<double>((1u << kHilbertBits) - 1);
-  std::vector<std::pair<std::uint64_t, int>> key(K);
-  for (int k = 0; k < K; ++k) {
-    std::uint32_t q[3];
-    for (int d = 0; d < 3; ++d) {
-      const double ext = hi[d] - lo[d];
-      const double x = ext > 0 ? (c[k][d] - lo[d]) / ext * cells : 0.0;
-      q[d] = static_cast<std::uint32_t>(std::clamp(x, 0.0, cells));
-    }
-    key[k] = {hilbert_index(q[0], q[1], q[2], kHilbertBits), k};
-  }
-  std::sort(key.begin(), key.end());
-  std::vector<int> order(K);
-  for (int i = 0; i < K; ++i) order[i] = key[i].second;
-  return order;
 }
 
 // Cuts `order` into `parts` non-empty contiguous chunks: cut p at the prefix weight nearest to
@@ -144,7 +110,7 @@ Partition partition_mesh(const MeshData& md, int parts, const std::vector<double
     return p;
   }
   if (p.method == "sfc") {
-    p.part = split_curve(hilbert_order(md.mesh), w, parts);
+    p.part = split_curve(hilbert_element_order(md.mesh), w, parts);
   } else {
     p.part = metis_part_graph(md, parts, w);
     fill_empty_parts(md, parts, p.part);

