@@ -48,7 +48,7 @@ struct BenchOptions {
   std::string backends = "ref,cpu";
   long long steps = 0;  // 0 (not given): enough for about 1 s per backend
   std::string json = "bench.json";
-  std::string element_order = "hilbert";  // as mesh.order: hilbert | input (the box's own numbering)
+  std::string numbering = "hilbert";  // as mesh.numbering: hilbert | input (the box's own numbering)
   bool steps_given = false;
 };
 
@@ -80,8 +80,8 @@ void run_bench(const BenchOptions& opt) {
                         std::to_string(opt.steps),
                     {}, "leave --steps out to time about 1 s per backend");
   ElementOrder element_order = ElementOrder::Hilbert;
-  if (!parse_element_order(opt.element_order, element_order))
-    throw UserError("--element-order must be hilbert or input, got '" + opt.element_order + "'", {},
+  if (!parse_element_order(opt.numbering, element_order))
+    throw UserError("--numbering must be hilbert or input, got '" + opt.numbering + "'", {},
                     "hilbert (the default of runs: elements along a space-filling curve) or input (the box's "
                     "lexicographic cells)");
   const auto t_mesh = Clock::now();
@@ -96,7 +96,7 @@ void run_bench(const BenchOptions& opt) {
     std::string why;
     if (!cuda::driver_available(&why)) throw UserError("--backends cuda needs an NVIDIA GPU: " + why, {}, "use --backends ref,cpu");
   }
-  std::cout << fmt::format("dgmax bench: K = {} (periodic box {}^3 x 6, {} order), {} precision, {} OpenMP threads\n", K,
+  std::cout << fmt::format("dgmax bench: K = {} (periodic box {}^3 x 6, {} numbering), {} precision, {} OpenMP threads\n", K,
                            n, element_order_name(element_order), opt.precision, omp_get_max_threads());
   Ceilings host{0, 0};
   cuda::DeviceCeilings gpu{0, 0};
@@ -118,7 +118,7 @@ void run_bench(const BenchOptions& opt) {
   out["K"] = K;
   out["precision"] = opt.precision;
   out["threads"] = omp_get_max_threads();
-  out["element_order"] = element_order_name(element_order);
+  out["numbering"] = element_order_name(element_order);
   out["ceilings"] = nlohmann::json::object();
   if (want_host) out["ceilings"]["host"] = {{"bandwidth_Bps", host.bandwidth}, {"flops", host.flops}};
   if (want_gpu)
@@ -205,7 +205,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--backends", opt->backends, "comma-separated: ref, cpu, cuda")->capture_default_str();
   CLI::Option* steps = cmd->add_option("--steps", opt->steps, "timed steps per backend, 1 to 1000000 (default: about 1 s)");
   cmd->add_option("--json", opt->json, "write results here ('' for none)")->capture_default_str();
-  cmd->add_option("--element-order", opt->element_order, "hilbert | input: the elements' numbering (as mesh.order)")
+  cmd->add_option("--numbering", opt->numbering, "hilbert | input: how the elements are numbered (as mesh.numbering)")
       ->capture_default_str();
   cmd->callback([opt, steps]() {
     opt->steps_given = steps->count() > 0;

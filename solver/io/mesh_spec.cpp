@@ -50,7 +50,7 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull())
     throw UserError("the config has no 'mesh' section", {doc.path()},
                     "add e.g. mesh: {box: {cells: [4, 4, 4]}} or mesh: {file: meshes/cube.geo}");
-  doc.check_keys(node, {"box", "file", "size", "refine", "order"}, "mesh");
+  doc.check_keys(node, {"box", "file", "size", "refine", "numbering"}, "mesh");
   MeshSpec spec;
   const bool has_box = node["box"].IsDefined(), has_file = node["file"].IsDefined();
   if (has_box == has_file)
@@ -145,10 +145,10 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
     if (spec.refine < 0 || spec.refine > 6)
       throw doc.error(node["refine"], "'mesh.refine' must be between 0 and 6");
   }
-  if (node["order"]) {
-    const std::string text = doc.as_string(node["order"], "mesh.order");
+  if (node["numbering"]) {
+    const std::string text = doc.as_string(node["numbering"], "mesh.numbering");
     if (!parse_element_order(text, spec.order))
-      throw doc.error(node["order"], "unknown 'mesh.order' '" + dsl::quote_for_message(text, 40) + "'",
+      throw doc.error(node["numbering"], "unknown 'mesh.numbering' '" + dsl::quote_for_message(text, 40) + "'",
                       "use hilbert (elements renumbered along a space-filling curve, the default) or input "
                       "(the file's numbering)");
   }

@@ -19,7 +19,7 @@ namespace dgmax {
 //   file: meshes/cube.geo     # .msh or .geo; relative to the config's folder, else to the cwd
 //   size: 0.1                 # .geo only: maximum element size (0 = the file's own)
 //   refine: 0                 # uniform refinements (each ×8 elements)
-//   order: hilbert            # elements renumbered along a Hilbert curve (locality), or input
+//   numbering: hilbert        # elements renumbered along a Hilbert curve (locality), or input
 struct MeshSpec {
   std::optional<BoxSpec> box;
   std::string file;

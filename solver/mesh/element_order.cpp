@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -60,10 +61,9 @@ std::vector<int> hilbert_element_order(const Mesh& mesh) {
   const int K = mesh.num_elements();
   std::vector<Vec3> c;
   resize_parallel(c, K);
-  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-  if (K > 0)
-    for (int d = 0; d < 3; ++d) lo[d] = hi[d] = mesh.vertices[mesh.elements[0][0]][d];
-  double lo0 = lo[0], lo1 = lo[1], lo2 = lo[2], hi0 = hi[0], hi1 = hi[1], hi2 = hi[2];
+  // the bounding box of the centroids (+-inf before the reductions; nothing to sort when K = 0)
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  double lo0 = inf, lo1 = inf, lo2 = inf, hi0 = -inf, hi1 = -inf, hi2 = -inf;
 #pragma omp parallel for schedule(static) reduction(min : lo0, lo1, lo2) reduction(max : hi0, hi1, hi2)
   for (int k = 0; k < K; ++k) {
     const auto& e = mesh.elements[k];

@@ -18,7 +18,7 @@ enum class ElementOrder {
   Hilbert,  // along the Hilbert curve of the centroids (the default of runs and benchmarks)
 };
 
-// "input" | "hilbert" (the config's mesh.order); false for any other text.
+// "input" | "hilbert" (the config's mesh.numbering); false for any other text.
 bool parse_element_order(const std::string& text, ElementOrder& out);
 const char* element_order_name(ElementOrder order);
 

@@ -66,7 +66,7 @@ TEST(RegressionProbesMonitors, CavityProbesAndDftMatchTheExactMode) {
     }
   }
   std::cout << "probes: max |probe - exact| = " << err << "\n";
-  // measured 6.39e-3; 2.16e-3 with mesh.order = input: both points lie on faces (0.5, 0.5, 0.5 on a
+  // measured 6.39e-3; 2.16e-3 with mesh.numbering = input: both points lie on faces (0.5, 0.5, 0.5 on a
   // vertex) shared by several elements, whose traces differ by the discretization error, and a
   // tie goes to the lowest element number
   EXPECT_LT(err, 8e-3);

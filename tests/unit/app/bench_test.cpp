@@ -21,8 +21,8 @@ TEST(BenchCli, SweepWritesConsistentJson) {
   EXPECT_NE(r.out.find("x ref"), std::string::npos) << r.out;  // the cpu row compares with ref
   const json j = json::parse(std::ifstream(out));
   EXPECT_EQ(j["K"], 48);
-  EXPECT_EQ(j["element_order"], "hilbert");  // numbered as runs number them by default
-  EXPECT_NE(r.out.find("hilbert order"), std::string::npos) << r.out;
+  EXPECT_EQ(j["numbering"], "hilbert");  // numbered as runs number them by default
+  EXPECT_NE(r.out.find("hilbert numbering"), std::string::npos) << r.out;
   // the host ceilings: the FMA rate comes from a host-JIT loop built like the cpu kernels (any
   // machine this runs on does well over a GFLOP/s; a broken measurement gives zero or nonsense)
   const double flops = j["ceilings"]["host"]["flops"], bandwidth = j["ceilings"]["host"]["bandwidth_Bps"];
@@ -97,19 +97,19 @@ TEST(BenchCli, BadOptionsExitOne) {
   r = run_dgmax("bench --order x --json ''");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("malformed --order 'x'"), std::string::npos) << r.err;
-  r = run_dgmax("bench --order 1 --elements 48 --element-order morton --json ''");
+  r = run_dgmax("bench --order 1 --elements 48 --numbering morton --json ''");
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.err.find("--element-order must be hilbert or input, got 'morton'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--numbering must be hilbert or input, got 'morton'"), std::string::npos) << r.err;
 }
 
 // The box's own numbering on request: the same mesh, the same work (the ref rhs of every element
 // is the same under both numberings, ElementOrder.*), reported as such.
-TEST(BenchCli, ElementOrderInputIsReported) {
+TEST(BenchCli, InputNumberingIsReported) {
   const std::string out = dgmax::test::unique_temp_dir("bench") + "dgmax_bench.json";
-  const auto r = run_dgmax("bench --order 1 --elements 48 --backends cpu --steps 2 --element-order input --json " + out);
+  const auto r = run_dgmax("bench --order 1 --elements 48 --backends cpu --steps 2 --numbering input --json " + out);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("input order"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("input numbering"), std::string::npos) << r.out;
   const json j = json::parse(std::ifstream(out));
-  EXPECT_EQ(j["element_order"], "input");
+  EXPECT_EQ(j["numbering"], "input");
   EXPECT_EQ(j["K"], 48);
 }

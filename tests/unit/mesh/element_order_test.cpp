@@ -1,4 +1,4 @@
-// Elements renumbered along a Hilbert curve (mesh.order: hilbert): the renumbered mesh is the same
+// Elements renumbered along a Hilbert curve (mesh.numbering: hilbert): the renumbered mesh is the same
 // mesh — its connectivity equals one built from scratch on the permuted elements, every element
 // keeps its vertices, tag, neighbours and geometry, and the right-hand side of each element is
 // bitwise what it was under its old number — and face neighbours end up near in storage.
@@ -180,15 +180,15 @@ TEST(ElementOrder, FaceNeighboursEndUpNearInStorage) {
 TEST(ElementOrder, ConfigKeyIsCheckedAndApplied) {
   const std::string head = "mesh:\n  box: {cells: [3, 3, 3]}\n";
   const auto hb = config_problem(head + "discretization: {order: 1}\n");
-  const auto in = config_problem(head + "  order: input\ndiscretization: {order: 1}\n");
+  const auto in = config_problem(head + "  numbering: input\ndiscretization: {order: 1}\n");
   BoxSpec cube;
   cube.cells = {3, 3, 3};
   EXPECT_EQ(in->md->mesh.elements, make_box_mesh(cube).elements);
   EXPECT_EQ(hb->md->mesh.elements,
             setup_mesh(make_box_mesh(cube), 0, GeometryFactors::Stored, ElementOrder::Hilbert).mesh.elements);
   EXPECT_NE(hb->md->mesh.elements, in->md->mesh.elements);
-  const UserError e = expect_user_error([&] { config_problem(head + "  order: morton\ndiscretization: {order: 1}\n"); },
-                                        {"mesh.order", "morton"});
+  const UserError e = expect_user_error([&] { config_problem(head + "  numbering: morton\ndiscretization: {order: 1}\n"); },
+                                        {"mesh.numbering", "morton"});
   EXPECT_EQ(e.where().line, 3);
   EXPECT_NE(e.hint().find("hilbert"), std::string::npos);
   EXPECT_NE(e.hint().find("input"), std::string::npos);

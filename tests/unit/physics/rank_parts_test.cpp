@@ -25,11 +25,11 @@ namespace {
 
 // [-0.4, 0.4]^3 in 4^3 cells with a one-cell layer around it (6^3 cells, 1,296 elements, 912 in
 // the layer), a TF/SF box one cell inside the layer, a surface and a volume monitor.
-// The input numbering (mesh.order) keeps the parts of every P cutting the TF/SF box (METIS parts
+// The input numbering (mesh.numbering) keeps the parts of every P cutting the TF/SF box (METIS parts
 // depend on the numbering; with the Hilbert numbering its 2 parts miss the box).
 const char* kConfig = R"yaml(mesh:
   box: {lower: [-0.4, -0.4, -0.4], upper: [0.4, 0.4, 0.4], cells: [4, 4, 4], pml: 0.2}
-  order: input
+  numbering: input
 discretization: {order: 2}
 incident:
   E: ["exp(-((z - t + 0.5)/0.15)^2)", "0", "0"]
