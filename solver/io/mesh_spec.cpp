@@ -147,7 +147,7 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
   }
   if (node["numbering"]) {
     const std::string text = doc.as_string(node["numbering"], "mesh.numbering");
-    if (!parse_element_order(text, spec.order))
+    if (!parse_element_order(text, spec.numbering))
       throw doc.error(node["numbering"], "unknown 'mesh.numbering' '" + dsl::quote_for_message(text, 40) + "'",
                       "use hilbert (elements renumbered along a space-filling curve, the default) or input "
                       "(the file's numbering)");
@@ -194,7 +194,7 @@ void check_regions_select_elements(const MeshSpec& spec, const Mesh& mesh) {
 MeshData load_mesh(const MeshSpec& spec, GeometryFactors geometry) {
   Mesh mesh = spec.box ? make_box_mesh(*spec.box) : load_mesh_file(spec.file, spec.size);
   if (spec.box) check_regions_select_elements(spec, mesh);
-  return setup_mesh(std::move(mesh), spec.refine, geometry, spec.order);
+  return setup_mesh(std::move(mesh), spec.refine, geometry, spec.numbering);
 }
 
 std::vector<TagReference> referenced_tags(const YamlDoc& doc) {

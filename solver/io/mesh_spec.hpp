@@ -25,7 +25,7 @@ struct MeshSpec {
   std::string file;
   double size = 0;
   int refine = 0;
-  ElementOrder order = ElementOrder::Hilbert;
+  ElementOrder numbering = ElementOrder::Hilbert;  // mesh.numbering
   std::vector<SourceLocation> region_where;  // of each box region, for errors found on the mesh
   double pml_thickness = 0;                  // mesh.box.pml: the box has a layer tagged `pml`
 };

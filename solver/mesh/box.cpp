@@ -89,12 +89,9 @@ Mesh make_box_mesh(const BoxSpec& spec) {
     const long long K = static_cast<long long>(mesh.elements.size());
 #pragma omp parallel for schedule(static)
     for (long long k = 0; k < K; ++k) {
+      const Vec3 c = element_centroid(mesh, static_cast<int>(k));
       bool inside = true;
-      for (int d = 0; d < 3; ++d) {
-        double c = 0;
-        for (int v : mesh.elements[k]) c += mesh.vertices[v][d] / 4;
-        inside = inside && c >= region.lower[d] && c <= region.upper[d];
-      }
+      for (int d = 0; d < 3; ++d) inside = inside && c[d] >= region.lower[d] && c[d] <= region.upper[d];
       if (inside) mesh.element_tag[k] = tag;
     }
   }

@@ -66,10 +66,7 @@ std::vector<int> hilbert_element_order(const Mesh& mesh) {
   double lo0 = inf, lo1 = inf, lo2 = inf, hi0 = -inf, hi1 = -inf, hi2 = -inf;
 #pragma omp parallel for schedule(static) reduction(min : lo0, lo1, lo2) reduction(max : hi0, hi1, hi2)
   for (int k = 0; k < K; ++k) {
-    const auto& e = mesh.elements[k];
-    for (int d = 0; d < 3; ++d)
-      c[k][d] = 0.25 * (mesh.vertices[e[0]][d] + mesh.vertices[e[1]][d] + mesh.vertices[e[2]][d] +
-                        mesh.vertices[e[3]][d]);
+    c[k] = element_centroid(mesh, k);
     lo0 = std::min(lo0, c[k][0]), lo1 = std::min(lo1, c[k][1]), lo2 = std::min(lo2, c[k][2]);
     hi0 = std::max(hi0, c[k][0]), hi1 = std::max(hi1, c[k][1]), hi2 = std::max(hi2, c[k][2]);
   }

@@ -21,4 +21,11 @@ int Mesh::boundary_tag(const std::string& name) const { return find_name(boundar
 int Mesh::add_volume_tag(const std::string& name) { return add_name(volume_tag_names, name); }
 int Mesh::add_boundary_tag(const std::string& name) { return add_name(boundary_tag_names, name); }
 
+Vec3 element_centroid(const Mesh& mesh, int k) {
+  Vec3 c{0, 0, 0};
+  for (int v : mesh.elements[k])
+    for (int d = 0; d < 3; ++d) c[d] += mesh.vertices[v][d] / 4;
+  return c;
+}
+
 }  // namespace dgmax

@@ -51,4 +51,8 @@ struct Mesh {
   int add_boundary_tag(const std::string& name);
 };
 
+// The centroid of element k: each vertex / 4 summed in the element's vertex order (the one
+// arithmetic every centroid test of dgmax uses: box regions, the PML layer, monitors, numbering).
+Vec3 element_centroid(const Mesh& mesh, int k);
+
 }  // namespace dgmax

@@ -16,13 +16,6 @@ std::string box_text(const MonitorSpec& s) {
          "] x [" + fmt_g(s.lower[2]) + ", " + fmt_g(s.upper[2]) + "]";
 }
 
-Vec3 centroid(const Mesh& mesh, int k) {
-  Vec3 c{0, 0, 0};
-  for (int v : mesh.elements[k])
-    for (int d = 0; d < 3; ++d) c[d] += mesh.vertices[v][d] / 4;
-  return c;
-}
-
 // Face f of element k as monitor points: its Nfp nodes, normal n, weights sJ * rowsum(face mass);
 // `first`: the whole monitor's index of its first node.
 void add_face(const Problem& p, int k, int f, const Vec3& n, long first, DftMonitor& m) {
@@ -109,7 +102,7 @@ std::vector<BoxFace> box_surface_faces(const MeshData& md, const Vec3& lower, co
               if (e != d) on = on && v[e] >= lower[e] - tol && v[e] <= upper[e] + tol;
           }
           if (!on) continue;
-          const double inward = (centroid(mesh, k)[d] - plane) * (side ? -1 : 1);
+          const double inward = (element_centroid(mesh, k)[d] - plane) * (side ? -1 : 1);
           if (inward <= 0) {
             if (conn.is_boundary(k, f))
               throw UserError(what + " is not inside the mesh: its face " + std::string(side ? "+" : "-") + "xyz"[d] +

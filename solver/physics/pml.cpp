@@ -53,13 +53,6 @@ bool outside(const Mesh& m, int k, const Box& inner, double tol) {
   return false;
 }
 
-Vec3 centroid(const Mesh& m, int k) {
-  Vec3 c{0, 0, 0};
-  for (int v : m.elements[k])
-    for (int d = 0; d < 3; ++d) c[d] += m.vertices[v][d] / 4;
-  return c;
-}
-
 }  // namespace
 
 double PmlLayer::max_rate() const {
@@ -112,14 +105,14 @@ PmlLayer build_pml_layer(const PmlSpec& spec, const MeshData& md, const std::vec
                         spec.where, "the layer takes `thickness` from each side of the box");
     }
     for (int k = 0; k < K; ++k) {
-      const Vec3 c = centroid(m, k);
+      const Vec3 c = element_centroid(m, k);
       for (int d = 0; d < 3; ++d) in_layer[k] = in_layer[k] || c[d] < inner.lo[d] || c[d] > inner.hi[d];
     }
   }
   // a layer element inside the inner box, or one straddling its planes, makes no layer
   for (int k = 0; k < K; ++k)
     if (in_layer[k] && !outside(m, k, inner, tol)) {
-      const Vec3 c = centroid(m, k);
+      const Vec3 c = element_centroid(m, k);
       throw UserError(fmt::format("pml: element {} (centroid ({:.6g}, {:.6g}, {:.6g})) of the layer reaches into the "
                                   "domain it should surround, {}",
                                   k, c[0], c[1], c[2], box_text(inner)),
@@ -136,7 +129,7 @@ PmlLayer build_pml_layer(const PmlSpec& spec, const MeshData& md, const std::vec
       for (int v : m.elements[k])
         for (int d = 0; d < 3; ++d)
           if (m.vertices[v][d] < inner.lo[d] - tol || m.vertices[v][d] > inner.hi[d] + tol) {
-            const Vec3 c = centroid(m, k);
+            const Vec3 c = element_centroid(m, k);
             throw UserError(fmt::format("pml: thickness {} cuts through element {} (centroid ({:.6g}, {:.6g}, {:.6g})): it "
                                         "reaches into the layer from the domain {}",
                                         spec.thickness, k, c[0], c[1], c[2], box_text(inner)),
