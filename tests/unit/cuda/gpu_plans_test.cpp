@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "cavity_run.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
@@ -68,6 +70,39 @@ TEST_F(GpuPlans, EveryAcceptedPlanMatchesRef) {
                 << " plans, largest relative RHS difference to ref " << worst << "\n";
     }
   }
+}
+
+// The split-TF32 plans round B to TF32 by integer arithmetic, which would carry the payload of the
+// device's canonical NaN (0x7fffffff, what any arithmetic on a NaN gives) into the sign and make
+// it -0 in both parts: a NaN in the state would vanish from the products. to_tf32_hi passes it
+// through: every node of the element holding the NaN gets a non-finite right-hand side, as in ref.
+TEST_F(GpuPlans, SplitTf32PlansCarryANaNIntoTheProducts) {
+  const int N = 4;
+  const Problem p = mixed_problem(N, 12);
+  Fields q = random_state(p, 5);
+  const int k = 7, Np = p.Np();
+  std::uint64_t bits = 0x7fffffffffffffffULL;  // rounds to the float 0x7fffffff
+  std::memcpy(&q.q[(static_cast<size_t>(k) * 6 + 2) * Np + 3], &bits, sizeof bits);
+  RefBackend ref(p);
+  Fields r_ref;
+  ref.rhs(q, 0.37, r_ref);
+  const auto plan = codegen::CudaPlan::parse("f2.b4.t1.M.C.A");
+  ASSERT_TRUE(plan.has_value());
+  ASSERT_EQ(codegen::cuda_plan_rejection(*plan, N, true), "");
+  auto be = make_cuda_plan_backend(p, true, *plan);
+  Fields r;
+  be->rhs(q, 0.37, r);
+  auto non_finite_nodes = [&](const Fields& f) {
+    int n = 0;
+    for (int i = 0; i < Np; ++i) {
+      bool bad = false;
+      for (int c = 0; c < 6; ++c) bad = bad || !std::isfinite(f.q[(static_cast<size_t>(k) * 6 + c) * Np + i]);
+      n += bad;
+    }
+    return n;
+  };
+  EXPECT_EQ(non_finite_nodes(r_ref), Np);
+  EXPECT_EQ(non_finite_nodes(r), Np);
 }
 
 TEST_F(GpuPlans, StepsAgreeAcrossPlans) {
