@@ -21,7 +21,7 @@ RunMonitors::RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backen
       probe_every_(cfg.probes.every),
       log_(probes_.names),
       dft_(std::move(dft)) {
-  if (probes_.size() > 0) backend_.probe_setup(probes_.elements, probes_.weights);
+  if (!probes_.elements.empty()) backend_.probe_setup(probes_.elements, probes_.weights);
   for (const DftMonitor& m : dft_) {
     dft_sets_.push_back(backend_.dft_add(m.nodes, m.frequencies));
     if (p.incident) incident_.emplace_back(p.incident.eval, m.frequencies);
@@ -38,12 +38,12 @@ RunMonitors::~RunMonitors() {
   }
 }
 
-// A probe sample over all ranks: each probe's owner gives its value, the others 0 (probes.hpp).
+// A probe sample over all ranks: each rank samples the elements it owns that hold a point, and
+// the means over every holder come out the same on any number of ranks (ProbeSet::combine).
 void RunMonitors::sample_probes(double t) {
-  std::vector<double> v;
-  backend_.probe_sample(v);
-  world().sum(v.data(), static_cast<int>(v.size()));
-  log_.append(t, v);
+  std::vector<double> v;  // [S][6]
+  if (!probes_.elements.empty()) backend_.probe_sample(v);
+  log_.append(t, probes_.combine(v));
 }
 
 void RunMonitors::start(double t) {

@@ -9,27 +9,47 @@
 
 namespace dgmax {
 
+namespace {
+
+// x in element k: its reference coordinates and its smallest barycentric coordinate.
+PointLocation place_in(const MeshData& md, int k, const Vec3& x) {
+  const Mesh& mesh = md.mesh;
+  const Vec3& v0 = mesh.vertices[mesh.elements[k][0]];
+  const std::array<double, 9> g = md.has_geometry() ? md.geom.drdx[k] : element_geometry(mesh, k).drdx;  // d r_j / d x_d at [3 j + d]
+  double rst[3];
+  for (int j = 0; j < 3; ++j)
+    rst[j] = -1 + g[3 * j] * (x[0] - v0[0]) + g[3 * j + 1] * (x[1] - v0[1]) + g[3 * j + 2] * (x[2] - v0[2]);
+  // barycentric coordinates: vertex 0, then vertices 1..3
+  const double lam = std::min({-(1 + rst[0] + rst[1] + rst[2]) / 2, (1 + rst[0]) / 2, (1 + rst[1]) / 2, (1 + rst[2]) / 2});
+  return {k, rst[0], rst[1], rst[2], lam};
+}
+
+}  // namespace
+
 PointLocation locate_point(const MeshData& md, const Vec3& x, double tol, int count,
                            const std::vector<long long>* number) {
-  const Mesh& mesh = md.mesh;
-  const bool stored = md.has_geometry();
   PointLocation best;
   best.min_barycentric = -std::numeric_limits<double>::infinity();
-  const int K = count < 0 ? mesh.num_elements() : count;
+  const int K = count < 0 ? md.mesh.num_elements() : count;
   for (int k = 0; k < K; ++k) {
-    const Vec3& v0 = mesh.vertices[mesh.elements[k][0]];
-    const std::array<double, 9> g = stored ? md.geom.drdx[k] : element_geometry(mesh, k).drdx;  // d r_j / d x_d at [3 j + d]
-    double rst[3];
-    for (int j = 0; j < 3; ++j)
-      rst[j] = -1 + g[3 * j] * (x[0] - v0[0]) + g[3 * j + 1] * (x[1] - v0[1]) + g[3 * j + 2] * (x[2] - v0[2]);
-    // barycentric coordinates: vertex 0, then vertices 1..3
-    const double lam = std::min({-(1 + rst[0] + rst[1] + rst[2]) / 2, (1 + rst[0]) / 2, (1 + rst[1]) / 2, (1 + rst[2]) / 2});
+    const PointLocation here = place_in(md, k, x);
+    const double lam = here.min_barycentric;
     if (lam > best.min_barycentric ||
         (number && lam == best.min_barycentric && best.element >= 0 && (*number)[k] < (*number)[best.element]))
-      best = {k, rst[0], rst[1], rst[2], lam};
+      best = here;
   }
   if (best.min_barycentric < -tol) best.element = -1;
   return best;
+}
+
+std::vector<PointLocation> holding_elements(const MeshData& md, const Vec3& x, double tol, int count) {
+  std::vector<PointLocation> out;
+  const int K = count < 0 ? md.mesh.num_elements() : count;
+  for (int k = 0; k < K; ++k) {
+    const PointLocation here = place_in(md, k, x);
+    if (here.min_barycentric >= -tol) out.push_back(here);
+  }
+  return out;
 }
 
 std::vector<double> interpolation_weights(const RefElement& ref, double r, double s, double t) {
@@ -41,46 +61,72 @@ std::vector<double> interpolation_weights(const RefElement& ref, double r, doubl
   return std::vector<double>(w.data(), w.data() + w.size());
 }
 
+namespace {
+
+[[noreturn]] void throw_outside(const Mesh& mesh, const ProbePointSpec& pt) {
+  Vec3 lo = mesh.vertices.empty() ? Vec3{} : mesh.vertices[0], hi = lo;
+  for (const Vec3& v : mesh.vertices)
+    for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], v[d]), hi[d] = std::max(hi[d], v[d]);
+  throw UserError("probe '" + pt.name + "' at (" + fmt_g(pt.at[0]) + ", " + fmt_g(pt.at[1]) + ", " + fmt_g(pt.at[2]) +
+                      ") lies outside the mesh " + mesh.source,
+                  pt.where,
+                  "move the point into the mesh; its bounding box is [" + fmt_g(lo[0]) + ", " + fmt_g(hi[0]) + "] x [" +
+                      fmt_g(lo[1]) + ", " + fmt_g(hi[1]) + "] x [" + fmt_g(lo[2]) + ", " + fmt_g(hi[2]) + "]");
+}
+
+}  // namespace
+
 ProbeSet make_probe_set(const Problem& p, const std::vector<ProbePointSpec>& points) {
-  const Mesh& mesh = p.md->mesh;
-  ProbeSet set;
+  constexpr double kTol = 1e-9;
   const Comm& comm = world();
   const auto& global = p.md->halo.global_element;
-  for (const ProbePointSpec& pt : points) {
-    // over the owned elements, then over all ranks (every rank calls the same reductions)
-    constexpr double kTol = 1e-9;
-    PointLocation loc = locate_point(*p.md, pt.at, std::numeric_limits<double>::infinity(), p.K_owned(),
-                                     comm.parallel() ? &global : nullptr);
-    bool mine = true;
-    if (comm.parallel()) {
-      const double best = comm.max(loc.min_barycentric);
-      const double id = loc.element >= 0 && loc.min_barycentric == best ? static_cast<double>(global[loc.element])
-                                                                         : std::numeric_limits<double>::infinity();
-      const double owner_id = comm.min(id);
-      mine = id == owner_id;
-      if (best < -kTol) loc.element = -1;
-    } else if (loc.min_barycentric < -kTol) {
-      loc.element = -1;
-    }
-    if (loc.element < 0) {
-      Vec3 lo = mesh.vertices.empty() ? Vec3{} : mesh.vertices[0], hi = lo;
-      for (const Vec3& v : mesh.vertices)
-        for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], v[d]), hi[d] = std::max(hi[d], v[d]);
-      throw UserError("probe '" + pt.name + "' at (" + fmt_g(pt.at[0]) + ", " + fmt_g(pt.at[1]) + ", " +
-                          fmt_g(pt.at[2]) + ") lies outside the mesh " + mesh.source,
-                      pt.where,
-                      "move the point into the mesh; its bounding box is [" + fmt_g(lo[0]) + ", " + fmt_g(hi[0]) +
-                          "] x [" + fmt_g(lo[1]) + ", " + fmt_g(hi[1]) + "] x [" + fmt_g(lo[2]) + ", " +
-                          fmt_g(hi[2]) + "]");
-    }
+  auto number = [&](int k) { return comm.parallel() ? global[k] : static_cast<long long>(k); };
+  ProbeSet set;
+  // this rank's holders of every point, then every rank's (probe, global element) pairs
+  std::vector<std::vector<PointLocation>> mine(points.size());
+  std::vector<long long> pairs;  // [probe, global element]...
+  for (size_t i = 0; i < points.size(); ++i) {
+    mine[i] = holding_elements(*p.md, points[i].at, kTol, p.K_owned());
+    for (const PointLocation& loc : mine[i]) pairs.insert(pairs.end(), {static_cast<long long>(i), number(loc.element)});
+  }
+  if (comm.parallel()) pairs = comm.gather_all(pairs);
+  std::vector<std::vector<long long>> ids(points.size());  // [P] the global numbers of the holders, ascending
+  for (size_t j = 0; j + 1 < pairs.size(); j += 2) ids[static_cast<size_t>(pairs[j])].push_back(pairs[j + 1]);
+  for (size_t i = 0; i < points.size(); ++i) {
+    const ProbePointSpec& pt = points[i];
+    if (ids[i].empty()) throw_outside(p.md->mesh, pt);
+    std::sort(ids[i].begin(), ids[i].end());
     set.names.push_back(pt.name);
     set.points.push_back(pt.at);
-    set.elements.push_back(mine ? loc.element : 0);
-    std::vector<double> w = interpolation_weights(*p.ref, loc.r, loc.s, loc.t);
-    if (!mine) std::fill(w.begin(), w.end(), 0.0);  // another rank's probe: this rank adds 0
-    set.weights.insert(set.weights.end(), w.begin(), w.end());
+    set.holders.push_back(static_cast<int>(ids[i].size()));
+    set.max_holders = std::max(set.max_holders, set.holders.back());
+    for (const PointLocation& loc : mine[i]) {
+      set.elements.push_back(loc.element);
+      const std::vector<double> w = interpolation_weights(*p.ref, loc.r, loc.s, loc.t);
+      set.weights.insert(set.weights.end(), w.begin(), w.end());
+      set.probe.push_back(static_cast<int>(i));
+      set.slot.push_back(static_cast<int>(std::lower_bound(ids[i].begin(), ids[i].end(), number(loc.element)) - ids[i].begin()));
+    }
   }
   return set;
+}
+
+std::vector<double> ProbeSet::combine(const std::vector<double>& samples) const {
+  DGMAX_ASSERT(samples.size() == elements.size() * 6, "probe samples are not [S][6]");
+  const size_t M = static_cast<size_t>(max_holders);
+  // [P][M][6]: each holder's sample in its slot; 0 + x keeps every rank's sum bitwise (and -0 as +0)
+  std::vector<double> slots(size() * M * 6, 0.0);
+  for (size_t s = 0; s < elements.size(); ++s)
+    for (int c = 0; c < 6; ++c) slots[(static_cast<size_t>(probe[s]) * M + static_cast<size_t>(slot[s])) * 6 + c] += samples[s * 6 + c];
+  if (world().parallel()) world().sum(slots.data(), static_cast<int>(slots.size()));
+  std::vector<double> out(size() * 6);
+  for (size_t i = 0; i < size(); ++i)
+    for (int c = 0; c < 6; ++c) {
+      double sum = 0;
+      for (size_t j = 0; j < static_cast<size_t>(holders[i]); ++j) sum += slots[(i * M + j) * 6 + c];
+      out[i * 6 + c] = sum / holders[i];
+    }
+  return out;
 }
 
 }  // namespace dgmax

@@ -46,21 +46,37 @@ PointLocation locate_point(const MeshData& md, const Vec3& x, double tol = 1e-9,
 // nodal interpolant of u at (r, s, t), exact for polynomials of degree N.
 std::vector<double> interpolation_weights(const RefElement& ref, double r, double s, double t);
 
-// The probes of a run, located on the problem's mesh.
+// Every element of the first `count` (-1: all) that holds x: all its barycentric coordinates
+// ≥ -tol (one element for a point inside it; the elements around a shared face, edge or vertex).
+// In element order; empty when no element holds x. `md` as for locate_point.
+std::vector<PointLocation> holding_elements(const MeshData& md, const Vec3& x, double tol = 1e-9, int count = -1);
+
+// The probes of a run, located on the problem's mesh. A probe reads the mean of the nodal
+// interpolants of every element that holds its point: inside an element that element's
+// interpolant, on a shared face, edge or vertex (where the discontinuous solution has one trace
+// per element) the mean of those traces, which does not depend on the elements' numbering nor on
+// how the mesh is cut into ranks. Each holding element is a sub-probe that the backend samples
+// (elements, weights); `combine` turns the samples into the probes' values.
 struct ProbeSet {
   std::vector<std::string> names;  // [P]
   std::vector<Vec3> points;        // [P]
-  std::vector<int> elements;       // [P]
-  std::vector<double> weights;     // [P][Np]
+  std::vector<int> holders;        // [P] how many elements (over all ranks) hold each point
+  int max_holders = 0;             // max over holders
+  // this rank's sub-probes [S]: the elements it owns that hold a point
+  std::vector<int> elements;  // [S] local element
+  std::vector<double> weights;  // [S][Np]
+  std::vector<int> probe;     // [S] whose point
+  std::vector<int> slot;      // [S] its place among the point's holders by global element number
   size_t size() const { return names.size(); }
+  // values: [P][6] from this rank's sub-probe samples [S][6] (Backend::probe_sample): per probe
+  // the sum of its holders' samples in global element order, over its holders' count. Every rank
+  // gets every value; with several ranks collective (one sum over ranks in which each term has a
+  // single non-zero contributor), so any number of ranks gives the one-rank values bit for bit.
+  std::vector<double> combine(const std::vector<double>& samples) const;
 };
 
 // UserError naming the probe, its point and its config location (with a hint) when it lies
-// outside the mesh.
-// With several ranks every rank gets every probe: the rank that owns the element the point lies
-// in (the one one rank would choose: the largest smallest barycentric coordinate, then the lowest
-// global element number) gets its element and weights; the others get element 0 and zero weights,
-// so that a sum over ranks of the samples is the owner's sample exactly.
+// outside the mesh. Collective with several ranks.
 ProbeSet make_probe_set(const Problem& p, const std::vector<ProbePointSpec>& points);
 
 }  // namespace dgmax

@@ -63,9 +63,10 @@ TEST(MpiRanksSources, DielectricInterfaceSinglePrecisionEqualsOneRank) {
   expect_same_run(one, many, 2, false);
 }
 
-// Probes: each point is sampled by the rank that owns the element one rank would pick, so the
-// probe log is the one-rank log character for character (points inside an element, on a face
-// between elements, at a mesh vertex).
+// Probes: each rank samples the elements it owns that hold a point and the means are summed in
+// the one-rank order, so the probe log is the one-rank log character for character (points inside
+// an element, on the edge of 6 elements split 4 / 2 between two ranks, at a vertex of 24 split
+// 12 / 12).
 TEST(MpiRanksSources, ProbesEqualOneRank) {
   REQUIRE_LAUNCHER(mpi, 3);
   const std::vector<std::string> sets = {

@@ -81,3 +81,77 @@ TEST(ProbeSamples, RefAndCpuAreExactForDegreeNFields) {
     EXPECT_LE(e_f32, 1e-6) << "N = " << N;
   }
 }
+
+// A point inside an element reads its interpolant; a point on a face shared by two elements, on an
+// edge or at a vertex reads the mean of every element's trace there. The state is one constant per
+// element (element k: k + 1 in Ex, -(k + 1) / 2 in Hz), so each element's trace is its constant;
+// the holders come from the mesh's own topology (the elements listing the vertex, the two sides of
+// a face), not from the barycentric search under test.
+TEST(ProbeSet, SharedPointsReadTheMeanOfTheirElementsTraces) {
+  const Problem p = odd_box_problem(2);
+  const Mesh& mesh = p.md->mesh;
+  Fields q(p.K(), p.Np());
+  for (int k = 0; k < p.K(); ++k)
+    for (int i = 0; i < p.Np(); ++i) q(k, 0, i) = k + 1, q(k, 5, i) = -(k + 1) / 2.0;
+  // the vertex with the most elements around it
+  std::vector<std::vector<int>> around(mesh.vertices.size());
+  for (int k = 0; k < p.K(); ++k)
+    for (int v : mesh.elements[k]) around[static_cast<size_t>(v)].push_back(k);
+  size_t vtx = 0;
+  for (size_t v = 0; v < around.size(); ++v)
+    if (around[v].size() > around[vtx].size()) vtx = v;
+  ASSERT_GE(around[vtx].size(), 8u);
+  // a face of element 5 with a neighbour: its centroid lies in the two elements only
+  int f5 = 0;
+  while (p.md->conn.EToE[5][f5] < 0) ++f5;
+  const std::array<Vec3, 3> fv = face_vertices(mesh, 5, f5);
+  Vec3 face{}, centroid = element_centroid(mesh, 5);
+  for (const Vec3& v : fv)
+    for (int d = 0; d < 3; ++d) face[d] += v[d] / 3;
+  const std::vector<std::vector<int>> expected = {{5}, {5, p.md->conn.EToE[5][f5]}, around[vtx]};
+  const ProbeSet set = make_probe_set(p, {{"inside", centroid, {}}, {"face", face, {}}, {"vertex", mesh.vertices[vtx], {}}});
+  ASSERT_EQ(set.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    std::vector<int> got;
+    for (size_t s = 0; s < set.elements.size(); ++s)
+      if (set.probe[s] == static_cast<int>(i)) got.push_back(set.elements[s]);
+    std::vector<int> want = expected[i];
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(got, want) << set.names[i];
+    EXPECT_EQ(set.holders[i], static_cast<int>(want.size())) << set.names[i];
+  }
+  for (const bool single : {false, true}) {
+    auto be = single ? make_cpu_backend(p, true) : std::unique_ptr<Backend>(new RefBackend(p));
+    be->set_state(q);
+    be->probe_setup(set.elements, set.weights);
+    std::vector<double> samples;
+    be->probe_sample(samples);
+    ASSERT_EQ(samples.size(), set.elements.size() * 6);
+    const std::vector<double> v = set.combine(samples);
+    ASSERT_EQ(v.size(), 18u);
+    for (size_t i = 0; i < 3; ++i) {
+      double mean = 0;
+      for (int k : expected[i]) mean += k + 1;
+      mean /= static_cast<double>(expected[i].size());
+      const double tol = single ? 1e-5 * mean : 1e-13 * mean;
+      EXPECT_NEAR(v[i * 6 + 0], mean, tol) << set.names[i] << (single ? " fp32" : "");
+      EXPECT_NEAR(v[i * 6 + 5], -mean / 2, tol) << set.names[i];
+      for (int c = 1; c < 5; ++c) EXPECT_EQ(v[i * 6 + c], 0.0) << set.names[i];
+    }
+  }
+}
+
+// holding_elements: every element around a vertex, in element order; none for a point outside.
+TEST(ProbeLocation, HoldingElementsAreTheElementsAroundAVertex) {
+  const Problem p = odd_box_problem(1);
+  const Mesh& mesh = p.md->mesh;
+  for (int v : {mesh.elements[0][2], mesh.elements[11][0], mesh.elements[p.K() - 1][3]}) {
+    std::vector<int> want;
+    for (int k = 0; k < p.K(); ++k)
+      if (std::find(mesh.elements[k].begin(), mesh.elements[k].end(), v) != mesh.elements[k].end()) want.push_back(k);
+    std::vector<int> got;
+    for (const PointLocation& loc : holding_elements(*p.md, mesh.vertices[v])) got.push_back(loc.element);
+    EXPECT_EQ(got, want) << "vertex " << v;
+  }
+  EXPECT_TRUE(holding_elements(*p.md, {2, 0, 0}).empty());
+}
