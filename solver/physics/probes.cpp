@@ -26,17 +26,12 @@ PointLocation place_in(const MeshData& md, int k, const Vec3& x) {
 
 }  // namespace
 
-PointLocation locate_point(const MeshData& md, const Vec3& x, double tol, int count,
-                           const std::vector<long long>* number) {
+PointLocation locate_point(const MeshData& md, const Vec3& x, double tol) {
   PointLocation best;
   best.min_barycentric = -std::numeric_limits<double>::infinity();
-  const int K = count < 0 ? md.mesh.num_elements() : count;
-  for (int k = 0; k < K; ++k) {
+  for (int k = 0; k < md.mesh.num_elements(); ++k) {
     const PointLocation here = place_in(md, k, x);
-    const double lam = here.min_barycentric;
-    if (lam > best.min_barycentric ||
-        (number && lam == best.min_barycentric && best.element >= 0 && (*number)[k] < (*number)[best.element]))
-      best = here;
+    if (here.min_barycentric > best.min_barycentric) best = here;
   }
   if (best.min_barycentric < -tol) best.element = -1;
   return best;

@@ -35,12 +35,9 @@ struct PointLocation {
 // The element that contains x: the one whose smallest barycentric coordinate (from the affine
 // map) is largest, so a point on a shared face, edge or vertex takes one of its elements (the
 // first in element order among equals). element = -1 when no element has all barycentric
-// coordinates ≥ -tol. A linear scan over the elements (the first `count` of them; -1: all); among
-// equals, the first in element order, or with `number` [K] the one with the smallest number[k]
-// (a partitioned run's global element numbers: the element one rank would pick).
-// `md` may be a whole mesh without stored factors (mesh_setup.hpp): they are computed per element.
-PointLocation locate_point(const MeshData& md, const Vec3& x, double tol = 1e-9, int count = -1,
-                           const std::vector<long long>* number = nullptr);
+// coordinates ≥ -tol. A linear scan over the elements. `md` may be a whole mesh without stored
+// factors (mesh_setup.hpp): they are computed per element.
+PointLocation locate_point(const MeshData& md, const Vec3& x, double tol = 1e-9);
 
 // w: [Np] with w^T = phi(r, s, t)^T V^{-1} (phi: the orthonormal basis): sum_i w_i u_i is the
 // nodal interpolant of u at (r, s, t), exact for polynomials of degree N.
