@@ -14,12 +14,16 @@ namespace dgmax::codegen {
 
 namespace {
 
+// The OpenMP schedule of a loop: `chunk` iterations per chunk, dealt round robin; 0: one
+// contiguous range per thread (the ranges the state's first touch gave each thread's memory).
+std::string omp_schedule(int chunk) { return chunk > 0 ? "static, " + std::to_string(chunk) : "static"; }
+
 // The fused stage (plan.fused): dgmax_stage, one pass over the elements per LSERK stage, batch by
 // batch of W elements held element-interleaved in local arrays.
 std::string fused_stage_source(const KernelSpec& s) {
   const CpuPlan& plan = s.plan.cpu;
   const int W = std::max(1, plan.batch);
-  const int chunk = std::max(1, (plan.elements_per_chunk + W - 1) / W);
+  const std::string sched = omp_schedule(plan.elements_per_chunk > 0 ? (plan.elements_per_chunk + W - 1) / W : 0);
   CExprStyle lanes;
   lanes.lane_index = "[e]";
   lanes.indent = "    ";
@@ -31,7 +35,7 @@ std::string fused_stage_source(const KernelSpec& s) {
 // element-interleaved local arrays (innermost index: the batch's element, the SIMD lane), then
 // face fluxes, volume terms, lift, the layer's terms and the update are computed there and the
 // new state and residual written once. Every operator entry loaded serves W elements x 6 fields.
-enum {{ W = {W}, CHUNK = {chunk} }};  // elements per batch (SIMD lanes); batches per OpenMP chunk
+enum {{ W = {W} }};  // elements per batch (SIMD lanes)
 // small elements (a few cache lines of state): prefetch the next batch's far neighbours. A C++
 // constant, not a macro: NP is an enumerator, which #if would read as 0 (then always on).
 static constexpr bool kPrefetchNeighbours = 6 * NP * sizeof(real_t) <= 512;
@@ -238,7 +242,7 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
                             const real_t* __restrict geow, const real_t* __restrict matw, const int* __restrict nbrw,
                             const real_t* __restrict matpw, const int* __restrict tracew) {{
   const int batches = (k1 - k0 + W - 1) / W;
-#pragma omp parallel for schedule(static, CHUNK)
+#pragma omp parallel for schedule({sched})
   for (int n = 0; n < batches; ++n) {{
     const int kb = k0 + n * W, nb = k1 - kb < W ? k1 - kb : W, bn = kb / W;
     // lane e holds element kb + e; lanes past k1 repeat the last element (computed, never stored)
@@ -286,7 +290,7 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
 }}
 
 )",
-                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("chunk", chunk),
+                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),
                      fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),
                      fmt::arg("fscale", kGeoFscale), fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu),
@@ -303,7 +307,7 @@ std::string generate_cpu_source(const KernelSpec& s) {
 
   // one section of the source, with the named arguments every section may use
   auto section = [&](const char* text) {
-    src << fmt::format(fmt::runtime(text), fmt::arg("chunk", s.plan.cpu.elements_per_chunk),
+    src << fmt::format(fmt::runtime(text), fmt::arg("sched", omp_schedule(s.plan.cpu.elements_per_chunk)),
                        fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu),
                        fmt::arg("sigma_eps", kMatSigmaOverEps), fmt::arg("nnorms", kNumNorms), fmt::arg("eps", kMatEps),
                        fmt::arg("mu", kMatMu), fmt::arg("oW", kNormEnergy), fmt::arg("oE2", kNormE2),
@@ -318,7 +322,7 @@ std::string generate_cpu_source(const KernelSpec& s) {
     section(R"(// Volume terms: rhs_E = curl H, rhs_H = -curl E.
 extern "C" void dgmax_volume(int K, const real_t* __restrict q, const real_t* __restrict geo,
                              real_t* __restrict rhs) {{
-#pragma omp parallel for schedule(static, {chunk})
+#pragma omp parallel for schedule({sched})
   for (int k = 0; k < K; ++k) {{
     const real_t* qk = q + (long)k * 6 * NP;
     real_t* rk = rhs + (long)k * 6 * NP;
@@ -357,7 +361,7 @@ extern "C" void dgmax_surface(int K, const real_t* __restrict q, const real_t* _
                               const real_t* __restrict mat, const int* __restrict etoe,
                               const int* __restrict bc, const int* __restrict vmapP,
                               const double* __restrict vert, double t, real_t* __restrict flux) {{
-#pragma omp parallel for schedule(static, {chunk})
+#pragma omp parallel for schedule({sched})
   for (int k = 0; k < K; ++k)
     for (int f = 0; f < 4; ++f)
       for (int j = 0; j < NFP; ++j)
@@ -371,7 +375,7 @@ extern "C" void dgmax_lift(int K, const real_t* __restrict flux, const real_t* _
                            const real_t* __restrict q, const double* __restrict vert, double t,
                            real_t* __restrict rhs, const int* __restrict xslot, const real_t* __restrict xsrc,
                            const real_t* __restrict xscale) {{
-#pragma omp parallel for schedule(static, {chunk})
+#pragma omp parallel for schedule({sched})
   for (int k = 0; k < K; ++k) {{
     const real_t* fl = flux + (long)k * NFACE_NODES * 6;
     const real_t* mk = mat + (long)k * MAT;
@@ -415,7 +419,7 @@ extern "C" void dgmax_tfsf(int n, int first_slot, const int* __restrict tfsf_ele
                            const real_t* __restrict q, const real_t* __restrict geo, const real_t* __restrict mat,
                            const int* __restrict etoe, const int* __restrict vmapP, const double* __restrict vert,
                            double t, real_t* __restrict xsrc) {{
-#pragma omp parallel for schedule(static, {chunk})
+#pragma omp parallel for schedule({sched})
   for (int e = 0; e < n; ++e) {{
     const int k = tfsf_elem[e], slot = first_slot + e;
     real_t sf[NFACE_NODES * 6];
@@ -440,7 +444,7 @@ extern "C" void dgmax_tfsf(int n, int first_slot, const int* __restrict tfsf_ele
 extern "C" void dgmax_pml(int slots, const int* __restrict pml_elem, const real_t* __restrict q,
                           const double* __restrict vert, real_t* __restrict psi, real_t* __restrict psi_res,
                           real_t* __restrict xsrc, real_t a, real_t b, real_t dt) {{
-#pragma omp parallel for schedule(static, {chunk})
+#pragma omp parallel for schedule({sched})
   for (int slot = 0; slot < slots; ++slot)
     for (int i = 0; i < NP; ++i) pml_node(slot, pml_elem[slot], i, q, vert, psi, psi_res, xsrc, a, b, dt);
 }}
@@ -461,7 +465,7 @@ extern "C" void dgmax_update(long n, real_t a, real_t b, real_t dt, const real_t
 // ((k*6 + c)*NP + i) whose value is not finite in real_t, or -1.
 extern "C" long dgmax_initial(int K, const double* __restrict vert, real_t* __restrict q) {{
   long first = (long)K * 6 * NP;
-#pragma omp parallel for schedule(static, {chunk}) reduction(min : first)
+#pragma omp parallel for schedule({sched}) reduction(min : first)
   for (int k = 0; k < K; ++k)
     for (int i = 0; i < NP; ++i) {{
       const long bad = initial_node(k, i, vert, q);
@@ -487,7 +491,7 @@ extern "C" void dgmax_norms(int K, const real_t* __restrict q, const real_t* __r
 #pragma omp parallel
   {{
     double W = 0, e2 = 0, h2 = 0, einf = 0, hinf = 0, j2 = 0;
-#pragma omp for schedule(static, {chunk})
+#pragma omp for schedule({sched})
     for (int k = 0; k < K; ++k) {{
       const real_t* qk = q + (long)k * 6 * NP;
       const double* vk = vert + (long)k * VERT;

@@ -36,7 +36,7 @@ std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
     else if (field == 4 && part == "fma") p.fma = true, ++field;
     else return std::nullopt;
   }
-  if (field < 4 || fused > 1 || p.batch < 1 || p.batch > 64 || p.elements_per_chunk < 1) return std::nullopt;
+  if (field < 4 || fused > 1 || p.batch < 1 || p.batch > 64 || p.elements_per_chunk < 0) return std::nullopt;
   if (p.vector_bits != 0 && p.vector_bits != 128 && p.vector_bits != 256 && p.vector_bits != 512) return std::nullopt;
   p.fused = fused == 1;
   return p;
@@ -57,7 +57,7 @@ CpuPlan default_cpu_plan(int N, bool single) {
   const int bits = host_simd_bits();
   p.batch = bits / (single ? 32 : 64);
   p.vector_bits = bits >= 512 ? 512 : 0;
-  p.elements_per_chunk = 4 * p.batch;
+  p.elements_per_chunk = 0;  // one range per thread: 1.3-1.6x at N = 1, 2 on 16 cores (bench/NOTES.md, eleventh session)
   return p;
 }
 
@@ -68,7 +68,7 @@ CpuPlan cpu_plan_for(int N, bool single) {
   if (!plan)
     throw UserError("DGMAX_CPU_PLAN='" + forced + "' is no plan name", {},
                     "write fF.wW.cC.vV[.fma], e.g. f1.w8.c32.v512.fma (F: 1 fused, 0 four passes; W: elements "
-                    "per batch; C: elements per OpenMP chunk; V: vector bits, 0 = the compiler's choice)");
+                    "per batch; C: elements per OpenMP chunk, 0: one range per thread; V: vector bits, 0 = the compiler's choice)");
   return *plan;
 }
 

@@ -20,8 +20,9 @@ struct CpuPlan {
   // entry loaded once for W elements x 6 fields. One SIMD register of reals is the natural choice
   // (8 doubles / 16 floats with AVX-512); 1 = no interleaving.
   int batch = 8;
-  // Elements per OpenMP schedule(static, chunk) chunk (rounded up to whole batches).
-  int elements_per_chunk = 32;
+  // Elements per OpenMP schedule(static, chunk) chunk (rounded up to whole batches); 0: one
+  // contiguous range per thread, schedule(static).
+  int elements_per_chunk = 0;
   // -mprefer-vector-width for the generated code, in bits (0: the compiler's choice). GCC tunes
   // many AVX-512 CPUs for 256-bit vectors, which splits a 512-bit batch in two and runs the
   // volume loop's 18 accumulators out of registers.
@@ -46,8 +47,10 @@ struct CpuPlan {
 // 256 (AVX) or 128 bits.
 int host_simd_bits();
 
-// The plan dgmax uses on this host for order N (measured: bench/NOTES.md, 2026-11-25): fused, one
-// SIMD register of elements per batch, 512-bit vectors where the host has them.
+// The plan dgmax uses on this host for order N (measured: bench/NOTES.md, 2026-11-25 and -26): fused,
+// one SIMD register of elements per batch, 512-bit vectors where the host has them, one contiguous
+// range of batches per thread (the neighbours' traces along the element curve stay in the
+// thread's own caches; round-robin chunks of 4 batches put them in other cores').
 CpuPlan default_cpu_plan(int N, bool single);
 
 // The default plan, or the one DGMAX_CPU_PLAN names (a UserError when it does not parse).

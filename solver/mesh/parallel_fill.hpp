@@ -38,6 +38,26 @@ void resize_parallel(std::vector<T>& v, size_t n) {
   v.resize(n);
 }
 
+// v.resize(n) (value-initialized) for an empty v, its pages first touched slice by slice by the
+// threads of an OpenMP schedule(static) loop over the ceil(n / slice) slices of `slice` elements:
+// a loop over the same slices with the same schedule and thread count then streams memory that
+// lies on its own threads' NUMA node (one thread's zeroing would put all of it on one node).
+template <class T>
+void resize_first_touch(std::vector<T>& v, size_t n, size_t slice) {
+  static_assert(std::is_trivially_copyable_v<T>, "resize_first_touch is for plain data");
+  v.clear();
+  v.shrink_to_fit();
+  v.reserve(n);
+  char* raw = reinterpret_cast<char*>(v.data());
+  const long long parts = static_cast<long long>((n + slice - 1) / std::max<size_t>(slice, 1));
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < parts; ++i) {
+    const size_t begin = static_cast<size_t>(i) * slice;
+    std::memset(raw + begin * sizeof(T), 0, std::min(slice, n - begin) * sizeof(T));
+  }
+  v.resize(n);
+}
+
 // resize_parallel, then every element set to `value` in parallel.
 template <class T>
 void assign_parallel(std::vector<T>& v, size_t n, const T& value) {

@@ -10,6 +10,7 @@
 #include "solver/backends/host_state_backend.hpp"
 #include "solver/backends/kernel_data.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
+#include "solver/mesh/parallel_fill.hpp"
 #include "solver/parallel/halo_exchange.hpp"
 #include "solver/physics/space_time_field.hpp"
 #include "solver/time/lserk4.hpp"
@@ -46,12 +47,17 @@ class CpuBackend final : public HostStateBackend<Real> {
     psi_res_.assign(psi_.size(), Real(0));
     xsrc_.assign(static_cast<size_t>(d_.slots()) * 6 * p_.Np(), Real(0));
     const size_t n = static_cast<size_t>(p_.K()) * 6 * p_.Np();
-    q_.assign(n, Real(0));
-    res_.assign(n, Real(0));
     if (plan.fused) {
-      q_next_.assign(n, Real(0));
+      // each thread's batches in memory of its NUMA node: first touched under the stage's schedule
+      // with a chunk of 0 (one contiguous range of batches per thread; the default plan)
+      const size_t slice = static_cast<size_t>(plan.batch) * 6 * p_.Np();
+      resize_first_touch(q_, n, slice);
+      resize_first_touch(res_, n, slice);
+      resize_first_touch(q_next_, n, slice);
       interleave_batches();
     } else {
+      q_.assign(n, Real(0));
+      res_.assign(n, Real(0));
       rhs_.assign(n, Real(0));
       flux_.assign(static_cast<size_t>(p_.K()) * 4 * p_.Nfp() * 6, Real(0));
     }
@@ -187,11 +193,14 @@ class CpuBackend final : public HostStateBackend<Real> {
   void interleave_batches() {
     const int W = plan_.batch, K = p_.K_owned(), Np = p_.Np(), Nfp = p_.Nfp(), batches = (K + W - 1) / W;
     const int G = codegen::kGeoStride, M = codegen::kMatStride;
-    geow_.assign(static_cast<size_t>(batches) * G * W, Real(0));
-    matw_.assign(static_cast<size_t>(batches) * M * W, Real(0));
-    nbrw_.assign(static_cast<size_t>(batches) * 4 * W, -1);
-    matpw_.assign(static_cast<size_t>(batches) * 16 * W, Real(0));
-    tracew_.assign(static_cast<size_t>(batches) * 4 * Nfp * W, 0);
+    // first touched batch by batch by the threads of the stage's schedule (resize_first_touch)
+    auto size = [&](auto& v, size_t per_batch) { resize_first_touch(v, static_cast<size_t>(batches) * per_batch, per_batch); };
+    size(geow_, static_cast<size_t>(G) * W);
+    size(matw_, static_cast<size_t>(M) * W);
+    size(nbrw_, 4 * static_cast<size_t>(W));
+    std::fill(nbrw_.begin(), nbrw_.end(), -1);
+    size(matpw_, 16 * static_cast<size_t>(W));
+    size(tracew_, 4 * static_cast<size_t>(Nfp) * W);
     for (int bn = 0; bn < batches; ++bn)
       for (int e = 0; e < W; ++e) {
         const size_t k = static_cast<size_t>(std::min(bn * W + e, K - 1)), b = static_cast<size_t>(bn);

@@ -24,11 +24,12 @@ namespace {
 
 constexpr double kDoubleTol = 1e-15, kSingleTol = 2e-6;  // as cpu_backend_test.cpp
 
-codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma) {
+// chunk: elements per OpenMP chunk, -1: two batches; 0: one range per thread (the default)
+codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chunk = -1) {
   codegen::CpuPlan p;
   p.fused = fused;
   p.batch = batch;
-  p.elements_per_chunk = 2 * batch;
+  p.elements_per_chunk = chunk < 0 ? 2 * batch : chunk;
   p.vector_bits = vector_bits;
   p.fma = fma;
   return p;
@@ -36,12 +37,12 @@ codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma) {
 
 // The variants tested, for real_t of `bits` bits: four passes; fused with one SIMD register of
 // elements (512 bits where the host has AVX-512, else 256), half of one, an odd width, none (1);
-// with and without FMA.
+// with and without FMA; OpenMP chunks of two batches or one range of batches per thread.
 std::vector<codegen::CpuPlan> variants(int bits) {
   const int simd = codegen::host_simd_bits() >= 512 ? 512 : 256;
   const int lanes = simd / bits;
-  return {plan(false, 1, 0, false),    plan(true, lanes, simd, true), plan(true, lanes, simd, false),
-          plan(true, lanes / 2, 0, true), plan(true, 3, 0, true),     plan(true, 1, 0, false)};
+  return {plan(false, 1, 0, false),       plan(true, lanes, simd, true, 0), plan(true, lanes, simd, false),
+          plan(true, lanes / 2, 0, true), plan(true, 3, 0, true, 0),        plan(true, 1, 0, false)};
 }
 
 std::string pml_config(const std::string& precision) {
@@ -72,6 +73,8 @@ TEST(CpuPlans, NamesParseBack) {
   const codegen::CpuPlan d = codegen::default_cpu_plan(3, false);
   EXPECT_TRUE(d.fused);
   EXPECT_EQ(d.batch, codegen::host_simd_bits() / 64);
+  EXPECT_EQ(d.elements_per_chunk, 0);  // one contiguous range of batches per thread
+  EXPECT_EQ(d.name().rfind("f1.w" + std::to_string(d.batch) + ".c0.", 0), 0u) << d.name();
 }
 
 // DGMAX_CPU_PLAN (debugging) forces a plan; a name that does not parse is one clear error.
