@@ -72,4 +72,8 @@ CpuPlan cpu_plan_for(int N, bool single) {
   return *plan;
 }
 
+std::string cpu_plan_report(int N, bool single) {
+  return cpu_plan_for(N, single).name() + (env("DGMAX_CPU_PLAN").empty() ? " (default)" : " (DGMAX_CPU_PLAN)");
+}
+
 }  // namespace dgmax::codegen

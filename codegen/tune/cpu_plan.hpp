@@ -55,5 +55,7 @@ CpuPlan default_cpu_plan(int N, bool single);
 
 // The default plan, or the one DGMAX_CPU_PLAN names (a UserError when it does not parse).
 CpuPlan cpu_plan_for(int N, bool single);
+// What cpu_plan_for picks, for reports: "f1.w8.c0.v512.fma (default)" or "... (DGMAX_CPU_PLAN)".
+std::string cpu_plan_report(int N, bool single);
 
 }  // namespace dgmax::codegen

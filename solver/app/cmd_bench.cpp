@@ -137,10 +137,13 @@ void run_bench(const BenchOptions& opt) {
       if (name == "ref" && single) continue;  // the oracle is double only
       const auto t_backend = Clock::now();
       const double compile0 = compile_seconds();
-      std::string plan;  // cuda: the kernel plan and where it came from
+      std::string plan;  // cuda, cpu: the kernel plan and where it came from
       std::unique_ptr<Backend> be;
       if (name == "ref") be = std::make_unique<RefBackend>(p);
-      else if (name == "cpu") be = make_cpu_backend(p, single);
+      else if (name == "cpu") {
+        plan = codegen::cpu_plan_report(p.N, single);
+        be = make_cpu_backend(p, single);
+      }
       else {
         std::string source;
         const codegen::CudaPlan cp = cuda_plan_for(p, single, &source);

@@ -46,13 +46,19 @@ std::unique_ptr<Backend> make_tuned_cuda_backend(const Problem& p, bool single, 
   return make_cuda_plan_backend(p, single, cp);
 }
 
-// *plan: the cuda backend's kernel plan and where it came from, else empty.
+// The cpu backend; *plan says which plan (codegen::cpu_plan_report).
+std::unique_ptr<Backend> make_reported_cpu_backend(const Problem& p, bool single, std::string* plan) {
+  *plan = codegen::cpu_plan_report(p.N, single);
+  return make_cpu_backend(p, single);
+}
+
+// *plan: the cuda or cpu backend's kernel plan and where it came from, else empty.
 std::unique_ptr<Backend> make_backend(const std::string& name, const RunConfig& cfg, const Problem& p, std::string* plan) {
   const bool single = cfg.precision == Precision::Single;
   // auto: cuda when a GPU is usable, else the generated cpu backend
   if (name == "auto")
-    return cuda::driver_available() ? make_tuned_cuda_backend(p, single, plan) : make_cpu_backend(p, single);
-  if (name == "cpu") return make_cpu_backend(p, single);
+    return cuda::driver_available() ? make_tuned_cuda_backend(p, single, plan) : make_reported_cpu_backend(p, single, plan);
+  if (name == "cpu") return make_reported_cpu_backend(p, single, plan);
   if (name == "cuda") {
     try {
       return make_tuned_cuda_backend(p, single, plan);

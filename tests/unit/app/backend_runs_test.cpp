@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "codegen/tune/cpu_plan.hpp"
 #include "run_cli.hpp"
 
 using dgmax::test::run_dgmax;
@@ -60,6 +61,8 @@ TEST_F(BackendRuns, CpuReproducesRefNorms) {
   const json cpu = run("--backend cpu --set time.final=0.3", "cpu");
   EXPECT_EQ(ref["backend"], "ref");
   EXPECT_EQ(cpu["backend"], "cpu");
+  EXPECT_FALSE(ref.contains("kernel_plan"));  // the ref backend has no plan; the cpu says which ran
+  EXPECT_EQ(cpu["kernel_plan"], dgmax::codegen::default_cpu_plan(cpu["N"].get<int>(), false).name() + " (default)");
   EXPECT_EQ(ref["steps"], cpu["steps"]);
   for (const char* f : {"E", "H"}) {
     EXPECT_LT(rel(cpu["errors"]["L2"][f], ref["errors"]["L2"][f]), 1e-9) << f;

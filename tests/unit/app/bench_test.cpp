@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "codegen/tune/cpu_plan.hpp"
 #include "temp_path.hpp"
 #include "run_cli.hpp"
 
@@ -38,6 +39,11 @@ TEST(BenchCli, SweepWritesConsistentJson) {
     EXPECT_GT(stage, 0);
     EXPECT_NEAR(row["gdof_per_s"].get<double>(), 6.0 * Np * 48 / stage / 1e9, 1e-9 * row["gdof_per_s"].get<double>());
     EXPECT_GT(row["percent_of_floor"].get<double>(), 0);
+    // the cpu row says which plan ran (the default here: DGMAX_CPU_PLAN is not set in tests)
+    if (row["backend"] == "cpu")
+      EXPECT_EQ(row["plan"], dgmax::codegen::default_cpu_plan(N, false).name() + " (default)");
+    else
+      EXPECT_EQ(row["plan"], "");
   }
   // the set-up report: one entry per order and backend, phases that add up, peak memory
   EXPECT_NE(r.out.find("set-up (cold when kernels were compiled"), std::string::npos) << r.out;
