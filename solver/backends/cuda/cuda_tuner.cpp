@@ -104,9 +104,6 @@ namespace {
 // A finalist's sustained timing: half warm-up (the board's power settles within about 0.3 s of a
 // change of load, bench/NOTES.md), half measured.
 constexpr double kSustainedSeconds = 0.6;
-// How much faster under sustained load a finalist must be to displace the burst winner: above the
-// spread of those timings (0.5-1% between repeated runs of one plan on the H100).
-constexpr double kSustainedEdge = 1.02;
 }  // namespace
 
 CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::function<void(const PlanTrial&)>& progress) {
@@ -208,11 +205,6 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
     if (trial.checked || passes_check(trial)) finalists.push_back(i);
   }
   if (finalists.size() > 1) {  // a winner alone within the margin keeps its place without the wait
-    // the board first taken to its power limit (uncounted): the clock overshoots downwards as it
-    // first reaches the limit (1380 MHz for a moment, then 1600-1800), which would have fallen on
-    // the first finalist's measurement
-    be->set_plan(out.trials[out.best].plan);
-    be->time_steps(std::max(1, static_cast<int>(kSustainedSeconds / (5 * burst))), dt);
     for (int i : finalists) {
       PlanTrial& trial = out.trials[i];
       be->set_plan(trial.plan);
@@ -220,12 +212,8 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
       be->time_steps(steps, dt);  // warm-up
       trial.sustained_seconds = be->time_steps(steps, dt) / (5.0 * steps);
     }
-    // a challenger must beat the burst winner by more than the sustained timings' spread
-    const int burst_best = out.best;
     for (int i : finalists)
-      if (out.trials[i].sustained_seconds * kSustainedEdge < out.trials[burst_best].sustained_seconds &&
-          out.trials[i].sustained_seconds < out.trials[out.best].sustained_seconds)
-        out.best = i;
+      if (out.trials[i].sustained_seconds < out.trials[out.best].sustained_seconds) out.best = i;
   }
   out.sustained_seconds = seconds_since(t_sustained);
   out.seconds = seconds_since(t0);

@@ -8,9 +8,8 @@
 // its difference. The bursts (~4 ms) run near full clock, but a run of the tensor-core plans holds
 // the board at its power limit, where the clock drops by up to a fifth (bench/NOTES.md, eleventh
 // session) and a plan that draws less may win: so the plans within kFinalistMargin of the burst
-// winner (at most kFinalists, each checked against ref) are timed again under sustained load
-// (after the board has been taken to its power limit), and one that is more than 2% faster there
-// than the burst winner wins.
+// winner (at most kFinalists, each checked against ref) are timed again over about a second of
+// sustained load each, and the fastest there wins.
 #pragma once
 
 #include <functional>
@@ -41,7 +40,7 @@ inline constexpr int kFinalists = 4;
 
 struct CudaTuneResult {
   std::vector<PlanTrial> trials;  // in enumeration order; trials[0] is the default plan
-  int best = 0;                   // index into trials: the burst winner, or a finalist > 2% faster sustained
+  int best = 0;                   // index into trials: the finalist fastest under sustained load
   int burst_best = 0;             // the fastest checked plan in the bursts
   double seconds = 0;             // wall time of the search: compile, time, check
   double compile_seconds = 0, timing_seconds = 0, check_seconds = 0, sustained_seconds = 0;
