@@ -100,12 +100,6 @@ std::string kernel_rejection(const std::vector<CudaKernelReport>& kernels) {
 
 double plan_check_tolerance(bool single) { return single ? 1e-5 : 1e-12; }
 
-namespace {
-// A finalist's sustained timing: half warm-up (the board's power settles within about 0.3 s of a
-// change of load, bench/NOTES.md), half measured.
-constexpr double kSustainedSeconds = 0.6;
-}  // namespace
-
 CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::function<void(const PlanTrial&)>& progress) {
   const auto t0 = Clock::now();
   CudaTuneResult out;
@@ -169,53 +163,25 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
   std::sort(order.begin(), order.end(),
             [&](int a, int b) { return out.trials[a].stage_seconds < out.trials[b].stage_seconds; });
   const Fields r_ref = ref_rhs.get();
-  // the plan's right-hand side against ref's; refused with its difference when it does not agree
-  auto passes_check = [&](PlanTrial& trial) {
+  out.best = -1;
+  for (int i : order) {
+    PlanTrial& trial = out.trials[i];
     be->set_plan(trial.plan);
     Fields r;
     be->rhs(q, t_rhs, r);
     trial.rhs_difference = max_relative_difference(r, r_ref);
     trial.checked = true;
-    if (trial.rhs_difference <= plan_check_tolerance(single)) return true;
-    trial.rejected = fmt::format("right-hand side differs from ref by {:.2e} (tolerance {:.0e})",
-                                 trial.rhs_difference, plan_check_tolerance(single));
-    if (progress) progress(trial);
-    return false;
-  };
-  out.best = -1;
-  for (int i : order)
-    if (passes_check(out.trials[i])) {
+    if (trial.rhs_difference <= plan_check_tolerance(single)) {
       out.best = i;
       break;
     }
+    trial.rejected = fmt::format("right-hand side differs from ref by {:.2e} (tolerance {:.0e})",
+                                 trial.rhs_difference, plan_check_tolerance(single));
+    if (progress) progress(trial);
+  }
   DGMAX_ASSERT(out.best >= 0, "no cuda plan for N = " + std::to_string(p.N) + " passed the check against ref (" +
                                   (order.empty() ? out.trials[0].rejected : out.trials[order[0]].rejected) + ")");
   out.check_seconds = seconds_since(t_check);
-  out.burst_best = out.best;
-
-  // the finalists, timed again under sustained load: each warmed up to its own steady power state
-  // (the board averages its power over a few hundred ms), then timed over as long again
-  const auto t_sustained = Clock::now();
-  const double burst = out.trials[out.best].stage_seconds;
-  std::vector<int> finalists;
-  for (int i : order) {
-    PlanTrial& trial = out.trials[i];
-    if (static_cast<int>(finalists.size()) == kFinalists || trial.stage_seconds > kFinalistMargin * burst) break;
-    if (!trial.rejected.empty() || trial.timed_once) continue;
-    if (trial.checked || passes_check(trial)) finalists.push_back(i);
-  }
-  if (finalists.size() > 1) {  // a winner alone within the margin keeps its place without the wait
-    for (int i : finalists) {
-      PlanTrial& trial = out.trials[i];
-      be->set_plan(trial.plan);
-      const int steps = std::max(1, static_cast<int>(kSustainedSeconds / 2 / (5 * trial.stage_seconds)));
-      be->time_steps(steps, dt);  // warm-up
-      trial.sustained_seconds = be->time_steps(steps, dt) / (5.0 * steps);
-    }
-    for (int i : finalists)
-      if (out.trials[i].sustained_seconds < out.trials[out.best].sustained_seconds) out.best = i;
-  }
-  out.sustained_seconds = seconds_since(t_sustained);
   out.seconds = seconds_since(t0);
   return out;
 }
