@@ -79,7 +79,7 @@ std::vector<BoxFace> box_surface_faces(const MeshData& md, const Vec3& lower, co
   const double tol = 1e-9 * extent;
   for (int c = 0; c < 8; ++c) {
     const Vec3 x = {c & 1 ? upper[0] : lower[0], c & 2 ? upper[1] : lower[1], c & 4 ? upper[2] : lower[2]};
-    if (locate_point(md, x).element < 0)
+    if (holding_elements(md, x).empty())
       throw UserError(what + " is not inside the mesh " + mesh.source + ": its corner (" + fmt_g(x[0]) + ", " +
                           fmt_g(x[1]) + ", " + fmt_g(x[2]) + ") lies outside",
                       where, "choose a box inside the computational domain, with faces on mesh faces");

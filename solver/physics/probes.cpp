@@ -1,7 +1,6 @@
 #include "solver/physics/probes.hpp"
 
 #include <algorithm>
-#include <limits>
 
 #include "solver/element/basis.hpp"
 #include "solver/parallel/comm.hpp"
@@ -25,17 +24,6 @@ PointLocation place_in(const MeshData& md, int k, const Vec3& x) {
 }
 
 }  // namespace
-
-PointLocation locate_point(const MeshData& md, const Vec3& x, double tol) {
-  PointLocation best;
-  best.min_barycentric = -std::numeric_limits<double>::infinity();
-  for (int k = 0; k < md.mesh.num_elements(); ++k) {
-    const PointLocation here = place_in(md, k, x);
-    if (here.min_barycentric > best.min_barycentric) best = here;
-  }
-  if (best.min_barycentric < -tol) best.element = -1;
-  return best;
-}
 
 std::vector<PointLocation> holding_elements(const MeshData& md, const Vec3& x, double tol, int count) {
   std::vector<PointLocation> out;
@@ -94,7 +82,6 @@ ProbeSet make_probe_set(const Problem& p, const std::vector<ProbePointSpec>& poi
     set.names.push_back(pt.name);
     set.points.push_back(pt.at);
     set.holders.push_back(static_cast<int>(ids[i].size()));
-    set.max_holders = std::max(set.max_holders, set.holders.back());
     for (const PointLocation& loc : mine[i]) {
       set.elements.push_back(loc.element);
       const std::vector<double> w = interpolation_weights(*p.ref, loc.r, loc.s, loc.t);
@@ -108,7 +95,7 @@ ProbeSet make_probe_set(const Problem& p, const std::vector<ProbePointSpec>& poi
 
 std::vector<double> ProbeSet::combine(const std::vector<double>& samples) const {
   DGMAX_ASSERT(samples.size() == elements.size() * 6, "probe samples are not [S][6]");
-  const size_t M = static_cast<size_t>(max_holders);
+  const size_t M = holders.empty() ? 0 : static_cast<size_t>(*std::max_element(holders.begin(), holders.end()));
   // [P][M][6]: each holder's sample in its slot; 0 + x keeps every rank's sum bitwise (and -0 as +0)
   std::vector<double> slots(size() * M * 6, 0.0);
   for (size_t s = 0; s < elements.size(); ++s)

@@ -32,20 +32,14 @@ struct PointLocation {
   double min_barycentric = 0;  // the smallest barycentric coordinate there (≥ -tol)
 };
 
-// The element that contains x: the one whose smallest barycentric coordinate (from the affine
-// map) is largest, so a point on a shared face, edge or vertex takes one of its elements (the
-// first in element order among equals). element = -1 when no element has all barycentric
-// coordinates ≥ -tol. A linear scan over the elements. `md` may be a whole mesh without stored
-// factors (mesh_setup.hpp): they are computed per element.
-PointLocation locate_point(const MeshData& md, const Vec3& x, double tol = 1e-9);
-
 // w: [Np] with w^T = phi(r, s, t)^T V^{-1} (phi: the orthonormal basis): sum_i w_i u_i is the
 // nodal interpolant of u at (r, s, t), exact for polynomials of degree N.
 std::vector<double> interpolation_weights(const RefElement& ref, double r, double s, double t);
 
 // Every element of the first `count` (-1: all) that holds x: all its barycentric coordinates
 // ≥ -tol (one element for a point inside it; the elements around a shared face, edge or vertex).
-// In element order; empty when no element holds x. `md` as for locate_point.
+// In element order; empty when no element holds x. A linear scan; `md` may be a whole mesh without
+// stored factors (mesh_setup.hpp): they are computed per element.
 std::vector<PointLocation> holding_elements(const MeshData& md, const Vec3& x, double tol = 1e-9, int count = -1);
 
 // The probes of a run, located on the problem's mesh. A probe reads the mean of the nodal
@@ -58,7 +52,6 @@ struct ProbeSet {
   std::vector<std::string> names;  // [P]
   std::vector<Vec3> points;        // [P]
   std::vector<int> holders;        // [P] how many elements (over all ranks) hold each point
-  int max_holders = 0;             // max over holders
   // this rank's sub-probes [S]: the elements it owns that hold a point
   std::vector<int> elements;  // [S] local element
   std::vector<double> weights;  // [S][Np]

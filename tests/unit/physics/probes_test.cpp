@@ -42,23 +42,27 @@ TEST(ProbeLocation, FindsInteriorFaceAndVertexPointsAndRefusesOutsideOnes) {
   Vec3 c{0, 0, 0};
   for (int v : mesh.elements[5])
     for (int d = 0; d < 3; ++d) c[d] += mesh.vertices[v][d] / 4;
-  PointLocation loc = locate_point(*p.md, c);
-  EXPECT_EQ(loc.element, 5);
-  EXPECT_NEAR(loc.min_barycentric, 0.25, 1e-14);
-  const Vec3 back = map_to_physical(mesh, 5, loc.r, loc.s, loc.t);
+  std::vector<PointLocation> held = holding_elements(*p.md, c);
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_EQ(held[0].element, 5);
+  EXPECT_NEAR(held[0].min_barycentric, 0.25, 1e-14);
+  const Vec3 back = map_to_physical(mesh, 5, held[0].r, held[0].s, held[0].t);
   for (int d = 0; d < 3; ++d) EXPECT_NEAR(back[d], c[d], 1e-14);
-  // a vertex of the mesh, a point on a cell face (x = 0), a corner of the domain: found, with a
-  // smallest barycentric coordinate of 0 (to rounding)
+  // a vertex of the mesh, a point on a cell face (x = 0), a corner of the domain: found in every
+  // element that holds it, each with a smallest barycentric coordinate of 0 (to rounding) and
+  // reference coordinates that map back to the point
   for (const Vec3& x : {mesh.vertices[mesh.elements[7][1]], Vec3{0.0, 0.1, 0.05}, Vec3{0.5, 0.5, 0.7}}) {
-    loc = locate_point(*p.md, x);
-    ASSERT_GE(loc.element, 0);
-    EXPECT_NEAR(loc.min_barycentric, 0, 1e-14);
-    const Vec3 y = map_to_physical(mesh, loc.element, loc.r, loc.s, loc.t);
-    for (int d = 0; d < 3; ++d) EXPECT_NEAR(y[d], x[d], 1e-14);
+    held = holding_elements(*p.md, x);
+    ASSERT_FALSE(held.empty());
+    for (const PointLocation& loc : held) {
+      EXPECT_NEAR(loc.min_barycentric, 0, 1e-14);
+      const Vec3 y = map_to_physical(mesh, loc.element, loc.r, loc.s, loc.t);
+      for (int d = 0; d < 3; ++d) EXPECT_NEAR(y[d], x[d], 1e-14);
+    }
   }
   // just outside (1e-6 beyond the face z = 0.7) and far away
-  EXPECT_EQ(locate_point(*p.md, {0.1, 0.1, 0.7 + 1e-6}).element, -1);
-  EXPECT_EQ(locate_point(*p.md, {2, 0, 0}).element, -1);
+  EXPECT_TRUE(holding_elements(*p.md, {0.1, 0.1, 0.7 + 1e-6}).empty());
+  EXPECT_TRUE(holding_elements(*p.md, {2, 0, 0}).empty());
   // the run's message: the probe's name, point and config location, with a hint
   SourceLocation where{"probes.yaml", 7, 9, "    - {name: far, at: [2, 0, 0]}"};
   const UserError e = expect_hinted_user_error([&] { make_probe_set(p, {{"ok", c, {}}, {"far", {2, 0, 0}, where}}); },
