@@ -611,13 +611,20 @@ dgmax_stage(STAGE_PARAMS) {{
 // B is staged in shared memory all at once, or one chunk at a time (MMA_CHUNKED: the rows of one
 // operator, then the fluxes; MMA_NB: the fluxes first, from the neighbours' traces copied
 // asynchronously into the chunk while the state arrives). Warp w computes output rows
-// MROWS*w .. MROWS*w + MROWS-1 (all columns); each lane then finishes the values it holds.
+// MROWS*w .. MROWS*w + MROWS-1 (all columns; MMA_SPLIT: warps 2m and 2m+1 share tile m's rows and
+// take half of the column tiles each); each lane then finishes the values it holds.
 #define MMA_CHUNKED {chunked}
 #define MMA_STAGED {staged}
 #define MMA_WIDE {wide}
 #define MMA_NB {nb}
 enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, NPK = {npk}, NFK = {nfk}, MROWS = {mrows}, KSTEP = {kstep},
         B_ROWS = MMA_CHUNKED ? {chunk_rows} : 3 * NPK + NFK }};
+// warps per row tile (MMA_SPLIT: 2) and the column tiles each of them multiplies
+enum {{ WPT = {wpt}, NTW = NTL / WPT }};
+static_assert(NTL % WPT == 0, "the column tiles split evenly between a row tile's warps");
+// This warp's row tile and the first of its column tiles.
+DGMAX_FN int warp_row_tile(int warp) {{ return warp / WPT; }}
+DGMAX_FN int warp_first_column_tile(int warp) {{ return warp % WPT * NTW; }}
 // B in shared memory: each fragment register row of 32 entries (a warp's load) is followed by BPAD
 // unused entries, so that the staging stores (consecutive nodes land 4 rows apart in the fragment
 // order) spread over the banks (mma_shape in cuda_plan.cpp picks BPAD with a model of them).
@@ -653,16 +660,16 @@ DGMAX_FN void mma_16x8x8(const unsigned* a, unsigned b0, unsigned b1, float* c) 
 }}
 // acc += the warp's A fragments for k steps k0 .. k0+steps-1 x the staged chunk.
 DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int warp, int lane, acc_t (*__restrict__ acc)[NACC]) {{
-  const float4* ah = reinterpret_cast<const float4*>(&Afrag_hi[0][0]) + ((long)warp * KS + k0) * 32 + lane;
-  const float4* al = reinterpret_cast<const float4*>(&Afrag_lo[0][0]) + ((long)warp * KS + k0) * 32 + lane;
-  const float2* b = reinterpret_cast<const float2*>(bf) + lane;
+  const float4* ah = reinterpret_cast<const float4*>(&Afrag_hi[0][0]) + ((long)warp_row_tile(warp) * KS + k0) * 32 + lane;
+  const float4* al = reinterpret_cast<const float4*>(&Afrag_lo[0][0]) + ((long)warp_row_tile(warp) * KS + k0) * 32 + lane;
+  const float2* b = reinterpret_cast<const float2*>(bf) + warp_first_column_tile(warp) * 2 * BREG + lane;
 #pragma unroll 2
   for (int ks = 0; ks < steps; ++ks) {{
     const float4 h = ah[ks * 32], l = al[ks * 32];
     const unsigned ahi[4] = {{__float_as_uint(h.x), __float_as_uint(h.y), __float_as_uint(h.z), __float_as_uint(h.w)}};
     const unsigned alo[4] = {{__float_as_uint(l.x), __float_as_uint(l.y), __float_as_uint(l.z), __float_as_uint(l.w)}};
 #pragma unroll
-    for (int nt = 0; nt < NTL; ++nt) {{
+    for (int nt = 0; nt < NTW; ++nt) {{
       const float2 b0 = b[(ks * NTL + nt) * 2 * BREG], b1 = b[((ks * NTL + nt) * 2 + 1) * BREG];
       mma_16x8x8(alo, __float_as_uint(b0.x), __float_as_uint(b1.x), acc[nt]);  // small terms first
       mma_16x8x8(ahi, __float_as_uint(b0.y), __float_as_uint(b1.y), acc[nt]);
@@ -690,13 +697,13 @@ DGMAX_FN void mma_16x8x4(double a0, double a1, double b, double* c) {{
 }}
 // acc += the warp's A fragments for k steps k0 .. k0+steps-1 x the staged chunk.
 DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int warp, int lane, acc_t (*__restrict__ acc)[NACC]) {{
-  const double2* af = reinterpret_cast<const double2*>(&Afrag[0][0]) + ((long)warp * KS + k0) * 32 + lane;
+  const double2* af = reinterpret_cast<const double2*>(&Afrag[0][0]) + ((long)warp_row_tile(warp) * KS + k0) * 32 + lane;
 #pragma unroll 4
   for (int ks = 0; ks < steps; ++ks) {{
     const double2 av = af[ks * 32];
-    const double* bk = reinterpret_cast<const double*>(bf) + ks * NTL * BREG + lane;
+    const double* bk = reinterpret_cast<const double*>(bf) + (ks * NTL + warp_first_column_tile(warp)) * BREG + lane;
 #pragma unroll
-    for (int nt = 0; nt < NTL; ++nt) mma_16x8x4(av.x, av.y, bk[nt * BREG], acc[nt]);
+    for (int nt = 0; nt < NTW; ++nt) mma_16x8x4(av.x, av.y, bk[nt * BREG], acc[nt]);
   }}
 }}
 #else
@@ -708,23 +715,24 @@ DGMAX_FN void mma_8x8x4(double a, double b, double& c0, double& c1) {{
 }}
 // acc += the warp's A fragments for k steps k0 .. k0+steps-1 x the staged chunk.
 DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int warp, int lane, acc_t (*__restrict__ acc)[NACC]) {{
-  const real_t* af = &Afrag[0][0] + ((long)warp * KS + k0) * 32 + lane;
+  const real_t* af = &Afrag[0][0] + ((long)warp_row_tile(warp) * KS + k0) * 32 + lane;
 #pragma unroll 4
   for (int ks = 0; ks < steps; ++ks) {{
     const double av = af[ks * 32];
-    const real_t* bk = bf + ks * NTL * BREG + lane;
+    const real_t* bk = bf + (ks * NTL + warp_first_column_tile(warp)) * BREG + lane;
 #pragma unroll
-    for (int nt = 0; nt < NTL; ++nt) mma_8x8x4(av, bk[nt * BREG], acc[nt][0], acc[nt][1]);
+    for (int nt = 0; nt < NTW; ++nt) mma_8x8x4(av, bk[nt * BREG], acc[nt][0], acc[nt][1]);
   }}
 }}
 #endif  // MMA_WIDE
 #endif
 
-// Accumulator h of tile nt of this lane: out[i][col] with i = MROWS*warp + lane/4 (+ 8 for h >= 2)
-// and col = 8 nt + 2 (lane%4) + h%2, that is node i, field c of element e of the block.
+// Accumulator h of this warp's column tile nt of this lane: out[i][col] with i = MROWS*(row tile)
+// + lane/4 (+ 8 for h >= 2) and col = 8 (first column tile + nt) + 2 (lane%4) + h%2, that is node
+// i, field c of element e of the block.
 DGMAX_FN void lane_output(int nt, int h, int warp, int lane, int& i, int& e, int& c) {{
-  i = warp * MROWS + (lane >> 2) + (h >> 1) * 8;
-  const int col = nt * 8 + (lane & 3) * 2 + (h & 1);
+  i = warp_row_tile(warp) * MROWS + (lane >> 2) + (h >> 1) * 8;
+  const int col = (warp_first_column_tile(warp) + nt) * 8 + (lane & 3) * 2 + (h & 1);
   e = col / 6;
   c = col - 6 * e;
 }}
@@ -914,9 +922,9 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
     for (int c = 0; c < 3; ++c) sj[e][c][j] = j3[c];
   }}
 #endif
-  acc_t acc[NTL][NACC];
+  acc_t acc[NTW][NACC];
 #pragma unroll
-  for (int nt = 0; nt < NTL; ++nt)
+  for (int nt = 0; nt < NTW; ++nt)
 #pragma unroll
     for (int h = 0; h < NACC; ++h) acc[nt][h] = 0;
 #if MMA_STAGED
@@ -974,7 +982,7 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
   __syncthreads();
 #endif
 #pragma unroll
-  for (int nt = 0; nt < NTL; ++nt)
+  for (int nt = 0; nt < NTW; ++nt)
 #pragma unroll
     for (int h = 0; h < NACC; ++h) {{
       int i, e, c;
@@ -1031,6 +1039,7 @@ dgmax_stage(STAGE_PARAMS) {{
                      fmt::arg("epb", plan.elements_per_block), fmt::arg("ept", plan.elements_per_thread),
                      fmt::arg("nt", plan.threads_per_block(s.Np, s.single)), fmt::arg("mma", plan.mma ? 1 : 0),
                      fmt::arg("mt", mma.m_tiles), fmt::arg("ks", mma.k_steps), fmt::arg("ntl", mma.n_tiles),
+                     fmt::arg("wpt", plan.mma_split_columns ? 2 : 1),
                      fmt::arg("npk", mma.np_padded), fmt::arg("nfk", mma.nf_padded), fmt::arg("chunk_rows", mma.chunk_rows),
                      fmt::arg("mrows", mma.rows), fmt::arg("kstep", mma.k_step),
                      fmt::arg("chunked", plan.mma_chunked ? 1 : 0), fmt::arg("bpad", mma.b_pad),

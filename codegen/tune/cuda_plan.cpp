@@ -92,9 +92,10 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
 }
 
 std::string CudaPlan::name() const {
-  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
+  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
                      transposed ? ".T" : "", shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "",
-                     mma_wide ? ".W" : "", mma_chunked ? ".C" : "", mma_staged ? ".A" : "", mma_neighbours ? ".G" : "");
+                     mma_wide ? ".W" : "", mma_split_columns ? ".H" : "", mma_chunked ? ".C" : "",
+                     mma_staged ? ".A" : "", mma_neighbours ? ".G" : "");
 }
 
 std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
@@ -104,7 +105,7 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   std::string part;
   int field = 0;
   bool seen_T = false, seen_S = false, seen_V = false, seen_M = false, seen_W = false, seen_C = false,
-       seen_A = false, seen_G = false;
+       seen_A = false, seen_G = false, seen_H = false;
   while (std::getline(in, part, '.')) {
     if (part.empty()) return std::nullopt;
     auto number = [&](char tag, int& out) {
@@ -121,6 +122,8 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
     else if (field == 3 && part == "V" && !seen_V && !seen_M) p.vector_loads = seen_V = true;
     else if (field == 3 && part == "M" && !seen_M) p.mma = seen_M = true;
     else if (field == 3 && part == "W" && seen_M && !seen_W && !seen_C && !seen_A && !seen_G) p.mma_wide = seen_W = true;
+    else if (field == 3 && part == "H" && seen_W && !seen_H && !seen_C && !seen_A && !seen_G)
+      p.mma_split_columns = seen_H = true;
     else if (field == 3 && part == "C" && seen_M && !seen_C && !seen_A && !seen_G) p.mma_chunked = seen_C = true;
     else if (field == 3 && part == "A" && seen_M && !seen_A && !seen_G) p.mma_staged = seen_A = true;
     else if (field == 3 && part == "G" && seen_M && !seen_G) p.mma_neighbours = seen_G = true;
@@ -153,6 +156,13 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
     // N = 4 (+3%) and N = 6 (W.C.A.G: +4% over M.C.A); it lost 2-4% at fp64 N = 3..5 and fp32 N = 5
     // (bench/NOTES.md, 2026-11-25)
     p.mma_neighbours = arch >= 90 && p.mma_staged && (single ? N == 4 || N == 6 : N == 6);
+    // sm_90: 8 elements per block with two warps per row tile (H) at fp64 N = 3, 4, 6 and fp32
+    // N = 4, 6, where it measured 1.02-1.045x under sustained load (bench/NOTES.md, twelfth session)
+    if (arch >= 90 && (single ? N == 4 || N == 6 : N == 3 || N == 4 || N == 6)) {
+      p.elements_per_block = 8;
+      p.mma_wide = p.mma_split_columns = true;
+      p.mma_neighbours = !single && N == 6;
+    }
     return p;
   }
   p.transposed = true;
@@ -177,6 +187,8 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
   if (plan.mma_wide && !plan.mma) return "wide tiles (W) are a tensor-core option (needs M)";
   if (plan.mma_neighbours && !(plan.mma_staged && plan.mma_chunked))
     return "neighbours' traces gathered asynchronously (G) go with chunked, asynchronous staging (needs M, C and A)";
+  if (plan.mma_split_columns && !plan.mma_wide)
+    return "two warps per tile (H) go with the 16-row fp64 tiles (needs M and W)";
   if (plan.mma_wide && limits.arch < 90)
     return fmt::format("wide fp64 tiles (W, DMMA m16n8k4) need sm_90 or newer (the device is sm_{})", limits.arch);
   if (plan.mma) {
@@ -187,6 +199,9 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
     if (plan.elements_per_block % 4 != 0)
       return fmt::format("tensor-core plans need a multiple of 4 elements per block (6 x {} columns are no "
                          "whole tiles of 8)", plan.elements_per_block);
+    if (plan.mma_split_columns && plan.elements_per_block % 8 != 0)
+      return fmt::format("two warps per tile (H) need an even number of column tiles: a multiple of 8 elements "
+                         "per block, not {}", plan.elements_per_block);
   }
   if (plan.elements_per_block % plan.elements_per_thread != 0)
     return fmt::format("{} elements per block is no multiple of {} elements per thread", plan.elements_per_block,
@@ -257,6 +272,19 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
           if (staged && chunked && epb == 4 && N <= 6) {
             p.mma_neighbours = true;
             add(p);
+            p.mma_neighbours = false;
+          }
+          // 8 elements with two warps per row tile (H): the warps and shared memory per element of
+          // 4 elements per block, each A fragment read from L2 once per 8 elements; with the
+          // neighbours' traces too where staged. Up to N = 6: at N = 7 one block fits an SM and
+          // lost 11% (bench/NOTES.md, twelfth session).
+          if (wide && chunked && epb == 8 && N <= 6) {
+            p.mma_split_columns = true;
+            add(p);
+            if (staged) {
+              p.mma_neighbours = true;
+              add(p);
+            }
           }
         }
   CudaPlan four = default_cuda_plan(N, single, /*arch=*/0);  // the rule without tensor cores

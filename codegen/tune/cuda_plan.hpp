@@ -51,27 +51,33 @@ struct CudaPlan {
   // arrive with the state; the fluxes are then staged and multiplied first (in registers across one
   // more barrier) instead of after the operators' chunks, waiting on a dependent global load.
   bool mma_neighbours = false;
+  // With mma and mma_wide: two warps per 16-row tile, each taking half of the block's column tiles
+  // (H). With 8 elements per block a warp then multiplies as many columns as with 4 (3 tiles),
+  // while each A fragment it loads from L2 serves 8 elements: its second reader, the other warp of
+  // the tile, finds it in L1. Needs an even number of column tiles (a multiple of 8 elements).
+  bool mma_split_columns = false;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
   // fp64, per 16 in fp32 and in W plans).
   int threads_per_block(int Np, bool single = false) const {
     const int rows = single || mma_wide ? 16 : 8;
-    return mma ? 32 * ((Np + rows - 1) / rows) : Np * (elements_per_block / elements_per_thread);
+    return mma ? 32 * ((Np + rows - 1) / rows) * (mma_split_columns ? 2 : 1)
+               : Np * (elements_per_block / elements_per_thread);
   }
   // Shared memory of the largest kernel the plan launches per stage, in bytes (static, or dynamic
   // for mma plans; `with_current`: the problem has a source current J, staged too).
   int shared_bytes(int Np, int Nfp, bool single, bool with_current = true) const;
-  // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.W.C.A.G": fusion, elements per block, per thread, T =
+  // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.W.H.C.A.G": fusion, elements per block, per thread, T =
   // transposed, S = shared operators, V = vector loads, M = tensor cores, W = fp64 DMMA in 16-row
-  // tiles (both precisions), C = chunked, A = asynchronous staging, G = neighbours' traces gathered
-  // asynchronously.
+  // tiles (both precisions), H = two warps per tile (half the columns each), C = chunked, A =
+  // asynchronous staging, G = neighbours' traces gathered asynchronously.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
     return fusion == o.fusion && elements_per_block == o.elements_per_block &&
            elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops &&
            vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked && mma_staged == o.mma_staged &&
-           mma_wide == o.mma_wide && mma_neighbours == o.mma_neighbours;
+           mma_wide == o.mma_wide && mma_neighbours == o.mma_neighbours && mma_split_columns == o.mma_split_columns;
   }
 };
 

@@ -75,12 +75,20 @@ nlohmann::json tune_one(const Problem& p, bool single, const cuda::DeviceCeiling
   });
   const PlanTrial& best = r.trials[r.best];
   const PlanTrial& dflt = r.trials.front();
+  std::string finals;
+  for (const PlanTrial& t : r.trials)
+    if (t.sustained_seconds > 0)
+      finals += fmt::format("{}{} {:.2f}", finals.empty() ? "" : ", ", t.plan.name(), gdof(t.sustained_seconds));
+  if (!finals.empty())
+    std::cout << fmt::format("  under sustained load (GDOF/s, the finalists within {:.0f}% of the fastest burst): {}\n",
+                             100 * (kFinalistMargin - 1), finals);
   std::cout << fmt::format("  best: {} at {:.2f} GDOF/s ({:.1f}% of the floor), {:.2f}x the default plan {}; "
                            "right-hand side within {:.1e} of ref; search {:.1f} s (compile {:.1f}, time {:.1f}, "
-                           "check {:.1f})\n",
+                           "check {:.1f}, sustained {:.1f})\n",
                            best.plan.name(), gdof(best.stage_seconds), 100 * floor / best.stage_seconds,
                            dflt.stage_seconds > 0 ? dflt.stage_seconds / best.stage_seconds : 0.0, dflt.plan.name(),
-                           best.rhs_difference, r.seconds, r.compile_seconds, r.timing_seconds, r.check_seconds);
+                           best.rhs_difference, r.seconds, r.compile_seconds, r.timing_seconds, r.check_seconds,
+                           r.sustained_seconds);
   codegen::TunedPlan entry;
   entry.plan = best.plan.name();
   entry.gdof_per_s = gdof(best.stage_seconds);
@@ -96,10 +104,12 @@ nlohmann::json tune_one(const Problem& p, bool single, const cuda::DeviceCeiling
   nlohmann::json j = {{"N", p.N}, {"precision", single ? "single" : "double"}, {"K", K},
                       {"best", entry.plan}, {"gdof_per_s", entry.gdof_per_s},
                       {"default_gdof_per_s", entry.default_gdof_per_s}, {"percent_of_floor", entry.percent_of_floor},
-                      {"search_s", r.seconds}, {"plans", nlohmann::json::array()}};
+                      {"burst_best", r.trials[r.burst_best].plan.name()}, {"search_s", r.seconds},
+                      {"plans", nlohmann::json::array()}};
   for (const PlanTrial& t : r.trials)
     j["plans"].push_back({{"plan", t.plan.name()}, {"rejected", t.rejected}, {"stage_s", t.stage_seconds},
-                          {"gdof_per_s", gdof(t.stage_seconds)}, {"checked", t.checked},
+                          {"gdof_per_s", gdof(t.stage_seconds)}, {"sustained_gdof_per_s", gdof(t.sustained_seconds)},
+                          {"checked", t.checked},
                           {"rhs_difference", t.rhs_difference}});
   return j;
 }

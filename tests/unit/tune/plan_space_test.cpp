@@ -44,6 +44,11 @@ TEST(CudaPlanSpace, NamesRoundTrip) {
   EXPECT_TRUE(CudaPlan::parse("f2.b4.t1.M.W.C.A.G")->mma_neighbours);
   EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.W.C.A.G")->name(), "f2.b4.t1.M.W.C.A.G");
   EXPECT_FALSE(CudaPlan::parse("f2.b4.t1.M.W.C.A")->mma_neighbours);
+  EXPECT_TRUE(CudaPlan::parse("f2.b8.t1.M.W.H.C.A")->mma_split_columns);
+  EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M.W.H.C.A.G")->name(), "f2.b8.t1.M.W.H.C.A.G");
+  EXPECT_FALSE(CudaPlan::parse("f2.b8.t1.M.W.C.A")->mma_split_columns);
+  for (const char* bad : {"f2.b8.t1.M.H", "f2.b8.t1.H", "f2.b8.t1.M.W.C.H", "f2.b8.t1.M.H.W", "f2.b8.t1.M.W.H.H"})
+    EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": H follows W, before C and A";
   for (const char* bad : {"f2.b4.t1.G", "f2.b4.t1.M.G.A", "f2.b4.t1.M.G.C", "f2.b4.t1.M.G.W", "f2.b4.t1.M.A.G.G"})
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": G follows M, last";
   for (const char* bad : {"f2.b4.t1.W", "f2.b4.t1.T.W", "f2.b4.t1.M.C.W", "f2.b4.t1.M.A.W", "f2.b4.t1.M.W.W"})
@@ -94,15 +99,24 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       if (N <= 6) {
         expected.insert(".M.W.C.A.G");
         if (single || N <= 4) expected.insert(".M.C.A.G");
+        // two warps per row tile (8 elements per block), chunked; with the neighbours' traces where staged
+        expected.insert({".M.W.H.C.A", ".M.W.H.C.A.G"});
+        if (!single) expected.insert(".M.W.H.C");
       }
       EXPECT_EQ(layouts, expected) << "N = " << N << (single ? " fp32" : " fp64");
-      for (const PlanCandidate& c : plans)
-        if (c.plan.mma_neighbours) EXPECT_EQ(c.plan.elements_per_block, 4) << c.plan.name();
-      EXPECT_EQ(plans.front().plan.mma_neighbours, single ? N == 4 || N == 6 : N == 6)
-          << "the default: neighbours' traces with the state at fp64 N = 6 and fp32 N = 4, 6";
+      for (const PlanCandidate& c : plans) {
+        if (c.plan.mma_neighbours) EXPECT_EQ(c.plan.elements_per_block, c.plan.mma_split_columns ? 8 : 4) << c.plan.name();
+        if (c.plan.mma_split_columns) EXPECT_EQ(c.plan.elements_per_block, 8) << c.plan.name();
+      }
+      EXPECT_EQ(plans.front().plan.mma_neighbours, N == 6 && !single)
+          << "the default: neighbours' traces with the state at fp64 N = 6";
+      EXPECT_EQ(plans.front().plan.mma_split_columns, single ? N == 4 || N == 6 : N == 3 || N == 4 || N == 6)
+          << "the default: two warps per row tile at fp64 N = 3, 4, 6 and fp32 N = 4, 6";
+      if (plans.front().plan.mma)
+        EXPECT_EQ(plans.front().plan.elements_per_block, plans.front().plan.mma_split_columns ? 8 : 4) << N;
       EXPECT_EQ(plans.front().plan.mma, N >= (single ? 4 : 3)) << "the default: tensor cores from N = 3 (fp64), 4 (fp32)";
-      EXPECT_EQ(plans.front().plan.mma_wide, single ? N >= 4 && N <= 6 : N >= 4)
-          << "the default: 16-row DMMA tiles from N = 4 in fp64, at N = 4..6 in fp32";
+      EXPECT_EQ(plans.front().plan.mma_wide, single ? N >= 4 && N <= 6 : N >= 3)
+          << "the default: 16-row DMMA tiles from N = 3 in fp64, at N = 4..6 in fp32";
       EXPECT_FALSE(default_cuda_plan(N, single, 75).mma) << "no tensor-core default below sm_80";
       // on sm_80 no wide tiles (DMMA m16n8k4 is sm_90): the default and every plan there is 8-row
       CudaBlockLimits ampere;
@@ -110,7 +124,8 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_FALSE(default_cuda_plan(N, single, 80).mma_wide);
       const auto on80 = enumerate_cuda_plans(N, single, ampere);
       EXPECT_EQ(on80.front().rejected, "") << N;
-      for (const PlanCandidate& c : on80) EXPECT_FALSE(c.plan.mma_wide) << c.plan.name();
+      for (const PlanCandidate& c : on80) EXPECT_FALSE(c.plan.mma_wide || c.plan.mma_split_columns) << c.plan.name();
+      if (on80.front().plan.mma) EXPECT_EQ(on80.front().plan.elements_per_block, 4) << N;
       EXPECT_EQ(std::count_if(on80.begin(), on80.end(), [](const PlanCandidate& c) { return c.plan.mma; }),
                 (single ? 4 : 8) + (N <= 6 ? 1 : 0));
       EXPECT_EQ(default_cuda_plan(N, single, 80).mma_neighbours, false) << "measured on sm_90 only";
@@ -187,6 +202,16 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
               "neighbours' traces gathered asynchronously (G) go with chunked, asynchronous staging (needs M, C and A)")
         << name;
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.M.W.C.A.G"), 6, false), "");
+  // two warps per row tile: 16-row tiles only, an even number of column tiles, twice the warps
+  const CudaPlan h = *CudaPlan::parse("f2.b8.t1.M.W.H.C.A");
+  EXPECT_EQ(cuda_plan_rejection(h, 4, false), "");
+  EXPECT_EQ(h.threads_per_block(35), 2 * 3 * 32);
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.M.W.H.C.A"), 4, false),
+            "two warps per tile (H) need an even number of column tiles: a multiple of 8 elements per block, not 4");
+  CudaPlan h8 = h;
+  h8.mma_wide = false;
+  EXPECT_EQ(cuda_plan_rejection(h8, 4, false), "two warps per tile (H) go with the 16-row fp64 tiles (needs M and W)");
+  EXPECT_NE(cuda_plan_rejection(h, 4, false, ampere), "");
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.M.C.A.G"), 4, true), "");
   // N = 8, chunked: a chunk of max(168, 4 x 45) = 180 rows x 6 x 16 columns x 8 B + J (16 x 3 x 165 x 8 B): 197 KB
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b16.t1.M.C"), 8, false), "");
