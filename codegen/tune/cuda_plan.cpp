@@ -134,13 +134,13 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
 }
 
 CudaPlan default_cuda_plan(int N, bool single, int arch) {
-  // The best plan of `dgmax tune` on the H100 (K = 384,000, 2026-11-25, bench/NOTES.md), or one
-  // within 5% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32), 4 elements per block, B
-  // staged by chunks with the state and face data copied asynchronously (M.C.A); on sm_90 fp64
-  // from N = 4 with 16-row tiles (M.W.C.A; at N = 7, 8 M.W.C, the staged state costs blocks) and
-  // fp32 at N = 4..6 on the fp64 tensor cores (M.W.C.A; with the neighbours' traces copied with
-  // the state, G, at fp64 N = 6 and fp32 N = 4, 6); below that, transposed operators, fp32 with two
-  // elements per thread.
+  // The best plan of `dgmax tune` on the H100 (K = 384,000, bench/NOTES.md; sustained load since
+  // the twelfth session), or one within 5% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32),
+  // 4 elements per block, B staged by chunks with the state and face data copied asynchronously
+  // (M.C.A); on sm_90 16-row fp64 tiles (W) for fp64 from N = 3 and fp32 at N = 4..7, 8 elements
+  // with two warps per tile (H) at fp64 N = 3, 4, 6 and fp32 N = 4, 6, the neighbours' traces with
+  // the state (G) at fp64 N = 6, no staged state at fp64 N = 7, 8 (it costs blocks), 8 elements at
+  // fp32 N = 7; below that, transposed operators, fp32 with two elements per thread.
   CudaPlan p;
   p.fusion = 2;
   p.elements_per_thread = 1;
@@ -162,6 +162,12 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
       p.elements_per_block = 8;
       p.mma_wide = p.mma_split_columns = true;
       p.mma_neighbours = !single && N == 6;
+    }
+    // sm_90, fp32 N = 7: 8 elements on the fp64 tensor cores, 1.05x the split-TF32 plan sustained
+    // (the search's pick in the eighth and twelfth sessions)
+    if (arch >= 90 && single && N == 7) {
+      p.elements_per_block = 8;
+      p.mma_wide = true;
     }
     return p;
   }

@@ -113,10 +113,11 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_EQ(plans.front().plan.mma_split_columns, single ? N == 4 || N == 6 : N == 3 || N == 4 || N == 6)
           << "the default: two warps per row tile at fp64 N = 3, 4, 6 and fp32 N = 4, 6";
       if (plans.front().plan.mma)
-        EXPECT_EQ(plans.front().plan.elements_per_block, plans.front().plan.mma_split_columns ? 8 : 4) << N;
+        EXPECT_EQ(plans.front().plan.elements_per_block,
+                  plans.front().plan.mma_split_columns || (single && N == 7) ? 8 : 4) << N;
       EXPECT_EQ(plans.front().plan.mma, N >= (single ? 4 : 3)) << "the default: tensor cores from N = 3 (fp64), 4 (fp32)";
-      EXPECT_EQ(plans.front().plan.mma_wide, single ? N >= 4 && N <= 6 : N >= 3)
-          << "the default: 16-row DMMA tiles from N = 3 in fp64, at N = 4..6 in fp32";
+      EXPECT_EQ(plans.front().plan.mma_wide, single ? N >= 4 && N <= 7 : N >= 3)
+          << "the default: 16-row DMMA tiles from N = 3 in fp64, at N = 4..7 in fp32";
       EXPECT_FALSE(default_cuda_plan(N, single, 75).mma) << "no tensor-core default below sm_80";
       // on sm_80 no wide tiles (DMMA m16n8k4 is sm_90): the default and every plan there is 8-row
       CudaBlockLimits ampere;
