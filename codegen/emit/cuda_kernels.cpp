@@ -611,15 +611,15 @@ dgmax_stage(STAGE_PARAMS) {{
 // B is staged in shared memory all at once, or one chunk at a time (MMA_CHUNKED: the rows of one
 // operator, then the fluxes; MMA_NB: the fluxes first, from the neighbours' traces copied
 // asynchronously into the chunk while the state arrives). Warp w computes output rows
-// MROWS*w .. MROWS*w + MROWS-1 (all columns; MMA_SPLIT: warps 2m and 2m+1 share tile m's rows and
-// take half of the column tiles each); each lane then finishes the values it holds.
+// MROWS*w .. MROWS*w + MROWS-1 (all columns; with WPT = 2, plan option H, warps 2m and 2m+1 share
+// tile m's rows and take half of the column tiles each); each lane then finishes the values it holds.
 #define MMA_CHUNKED {chunked}
 #define MMA_STAGED {staged}
 #define MMA_WIDE {wide}
 #define MMA_NB {nb}
 enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, NPK = {npk}, NFK = {nfk}, MROWS = {mrows}, KSTEP = {kstep},
         B_ROWS = MMA_CHUNKED ? {chunk_rows} : 3 * NPK + NFK }};
-// warps per row tile (MMA_SPLIT: 2) and the column tiles each of them multiplies
+// warps per row tile (2 with plan option H) and the column tiles each of them multiplies
 enum {{ WPT = {wpt}, NTW = NTL / WPT }};
 static_assert(NTL % WPT == 0, "the column tiles split evenly between a row tile's warps");
 // This warp's row tile and the first of its column tiles.

@@ -58,7 +58,7 @@ struct CudaPlan {
   bool mma_split_columns = false;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
-  // fp64, per 16 in fp32 and in W plans).
+  // fp64, per 16 in fp32 and in W plans; two per 16 with H).
   int threads_per_block(int Np, bool single = false) const {
     const int rows = single || mma_wide ? 16 : 8;
     return mma ? 32 * ((Np + rows - 1) / rows) * (mma_split_columns ? 2 : 1)
