@@ -145,30 +145,22 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
   p.fusion = 2;
   p.elements_per_thread = 1;
   if (arch >= 80 && N >= (single ? 4 : 3)) {
-    p.elements_per_block = 4;
+    const bool sm90 = arch >= 90;
     p.mma = true;
-    // sm_90: fp64 DMMA in 16-row tiles, for fp64 from N = 4 (without the staged state at N = 7,
-    // 8) and for fp32 at N = 4..6
-    p.mma_wide = arch >= 90 && (single ? N <= 6 : N >= 4);
+    // sm_90: fp64 DMMA in 16-row tiles for fp64 from N = 3 and fp32 data at N = 4..7
+    p.mma_wide = sm90 && (single ? N <= 7 : N >= 3);
+    // two warps per row tile (H) at fp64 N = 3, 4, 6 and fp32 N = 4, 6: 1.02-1.045x under sustained
+    // load (bench/NOTES.md, twelfth session)
+    p.mma_split_columns = sm90 && (single ? N == 4 || N == 6 : N == 3 || N == 4 || N == 6);
+    // 8 elements per block with H, and at fp32 N = 7 (1.05x the split-TF32 plan sustained, the
+    // search's pick in the eighth and twelfth sessions); else 4
+    p.elements_per_block = p.mma_split_columns || (sm90 && single && N == 7) ? 8 : 4;
     p.mma_chunked = true;
+    // no staged state at fp64 N = 7, 8 (it costs blocks)
     p.mma_staged = single || (p.mma_wide ? N <= 6 : N != 7);
-    // the neighbours' traces with the state where that measured faster: fp64 N = 6 (+1.4%), fp32
-    // N = 4 (+3%) and N = 6 (W.C.A.G: +4% over M.C.A); it lost 2-4% at fp64 N = 3..5 and fp32 N = 5
-    // (bench/NOTES.md, 2026-11-25)
-    p.mma_neighbours = arch >= 90 && p.mma_staged && (single ? N == 4 || N == 6 : N == 6);
-    // sm_90: 8 elements per block with two warps per row tile (H) at fp64 N = 3, 4, 6 and fp32
-    // N = 4, 6, where it measured 1.02-1.045x under sustained load (bench/NOTES.md, twelfth session)
-    if (arch >= 90 && (single ? N == 4 || N == 6 : N == 3 || N == 4 || N == 6)) {
-      p.elements_per_block = 8;
-      p.mma_wide = p.mma_split_columns = true;
-      p.mma_neighbours = !single && N == 6;
-    }
-    // sm_90, fp32 N = 7: 8 elements on the fp64 tensor cores, 1.05x the split-TF32 plan sustained
-    // (the search's pick in the eighth and twelfth sessions)
-    if (arch >= 90 && single && N == 7) {
-      p.elements_per_block = 8;
-      p.mma_wide = true;
-    }
+    // the neighbours' traces with the state at fp64 N = 6 (1.014x with 4 elements, and with H the
+    // search's pick); with 4 elements it also won at fp32 N = 4, 6, where H beats both
+    p.mma_neighbours = sm90 && p.mma_staged && !single && N == 6;
     return p;
   }
   p.transposed = true;
