@@ -81,7 +81,7 @@ nlohmann::json tune_one(const Problem& p, bool single, const cuda::DeviceCeiling
       finals += fmt::format("{}{} {:.2f}", finals.empty() ? "" : ", ", t.plan.name(), gdof(t.sustained_seconds));
   if (!finals.empty())
     std::cout << fmt::format("  under sustained load (GDOF/s, the finalists within {:.0f}% of the fastest burst): {}\n",
-                             100 * (kFinalistMargin - 1), finals);
+                             100 * (codegen::kFinalistMargin - 1), finals);
   std::cout << fmt::format("  best: {} at {:.2f} GDOF/s ({:.1f}% of the floor), {:.2f}x the default plan {}; "
                            "right-hand side within {:.1e} of ref; search {:.1f} s (compile {:.1f}, time {:.1f}, "
                            "check {:.1f}, sustained {:.1f})\n",

@@ -100,16 +100,6 @@ std::string kernel_rejection(const std::vector<CudaKernelReport>& kernels) {
 
 double plan_check_tolerance(bool single) { return single ? 1e-5 : 1e-12; }
 
-namespace {
-// A finalist's sustained timing: a warm-up (the board's power settles within about 0.3 s of a change
-// of load), then a measured second: under the cap the clock hunts between about 1380 and 1800 MHz
-// over 100-200 ms, which 0.3 s windows did not average out (up to 7% apart between calls, eleventh
-// session) and ~1 s benches do (within 0.5%; bench/NOTES.md).
-constexpr double kWarmupSeconds = 0.4, kMeasuredSeconds = 1.0;
-// The finals are skipped when they would take the search past this (it stays within a minute).
-constexpr double kSearchBudgetSeconds = 55;
-}  // namespace
-
 CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::function<void(const PlanTrial&)>& progress) {
   const auto t0 = Clock::now();
   CudaTuneResult out;
@@ -205,12 +195,11 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
   // the check phase's were on average) besides its warm-up and measured second
   int checked = 0;
   for (const PlanTrial& t : out.trials) checked += t.checked;
-  const double per_finalist = kWarmupSeconds + kMeasuredSeconds + out.check_seconds / std::max(1, checked);
   std::vector<int> finalists;
-  if (seconds_since(t0) + kFinalists * per_finalist <= kSearchBudgetSeconds)
+  if (codegen::finals_fit_budget(seconds_since(t0), out.check_seconds / std::max(1, checked)))
     for (int i : order) {
       PlanTrial& trial = out.trials[i];
-      if (static_cast<int>(finalists.size()) == kFinalists || trial.stage_seconds > kFinalistMargin * burst) break;
+      if (static_cast<int>(finalists.size()) == codegen::kFinalists || trial.stage_seconds > codegen::kFinalistMargin * burst) break;
       if (!trial.rejected.empty() || trial.timed_once) continue;
       if (trial.checked || passes_check(trial)) finalists.push_back(i);
     }
@@ -221,14 +210,14 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
       PlanTrial& trial = out.trials[i];
       be->set_plan(trial.plan);
       auto steps_for = [&](double seconds) { return std::max(1, static_cast<int>(seconds / (5 * trial.stage_seconds))); };
-      be->time_steps(steps_for(kWarmupSeconds), dt);
-      const int steps = steps_for(kMeasuredSeconds);
+      be->time_steps(steps_for(codegen::kFinalWarmupSeconds), dt);
+      const int steps = steps_for(codegen::kFinalMeasuredSeconds);
       trial.sustained_seconds = be->time_steps(steps, dt) / (5.0 * steps);
     }
-    // the burst winner keeps its place unless a finalist is clearly faster sustained (more than the
-    // ~0.5% that one-second windows of one plan differ by)
-    for (int i : finalists)
-      if (out.trials[i].sustained_seconds * kDisplaceMargin < out.trials[out.best].sustained_seconds) out.best = i;
+    // the burst winner (the first finalist) keeps its place unless one is clearly faster sustained
+    std::vector<double> sustained;
+    for (int i : finalists) sustained.push_back(out.trials[i].sustained_seconds);
+    out.best = finalists[codegen::sustained_winner(sustained)];
   }
   out.sustained_seconds = seconds_since(t_sustained);
   out.seconds = seconds_since(t0);

@@ -5,12 +5,8 @@
 // far is timed by that step alone). Then the plans are checked against the ref backend's
 // right-hand side in order of time: the fastest that agrees to the backend tests' tolerance (1e-12
 // relative in fp64, 1e-5 in fp32) is the burst winner; a faster one that does not is refused with
-// its difference. The bursts (~4 ms) run near full clock, but a run of the tensor-core plans holds
-// the board at its power limit, where the clock drops by up to a fifth (bench/NOTES.md, eleventh
-// session) and a plan that draws less may win: so the plans within kFinalistMargin of the burst
-// winner (at most kFinalists, each checked against ref) are timed again over a second of
-// sustained load each after a warm-up, and the fastest there wins (skipped where the search would
-// pass 55 s: it stays within a minute).
+// its difference. Then the finals under sustained load (codegen/tune/search_finals.hpp): the plans
+// near the burst winner timed again at the board's power limit, where one may displace it.
 #pragma once
 
 #include <functional>
@@ -18,6 +14,7 @@
 #include <vector>
 
 #include "codegen/tune/cuda_plan.hpp"
+#include "codegen/tune/search_finals.hpp"
 #include "codegen/tune/tuning_db.hpp"
 #include "solver/backends/cuda/cuda_backend.hpp"
 #include "solver/physics/problem.hpp"
@@ -34,12 +31,6 @@ struct PlanTrial {
   double sustained_seconds = 0; // a finalist's stage time over sustained load (after a warm-up), else 0
   std::vector<CudaKernelReport> kernels;
 };
-
-// The burst timing's finalists: plans within this factor of the burst winner's time, at most this many.
-inline constexpr double kFinalistMargin = 1.08;
-inline constexpr int kFinalists = 3;
-// A finalist displaces the burst winner when it is faster sustained by more than this factor.
-inline constexpr double kDisplaceMargin = 1.015;
 
 struct CudaTuneResult {
   std::vector<PlanTrial> trials;  // in enumeration order; trials[0] is the default plan

@@ -172,14 +172,14 @@ TEST_F(GpuPlans, SearchReturnsACheckedTimedWinnerThatRunsThenUse) {
     if (t.sustained_seconds > 0) {
       // a finalist: within the margin of the burst winner, checked, and not clearly faster than the winner
       ++finalists;
-      EXPECT_LE(t.stage_seconds, kFinalistMargin * burst_best.stage_seconds) << t.plan.name();
+      EXPECT_LE(t.stage_seconds, codegen::kFinalistMargin * burst_best.stage_seconds) << t.plan.name();
       EXPECT_TRUE(t.checked) << t.plan.name();
       EXPECT_LE(t.rhs_difference, 1e-12) << t.plan.name();
-      EXPECT_GE(t.sustained_seconds * kDisplaceMargin, best.sustained_seconds) << t.plan.name();
+      EXPECT_GE(t.sustained_seconds * codegen::kDisplaceMargin, best.sustained_seconds) << t.plan.name();
     }
   }
   EXPECT_GE(timed, 10);
-  EXPECT_LE(finalists, kFinalists);
+  EXPECT_LE(finalists, codegen::kFinalists);
   // with one plan within the margin no sustained timing is spent, and it wins; else the winner is a
   // finalist: the burst winner, or one faster than it under sustained load by the displace margin
   if (finalists == 0) EXPECT_EQ(r.best, r.burst_best);

@@ -1,0 +1,34 @@
+// The rules of the plan search's sustained finals (solver/backends/cuda/cuda_tuner.cpp), as plain
+// functions of times: the ~4 ms bursts every plan is timed by run near full clock, but a run of the
+// tensor-core plans holds the board at its power limit, where a plan that draws less keeps a higher
+// clock (bench/NOTES.md, eleventh and twelfth sessions). So the plans within kFinalistMargin of the
+// burst winner (at most kFinalists, each checked against ref) are timed again: a warm-up, then a
+// measured second each.
+#pragma once
+
+#include <vector>
+
+namespace dgmax::codegen {
+
+// Finalists: plans within this factor of the burst winner's time, at most this many.
+inline constexpr double kFinalistMargin = 1.08;
+inline constexpr int kFinalists = 3;
+// A finalist's timing: the board's power settles within about 0.3 s of a change of load; under the
+// cap the clock hunts between about 1380 and 1800 MHz over 100-200 ms, which 0.3 s windows did not
+// average out (one plan up to 7% apart between calls) and one-second windows do (within 0.5%).
+inline constexpr double kFinalWarmupSeconds = 0.4, kFinalMeasuredSeconds = 1.0;
+// A finalist displaces the burst winner when it is faster sustained by more than this factor.
+inline constexpr double kDisplaceMargin = 1.015;
+// The finals are skipped when they could take the search past this (it stays within a minute).
+inline constexpr double kSearchBudgetSeconds = 55;
+
+// Whether the finals fit the search's budget after `elapsed` seconds: kFinalists finalists, each
+// a warm-up, a measured second and possibly one check of `seconds_per_check`.
+bool finals_fit_budget(double elapsed, double seconds_per_check);
+
+// The winner among finalists by their sustained stage times (sustained[0]: the burst winner): a
+// finalist displaces the one standing when it is faster by more than kDisplaceMargin. Returns its
+// position in `sustained`.
+int sustained_winner(const std::vector<double>& sustained);
+
+}  // namespace dgmax::codegen

@@ -1,0 +1,35 @@
+// The rules of the plan search's sustained finals (codegen/tune/search_finals.hpp): when they fit
+// the search's budget, and when a finalist displaces the burst winner.
+#include <gtest/gtest.h>
+
+#include "codegen/tune/search_finals.hpp"
+
+using namespace dgmax::codegen;
+
+namespace {
+
+TEST(SearchFinals, FitTheBudgetWithAWarmUpAMeasuredSecondAndACheckEach) {
+  // 3 finalists x (0.4 + 1.0 + 1.0) s = 7.2 s on top of what the search took
+  EXPECT_TRUE(finals_fit_budget(47.7, 1.0));
+  EXPECT_FALSE(finals_fit_budget(47.9, 1.0));
+  EXPECT_TRUE(finals_fit_budget(50.8, 0.0));   // 4.2 s: the checks are already done
+  EXPECT_FALSE(finals_fit_budget(52.9, 4.0));  // fp64 N = 8 (call 4): the finals were skipped
+  EXPECT_TRUE(finals_fit_budget(12.6, 1.7));   // fp64 N = 5
+}
+
+TEST(SearchFinals, AFinalistDisplacesTheBurstWinnerOnlyWhenClearlyFaster) {
+  EXPECT_EQ(sustained_winner({1.0}), 0);
+  EXPECT_EQ(sustained_winner({1.0, 0.99}), 0) << "1% faster: within the windows' spread";
+  EXPECT_EQ(sustained_winner({1.0, 0.98}), 1) << "2% faster displaces it";
+  // the one standing after a displacement is the one to beat
+  EXPECT_EQ(sustained_winner({1.0, 0.98, 0.975}), 1);
+  EXPECT_EQ(sustained_winner({1.0, 0.99, 0.97}), 2);
+  EXPECT_EQ(sustained_winner({1.0, 1.2, 0.9}), 2);
+  // fp32 N = 4: call 2's burst winner f2.b4.t1.M.W.C.A.G against the H plan, at call 3's sustained
+  // GDOF/s (50.64, 53.52, and 49.86 for f2.b4.t1.M.W.C.A)
+  EXPECT_EQ(sustained_winner({1 / 50.64, 1 / 53.52, 1 / 49.86}), 1);
+  // call 3, fp32 N = 5: 49.85 against 49.97, level: the burst winner stays
+  EXPECT_EQ(sustained_winner({1 / 49.85, 1 / 48.15, 1 / 49.97}), 0);
+}
+
+}  // namespace
