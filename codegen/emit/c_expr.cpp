@@ -115,10 +115,16 @@ class Printer {
   }
 
  private:
+  // How input slot `slot` is read, before the lane index.
+  std::string input_row(int slot) const {
+    if (slot < static_cast<int>(style_.input_rows.size()) && !style_.input_rows[slot].empty())
+      return style_.input_rows[slot];
+    return style_.input_array + "[" + std::to_string(slot) + "]";
+  }
   // Names node i when it is an input or a constant (no statement needed); true then.
   bool name_leaf(size_t i) {
     const DagNode& n = dag_.nodes()[i];
-    if (n.op == Op::input) name_[i] = style_.input_array + "[" + std::to_string(n.input) + "]" + style_.lane_index;
+    if (n.op == Op::input) name_[i] = input_row(n.input) + style_.lane_index;
     else if (n.op == Op::constant) name_[i] = c_constant(n.value, style_.type);
     else return false;
     return true;

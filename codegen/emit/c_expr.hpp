@@ -11,6 +11,9 @@ namespace dgmax::codegen {
 
 struct CExprStyle {
   std::string input_array = "in";    // inputs read as in[slot]
+  // When non-empty, input slot i is read as input_rows[i] (then lane_index) instead: inputs that
+  // live in different arrays (the cpu stage reads the interior trace in place, uM[c * NP][e]).
+  std::vector<std::string> input_rows;
   std::string output_array = "out";  // outputs written as out[i]
   std::string lane_index;            // appended to every in[slot] and out[i]: "[e]" reads lane e of [slots][W] arrays
   std::string temp_prefix = "t";     // temporaries t0, t1, ...

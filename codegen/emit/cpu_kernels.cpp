@@ -29,6 +29,14 @@ std::string fused_stage_source(const KernelSpec& s) {
   lanes.indent = "    ";
   std::vector<bool> face_slot(kNumFluxInputs, false);  // the same at every node of a face
   for (int slot = kNormal; slot < kNumFluxInputs; ++slot) face_slot[slot] = true;
+  // the traces read where they are: the interior one from the batch's state (uM = u + iM, rows
+  // c * NP), the exterior one from the gathered xP: [6][W]. (Copied into one array first, GCC made
+  // the interior copy a memcpy of 32-byte moves that the flux then re-read as 64-byte vectors.)
+  lanes.input_rows.assign(kNumFluxInputs, "");
+  for (int c = 0; c < 6; ++c) {
+    lanes.input_rows[kEint + c] = "uM[" + std::to_string(c) + " * NP]";
+    lanes.input_rows[kEext + c] = "xP[" + std::to_string(c) + "]";
+  }
   const CSplitStatements flux = emit_c_statements_split(s.flux.dag, lanes, face_slot, "hv");
   return fmt::format(R"(// ---- The fused stage, plan {name} --------------------------------------------------------------
 // One pass over the elements per LSERK stage: a batch of W consecutive elements is copied into
@@ -40,6 +48,7 @@ enum {{ W = {W} }};  // elements per batch (SIMD lanes)
 // constant, not a macro: NP is an enumerator, which #if would read as 0 (then always on).
 static constexpr bool kPrefetchNeighbours = 6 * NP * sizeof(real_t) <= 512;
 #define HAS_FMA {fma}
+#define WIDE_TRACE_OFFSETS {wide}  // 1: tracew holds nodes k'*NP + i' (states of 2^31 entries or more), 0: offsets
 #if HAS_FMA  // operator products: one rounding, one instruction
 #define OP_FMA(a, x, acc) std::fma(a, x, acc)
 #else
@@ -48,16 +57,16 @@ static constexpr bool kPrefetchNeighbours = 6 * NP * sizeof(real_t) <= 512;
 
 // numerical_flux on the W lanes of a batch, split in two (the same statements): the part that
 // depends on the face only (normal, materials: slots 12..28 of fin: [29][W]) once per face into
-// hv: [NHOIST][W], then per face node the rest from in: [12][W] (interior and exterior traces)
-// into out: [6][W].
+// hv: [NHOIST][W], then per face node the rest from the interior trace uM: rows c * NP, c < 6, of
+// the batch's state (from the face node's row on) and the exterior one xP: [6][W], into out: [6][W].
 enum {{ NHOIST = {nhoist} }};
 DGMAX_FN void face_invariants_batch(const real_t (*__restrict in)[W], real_t (*__restrict hv)[W]) {{
 #pragma omp simd
   for (int e = 0; e < W; ++e) {{
 {flux_inv}  }}
 }}
-DGMAX_FN void numerical_flux_batch(const real_t (*__restrict in)[W], const real_t (*__restrict hv)[W],
-                                   real_t (*__restrict out)[W]) {{
+DGMAX_FN void numerical_flux_batch(const real_t (*__restrict uM)[W], const real_t (*__restrict xP)[W],
+                                   const real_t (*__restrict hv)[W], real_t (*__restrict out)[W]) {{
 #pragma omp simd
   for (int e = 0; e < W; ++e) {{
 {flux_var}  }}
@@ -68,7 +77,7 @@ DGMAX_FN void numerical_flux_batch(const real_t (*__restrict in)[W], const real_
 // states, incident fields); the vector pass used its own trace as the exterior one there.
 // u: [6*NP][W] the state; g: [GEO][W] geometry; mk: [MAT][W] materials; nbr: [4][W] the
 // neighbour across each face (-1: boundary); matp: [4][4][W] eps, mu, Z, Y across each face (the
-// element's own on the boundary); trace: [4*NFP][W] the exterior trace's node.
+// element's own on the boundary); trace: [4*NFP][W] the exterior trace's node or offset (tracew).
 DGMAX_FN void batch_fluxes(const int* __restrict ke, const real_t (*__restrict u)[W], const real_t (*__restrict g)[W],
                            const real_t (*__restrict mk)[W], const int (*__restrict nbr)[W],
                            const real_t (*__restrict matp)[W], const int (*__restrict trace)[W], const real_t* __restrict q, const real_t* __restrict geo,
@@ -92,17 +101,18 @@ DGMAX_FN void batch_fluxes(const int* __restrict ke, const real_t (*__restrict u
     for (int j = 0; j < NFP; ++j) {{
       const int iM = Fmask[f][j];
       const int* __restrict tr = trace[f * NFP + j];
-      alignas(64) real_t in[12][W];  // the node's traces (slots 0..11)
+      alignas(64) real_t xP[6][W];  // the node's exterior trace
 #pragma omp simd
       for (int e = 0; e < W; ++e) {{
+#if WIDE_TRACE_OFFSETS  // tr: the node k'*NP + i'
         const long at = (long)(tr[e] / NP) * 6 * NP + tr[e] % NP;
-        for (int c = 0; c < 6; ++c) {{
-          in[c][e] = u[c * NP + iM][e];
-          in[6 + c][e] = q[at + c * NP];
-        }}
+#else  // tr: the offset k'*6*NP + i' itself (the state has fewer than 2^31 entries)
+        const int at = tr[e];
+#endif
+        for (int c = 0; c < 6; ++c) xP[c][e] = q[at + c * NP];
       }}
       alignas(64) real_t o[6][W];
-      numerical_flux_batch(in, hv, o);
+      numerical_flux_batch(u + iM, xP, hv, o);
       real_t (*__restrict out)[W] = fl + (f * NFP + j) * 6;
       for (int c = 0; c < 6; ++c)
 #pragma omp simd
@@ -230,8 +240,9 @@ DGMAX_FN void element_sources(int k, int e, const real_t (*__restrict u)[W], con
 // Batch-interleaved copies of per-element data (the backend makes them; batch n holds elements
 // nW .. nW+W-1, lanes past the last element repeat it): geow: [batches][GEO][W], matw:
 // [batches][MAT][W], nbrw: [batches][4][W] etoe, matpw: [batches][4][4][W] eps, mu, Z, Y across
-// each face (the element's own on the boundary), tracew: [batches][4*NFP][W] the node of the
-// exterior trace (vmapP; the element's own face node on the boundary).
+// each face (the element's own on the boundary), tracew: [batches][4*NFP][W] the exterior trace's
+// node k'*NP + i' (vmapP; the element's own face node on the boundary) with WIDE_TRACE_OFFSETS,
+// else its offset k'*6*NP + i' in q.
 extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const real_t* __restrict geo,
                             const real_t* __restrict mat, const int* __restrict etoe, const int* __restrict bc,
                             const int* __restrict vmapP, const double* __restrict vert, double t,
@@ -291,7 +302,7 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
 
 )",
                      fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),
-                     fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
+                     fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("wide", plan.wide_trace_offsets ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),
                      fmt::arg("fscale", kGeoFscale), fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu),
                      fmt::arg("sigma_eps", kMatSigmaOverEps));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 
 #include "solver/util/env.hpp"
@@ -12,7 +13,8 @@
 namespace dgmax::codegen {
 
 std::string CpuPlan::name() const {
-  return fmt::format("f{}.w{}.c{}.v{}{}", fused ? 1 : 0, batch, elements_per_chunk, vector_bits, fma ? ".fma" : "");
+  return fmt::format("f{}.w{}.c{}.v{}{}{}", fused ? 1 : 0, batch, elements_per_chunk, vector_bits, fma ? ".fma" : "",
+                     wide_trace_offsets ? ".o64" : "");
 }
 
 std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
@@ -34,6 +36,7 @@ std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
     else if (field == 2 && number('c', p.elements_per_chunk)) ++field;
     else if (field == 3 && number('v', p.vector_bits)) ++field;
     else if (field == 4 && part == "fma") p.fma = true, ++field;
+    else if ((field == 4 || field == 5) && part == "o64") p.wide_trace_offsets = true, field = 6;
     else return std::nullopt;
   }
   if (field < 4 || fused > 1 || p.batch < 1 || p.batch > 64 || p.elements_per_chunk < 0) return std::nullopt;
@@ -61,19 +64,30 @@ CpuPlan default_cpu_plan(int N, bool single) {
   return p;
 }
 
-CpuPlan cpu_plan_for(int N, bool single) {
+bool needs_wide_trace_offsets(size_t state_entries) {
+  return state_entries > static_cast<size_t>(std::numeric_limits<int>::max());
+}
+
+CpuPlan cpu_plan_fitting_state(CpuPlan plan, size_t state_entries) {
+  if (needs_wide_trace_offsets(state_entries)) plan.wide_trace_offsets = true;
+  return plan;
+}
+
+CpuPlan cpu_plan_for(int N, bool single, size_t state_entries) {
   const std::string forced = env("DGMAX_CPU_PLAN");  // debugging
-  if (forced.empty()) return default_cpu_plan(N, single);
+  if (forced.empty()) return cpu_plan_fitting_state(default_cpu_plan(N, single), state_entries);
   const std::optional<CpuPlan> plan = CpuPlan::parse(forced);
   if (!plan)
     throw UserError("DGMAX_CPU_PLAN='" + forced + "' is no plan name", {},
-                    "write fF.wW.cC.vV[.fma], e.g. f1.w8.c32.v512.fma (F: 1 fused, 0 four passes; W: elements "
-                    "per batch; C: elements per OpenMP chunk, 0: one range per thread; V: vector bits, 0 = the compiler's choice)");
-  return *plan;
+                    "write fF.wW.cC.vV[.fma][.o64], e.g. f1.w8.c32.v512.fma (F: 1 fused, 0 four passes; W: elements "
+                    "per batch; C: elements per OpenMP chunk, 0: one range per thread; V: vector bits, 0 = the compiler's "
+                    "choice; o64: 64-bit exterior-trace offsets)");
+  return cpu_plan_fitting_state(*plan, state_entries);
 }
 
-std::string cpu_plan_report(int N, bool single) {
-  return cpu_plan_for(N, single).name() + (env("DGMAX_CPU_PLAN").empty() ? " (default)" : " (DGMAX_CPU_PLAN)");
+std::string cpu_plan_report(int N, bool single, size_t state_entries) {
+  return cpu_plan_for(N, single, state_entries).name() +
+         (env("DGMAX_CPU_PLAN").empty() ? " (default)" : " (DGMAX_CPU_PLAN)");
 }
 
 }  // namespace dgmax::codegen

@@ -3,6 +3,7 @@
 // reports and in DGMAX_CPU_PLAN (an override for debugging), and parsed back.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -32,14 +33,22 @@ struct CpuPlan {
   // last bits only (the agreement tests' tolerances hold). The flux and the rest keep separate
   // multiplies and adds (-ffp-contract=off, host_jit.hpp).
   bool fma = true;
+  // The fused stage's exterior-trace offsets (tracew) as 64-bit products k'·6·Np + i' computed from
+  // the node k'·Np + i'. Else the offset itself is stored as an int, and the gather of a face
+  // node's exterior trace is one vector gather with 32-bit indices (8 or 16 lanes) instead of
+  // pairs of 4-lane ones with 64-bit indices: 4-15% at N = 1..3 (bench/NOTES.md, thirteenth
+  // session). Needed when the state (ghosts included) has 2^31 entries or more
+  // (cpu_plan_fitting_state sets it then).
+  bool wide_trace_offsets = false;
 
-  // "f1.w8.c32.v512.fma": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0: the
-  // compiler's choice), "fma" when set.
+  // "f1.w8.c32.v512.fma.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0: the
+  // compiler's choice), "fma" when set, "o64" with wide trace offsets.
   std::string name() const;
   static std::optional<CpuPlan> parse(const std::string& name);
   bool operator==(const CpuPlan& o) const {
     return fused == o.fused && batch == o.batch && elements_per_chunk == o.elements_per_chunk &&
-           vector_bits == o.vector_bits && fma == o.fma;
+           vector_bits == o.vector_bits && fma == o.fma &&
+           wide_trace_offsets == o.wide_trace_offsets;
   }
 };
 
@@ -53,9 +62,16 @@ int host_simd_bits();
 // thread's own caches; round-robin chunks of 4 batches put them in other cores').
 CpuPlan default_cpu_plan(int N, bool single);
 
-// The default plan, or the one DGMAX_CPU_PLAN names (a UserError when it does not parse).
-CpuPlan cpu_plan_for(int N, bool single);
+// Whether a state of `state_entries` reals (K·6·Np, ghosts included) needs wide trace offsets:
+// the fused stage's int offsets reach state_entries - 1.
+bool needs_wide_trace_offsets(size_t state_entries);
+// `plan` with wide trace offsets when the state needs them (else as it is).
+CpuPlan cpu_plan_fitting_state(CpuPlan plan, size_t state_entries);
+
+// The default plan, or the one DGMAX_CPU_PLAN names (a UserError when it does not parse), fitted
+// to a state of `state_entries` reals.
+CpuPlan cpu_plan_for(int N, bool single, size_t state_entries);
 // What cpu_plan_for picks, for reports: "f1.w8.c0.v512.fma (default)" or "... (DGMAX_CPU_PLAN)".
-std::string cpu_plan_report(int N, bool single);
+std::string cpu_plan_report(int N, bool single, size_t state_entries);
 
 }  // namespace dgmax::codegen

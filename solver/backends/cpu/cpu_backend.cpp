@@ -23,13 +23,14 @@ template <class Real>
 class CpuBackend final : public HostStateBackend<Real> {
  public:
   using Backend::kernel_seconds_;  // (the base is dependent on Real)
-  CpuBackend(const Problem& p, const codegen::CpuPlan& plan) : p_(p), plan_(plan) {
+  CpuBackend(const Problem& p, const codegen::CpuPlan& plan)
+      : p_(p), plan_(codegen::cpu_plan_fitting_state(plan, static_cast<size_t>(p.K()) * 6 * p.Np())) {
     codegen::KernelSpec spec = make_kernel_spec(p, std::is_same_v<Real, float>);
-    spec.plan.cpu = plan;
+    spec.plan.cpu = plan_;
     codegen::HostJitOptions jit;
-    if (plan.vector_bits > 0) jit.flags.push_back("-mprefer-vector-width=" + std::to_string(plan.vector_bits));
+    if (plan_.vector_bits > 0) jit.flags.push_back("-mprefer-vector-width=" + std::to_string(plan_.vector_bits));
     lib_ = codegen::jit_compile(codegen::generate_cpu_source(spec), "dgmax_cpu_N" + std::to_string(p.N), jit);
-    if (plan.fused) {
+    if (plan_.fused) {
       stage_ = reinterpret_cast<StageFn>(lib_->symbol("dgmax_stage"));
     } else {
       volume_ = reinterpret_cast<VolumeFn>(lib_->symbol("dgmax_volume"));
@@ -47,10 +48,10 @@ class CpuBackend final : public HostStateBackend<Real> {
     psi_res_.assign(psi_.size(), Real(0));
     xsrc_.assign(static_cast<size_t>(d_.slots()) * 6 * p_.Np(), Real(0));
     const size_t n = static_cast<size_t>(p_.K()) * 6 * p_.Np();
-    if (plan.fused) {
+    if (plan_.fused) {
       // each thread's batches in memory of its NUMA node: first touched under the stage's schedule
       // with a chunk of 0 (one contiguous range of batches per thread; the default plan)
-      const size_t slice = static_cast<size_t>(plan.batch) * 6 * p_.Np();
+      const size_t slice = static_cast<size_t>(plan_.batch) * 6 * p_.Np();
       resize_first_touch(q_, n, slice);
       resize_first_touch(res_, n, slice);
       resize_first_touch(q_next_, n, slice);
@@ -189,7 +190,8 @@ class CpuBackend final : public HostStateBackend<Real> {
   // owned elements bW .. bW+W-1, lanes past the last one repeat it. geow_: [batches][kGeoStride][W],
   // matw_: [batches][kMatStride][W], nbrw_: [batches][4][W], matpw_: [batches][4][4][W] (eps, mu,
   // Z, Y across each face; its own on the boundary), tracew_: [batches][4·Nfp][W] (the
-  // node k'·Np + i' of the exterior trace; the element's own face node on the boundary).
+  // exterior trace's offset k'·6·Np + i' in the state, or with wide trace offsets its node
+  // k'·Np + i'; the element's own face node on the boundary).
   void interleave_batches() {
     const int W = plan_.batch, K = p_.K_owned(), Np = p_.Np(), Nfp = p_.Nfp(), batches = (K + W - 1) / W;
     const int G = codegen::kGeoStride, M = codegen::kMatStride;
@@ -212,9 +214,12 @@ class CpuBackend final : public HostStateBackend<Real> {
           const size_t kq = kp >= 0 ? static_cast<size_t>(kp) : k;  // the other side's materials
           const int fields[4] = {codegen::kMatEps, codegen::kMatMu, codegen::kMatZ, codegen::kMatY};
           for (int x = 0; x < 4; ++x) matpw_[((b * 4 + f) * 4 + x) * W + e] = d_.mat[kq * M + fields[x]];
-          for (int j = 0; j < Nfp; ++j)
-            tracew_[(b * 4 * Nfp + f * Nfp + j) * W + e] =
+          for (int j = 0; j < Nfp; ++j) {
+            const int node =
                 kp >= 0 ? d_.vmapP[(k * 4 + f) * Nfp + j] : static_cast<int>(k) * Np + p_.ref->Fmask(j, f);
+            tracew_[(b * 4 * Nfp + f * Nfp + j) * W + e] =
+                plan_.wide_trace_offsets ? node : (node / Np) * 6 * Np + node % Np;  // < 2^31 (the plan's check)
+          }
         }
       }
   }
@@ -268,7 +273,7 @@ class CpuBackend final : public HostStateBackend<Real> {
 }  // namespace
 
 std::unique_ptr<Backend> make_cpu_backend(const Problem& p, bool single) {
-  return make_cpu_backend_with_plan(p, single, codegen::cpu_plan_for(p.N, single));
+  return make_cpu_backend_with_plan(p, single, codegen::cpu_plan_for(p.N, single, static_cast<size_t>(p.K()) * 6 * p.Np()));
 }
 
 std::unique_ptr<Backend> make_cpu_backend_with_plan(const Problem& p, bool single, const codegen::CpuPlan& plan) {

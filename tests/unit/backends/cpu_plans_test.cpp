@@ -25,8 +25,9 @@ namespace {
 constexpr double kDoubleTol = 1e-15, kSingleTol = 2e-6;  // as cpu_backend_test.cpp
 
 // chunk: elements per OpenMP chunk, -1: two batches; 0: one range per thread (the default)
-codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chunk = -1) {
+codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chunk = -1, bool wide = false) {
   codegen::CpuPlan p;
+  p.wide_trace_offsets = wide;
   p.fused = fused;
   p.batch = batch;
   p.elements_per_chunk = chunk < 0 ? 2 * batch : chunk;
@@ -37,12 +38,15 @@ codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chun
 
 // The variants tested, for real_t of `bits` bits: four passes; fused with one SIMD register of
 // elements (512 bits where the host has AVX-512, else 256), half of one, an odd width, none (1);
-// with and without FMA; OpenMP chunks of two batches or one range of batches per thread.
+// with and without FMA; OpenMP chunks of two batches or one range of batches per thread; the
+// exterior traces' offsets as ints (states under 2^31 entries) or computed in 64 bits (o64; the
+// path of larger states, which no test can allocate, taken here on small ones).
 std::vector<codegen::CpuPlan> variants(int bits) {
   const int simd = codegen::host_simd_bits() >= 512 ? 512 : 256;
   const int lanes = simd / bits;
   return {plan(false, 1, 0, false),       plan(true, lanes, simd, true, 0), plan(true, lanes, simd, false),
-          plan(true, lanes / 2, 0, true), plan(true, 3, 0, true, 0),        plan(true, 1, 0, false)};
+          plan(true, lanes / 2, 0, true), plan(true, 3, 0, true, 0),        plan(true, 1, 0, false),
+          plan(true, lanes, simd, true, 0, true), plan(true, 3, 0, false, -1, true)};
 }
 
 std::string pml_config(const std::string& precision) {
@@ -70,25 +74,50 @@ TEST(CpuPlans, NamesParseBack) {
   EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c32").has_value());
   EXPECT_FALSE(codegen::CpuPlan::parse("f2.w8.c32.v512").has_value());
   EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c32.v300.fma").has_value());
+  EXPECT_EQ(codegen::CpuPlan::parse("f1.w8.c0.v512.o64")->name(), "f1.w8.c0.v512.o64");
+  EXPECT_TRUE(codegen::CpuPlan::parse("f1.w8.c0.v512.fma.o64")->wide_trace_offsets);
+  EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.v512.o64.fma").has_value());
+  EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.v512.fma.o64.o64").has_value());
+  EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.o64").has_value());
   const codegen::CpuPlan d = codegen::default_cpu_plan(3, false);
   EXPECT_TRUE(d.fused);
   EXPECT_EQ(d.batch, codegen::host_simd_bits() / 64);
   EXPECT_EQ(d.elements_per_chunk, 0);  // one contiguous range of batches per thread
   EXPECT_EQ(d.name().rfind("f1.w" + std::to_string(d.batch) + ".c0.", 0), 0u) << d.name();
+  EXPECT_FALSE(d.wide_trace_offsets);
+}
+
+// The fused stage stores each exterior trace's offset in the state as an int: the largest is the
+// state's size less one. From 2^31 entries on, the offsets are computed in 64 bits instead (o64),
+// whichever plan is asked for.
+TEST(CpuPlans, WideTraceOffsetsFromTwoToThe31Entries) {
+  const size_t two31 = size_t(1) << 31;
+  EXPECT_FALSE(codegen::needs_wide_trace_offsets(two31 - 1));
+  EXPECT_TRUE(codegen::needs_wide_trace_offsets(two31));
+  EXPECT_TRUE(codegen::needs_wide_trace_offsets(size_t(6) * 120 * 20'000'000));  // N = 7, 20 million elements
+  EXPECT_FALSE(codegen::cpu_plan_for(3, false, 1000).wide_trace_offsets);
+  const codegen::CpuPlan big = codegen::cpu_plan_for(3, true, two31);
+  EXPECT_TRUE(big.wide_trace_offsets);
+  EXPECT_EQ(big.name(), codegen::default_cpu_plan(3, true).name() + ".o64");
+  EXPECT_NE(codegen::cpu_plan_report(3, false, two31).find(".o64 (default)"), std::string::npos);
+  ::setenv("DGMAX_CPU_PLAN", "f1.w4.c0.v256.fma", 1);
+  EXPECT_EQ(codegen::cpu_plan_for(3, false, two31).name(), "f1.w4.c0.v256.fma.o64");  // forced, and fitted
+  EXPECT_EQ(codegen::cpu_plan_for(3, false, 1000).name(), "f1.w4.c0.v256.fma");
+  ::unsetenv("DGMAX_CPU_PLAN");
 }
 
 // DGMAX_CPU_PLAN (debugging) forces a plan; a name that does not parse is one clear error.
 TEST(CpuPlans, ForcedPlanIsUsedOrRefused) {
   ::setenv("DGMAX_CPU_PLAN", "f0.w1.c16.v0", 1);
-  const codegen::CpuPlan forced = codegen::cpu_plan_for(3, false);
+  const codegen::CpuPlan forced = codegen::cpu_plan_for(3, false, 1000);
   EXPECT_EQ(forced.name(), "f0.w1.c16.v0");
   EXPECT_FALSE(forced.fused);
   ::setenv("DGMAX_CPU_PLAN", "f1.w8", 1);
   const UserError e =
-      expect_hinted_user_error([] { codegen::cpu_plan_for(3, false); }, {"DGMAX_CPU_PLAN='f1.w8'", "no plan name"});
+      expect_hinted_user_error([] { codegen::cpu_plan_for(3, false, 1000); }, {"DGMAX_CPU_PLAN='f1.w8'", "no plan name"});
   EXPECT_NE(e.hint().find("f1.w8.c32.v512.fma"), std::string::npos) << e.render();
   ::unsetenv("DGMAX_CPU_PLAN");
-  EXPECT_TRUE(codegen::cpu_plan_for(3, false) == codegen::default_cpu_plan(3, false));
+  EXPECT_TRUE(codegen::cpu_plan_for(3, false, 1000) == codegen::default_cpu_plan(3, false));
 }
 
 // Right-hand sides on a random mesh (its element count leaves partial batches for most widths)
