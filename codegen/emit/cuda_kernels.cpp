@@ -28,9 +28,28 @@ float tf32_round(float x) {
 // a 16-row tile. fp32 (m16n8k8, g = lane/4, t = lane%4): Afrag_hi/lo[mt * KS + ks][4 lane + v] =
 // A[16 mt + g + 8 (v%2)][8 ks + t + 4 (v/2)], split into TF32 high and low parts. A warp loads a
 // fragment as consecutive words.
+// The warpgroup MMA of X plans as an inline-assembly function: d (this lane's NCOL/2 accumulators,
+// NCOL = 6 x EPB columns) += a (its A fragment: 4 TF32 words) x the k step's B tile at descriptor db.
+std::string wgmma_function(int ncol) {
+  const int nd = ncol / 2;
+  std::string regs, outs;
+  for (int i = 0; i < nd; ++i) {
+    regs += (i ? ", %" : "%") + std::to_string(i);
+    outs += (i ? ", \"+f\"(d[" : "\"+f\"(d[") + std::to_string(i) + "])";
+  }
+  return fmt::format(
+      "DGMAX_FN void wgmma_tf32(float* d, const unsigned* a, unsigned long long db) {{\n"
+      "  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\n\"  // p: accumulate into d\n"
+      "               \"wgmma.mma_async.sync.aligned.m64n{}k8.f32.tf32.tf32 {{{}}}, {{%{}, %{}, %{}, %{}}}, %{}, p, 1, 1;\\n}}\\n\"\n"
+      "               : {}\n"
+      "               : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"l\"(db), \"r\"(1));\n}}\n",
+      nd + 5, ncol, regs, nd, nd + 1, nd + 2, nd + 3, nd + 4, outs);
+}
+
 std::string mma_operator_table(const KernelSpec& s) {
   const int Np = s.Np, Nf = 4 * s.Nfp;
-  const MmaShape m = mma_shape(Np, s.Nfp, s.plan.cuda.elements_per_block, s.single, s.plan.cuda.mma_wide);
+  const MmaShape m = mma_shape(Np, s.Nfp, s.plan.cuda.elements_per_block, s.single, s.plan.cuda.mma_wide,
+                               s.plan.cuda.mma_warpgroup);
   const int NPK = m.np_padded;
   auto A = [&](int row, int col) -> double {  // columns: Dr, Ds, Dt (each padded to NPK), LIFT
     if (row >= Np || col >= 3 * NPK + Nf) return 0.0;
@@ -173,7 +192,7 @@ DGMAX_FN const real_t* element_pml_coef(int slot, int pml_slots, const real_t* _
 
 std::string generate_cuda_source(const KernelSpec& s) {
   const CudaPlan& plan = s.plan.cuda;
-  const MmaShape mma = mma_shape(s.Np, s.Nfp, plan.elements_per_block, s.single, plan.mma_wide);
+  const MmaShape mma = mma_shape(s.Np, s.Nfp, plan.elements_per_block, s.single, plan.mma_wide, plan.mma_warpgroup);
   std::ostringstream src;
   src << kernel_header_comment(s, "cuda")
       << fmt::format("// Plan {}: fusion level {}, {} elements per block, {} per thread ({} threads per block),\n"
@@ -617,6 +636,7 @@ dgmax_stage(STAGE_PARAMS) {{
 #define MMA_STAGED {staged}
 #define MMA_WIDE {wide}
 #define MMA_NB {nb}
+#define MMA_WG {wg}
 enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, NPK = {npk}, NFK = {nfk}, MROWS = {mrows}, KSTEP = {kstep},
         B_ROWS = MMA_CHUNKED ? {chunk_rows} : 3 * NPK + NFK }};
 // warps per row tile (2 with plan option H) and the column tiles each of them multiplies
@@ -633,12 +653,14 @@ enum {{ BPAD = {bpad}, BREG = 32 + BPAD }};
 #if SINGLE && !MMA_WIDE
 typedef float acc_t;
 enum {{ NACC = 4, BW = 2 }};  // accumulators per lane and tile; words per B entry (TF32 hi, lo)
+#if !MMA_WG
 // Where B[r][col] of a chunk lives: in the m16n8k8 B fragment of tile (r/8, col/8), register r%8/4,
 // lane (col%8)*4 + r%4; a warp reads each fragment register as 32 consecutive float2 (hi, lo).
 DGMAX_FN int bslot(int r, int col) {{
   const int s = ((r >> 3) * NTL + (col >> 3)) * 64 + ((r >> 2) & 1) * 32 + (col & 7) * 4 + (r & 3);
   return s + (s >> 5) * BPAD;
 }}
+#endif
 // x rounded to TF32 (10 mantissa bits, ties away from zero) by integer arithmetic, as the host
 // rounds A (tf32_round): the bits of cvt.rna.tf32.f32 for every finite |x| < 3e38, in fewer
 // instructions than cvt's 5 on sm_90 (bench/NOTES.md, tenth session). to_tf32_hi passes NaN, Inf and
@@ -647,6 +669,65 @@ DGMAX_FN int bslot(int r, int col) {{
 // read the top 19 bits of what passes. to_tf32 serves the low part, finite whenever the high part is.
 DGMAX_FN unsigned to_tf32(float x) {{ return (__float_as_uint(x) + 0x1000u) & 0xffffe000u; }}
 DGMAX_FN unsigned to_tf32_hi(float x) {{ return fabsf(x) < 3.0e38f ? to_tf32(x) : __float_as_uint(x); }}
+#if MMA_WG
+// Warpgroup MMAs (plan option X, sm_90a): warps 4g .. 4g+3 multiply row tiles 4g .. 4g+3 (64 rows)
+// by all NTL column tiles in one wgmma per k step and part (lo*hi + hi*lo + hi*hi). B in shared
+// memory as wgmma reads it: per k step of 8 rows a tile of NTL*64 words, core matrices of 8
+// columns x 4 rows (16 bytes per column, 128 bytes each; along k 128 bytes apart, along the
+// columns 256); the TF32 high parts, then (B_LO words on) the low parts.
+enum {{ B_LO = B_ROWS * NTL * 8 }};
+DGMAX_FN int bslot(int r, int col) {{
+  return (r >> 3) * (NTL * 64) + ((r >> 2) & 1) * 32 + (col >> 3) * 64 + (col & 7) * 4 + (r & 3);
+}}
+DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, float x) {{
+  const unsigned hi = to_tf32_hi(x);
+  chunk[slot] = __uint_as_float(hi);
+  chunk[slot + B_LO] = __uint_as_float(to_tf32(x - __uint_as_float(hi)));
+}}
+// The shared-memory matrix descriptor of a k step's tile at p: start address, leading (k) byte
+// offset 128, stride (column) byte offset 256, no swizzle; each field in units of 16 bytes.
+DGMAX_FN unsigned long long b_desc(const real_t* p) {{
+  const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+  return (unsigned long long)((a & 0x3FFFF) >> 4) | (8ull << 16) | (16ull << 32);
+}}
+{wgmma_fn}
+// The warp's A fragments of one chunk (high and low parts, up to KS_CHUNK k steps) in registers:
+// loaded before the chunk's B is staged, so that their trip from L2 overlaps the staging, and
+// never overwritten while a wgmma may still read them.
+enum {{ KS_CHUNK = (MMA_CHUNKED ? (NPK > NFK ? NPK : NFK) : B_ROWS) / KSTEP }};
+struct a_regs_t {{ float4 hi[KS_CHUNK], lo[KS_CHUNK]; }};
+DGMAX_FN void load_a(int k0, int steps, int warp, int lane, a_regs_t& a) {{
+  const float4* ah = reinterpret_cast<const float4*>(&Afrag_hi[0][0]) + ((long)warp * KS + k0) * 32 + lane;
+  const float4* al = reinterpret_cast<const float4*>(&Afrag_lo[0][0]) + ((long)warp * KS + k0) * 32 + lane;
+#pragma unroll
+  for (int ks = 0; ks < KS_CHUNK; ++ks)
+    if (ks < steps) a.hi[ks] = ah[ks * 32], a.lo[ks] = al[ks * 32];
+}}
+// acc += the fragments a (steps k steps) x the staged chunk bf, as the warpgroup's wgmmas
+// (committed and waited for before returning: B may then be overwritten).
+DGMAX_FN void gemm_loaded(int steps, const a_regs_t& a, const real_t* __restrict__ bf, float (*__restrict__ acc)[4]) {{
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+  for (int ks = 0; ks < KS_CHUNK; ++ks) {{
+    if (ks >= steps) break;
+    const float4 h = a.hi[ks], l = a.lo[ks];
+    const unsigned ahi[4] = {{__float_as_uint(h.x), __float_as_uint(h.y), __float_as_uint(h.z), __float_as_uint(h.w)}};
+    const unsigned alo[4] = {{__float_as_uint(l.x), __float_as_uint(l.y), __float_as_uint(l.z), __float_as_uint(l.w)}};
+    const real_t* bk = bf + ks * (NTL * 64);
+    wgmma_tf32(&acc[0][0], alo, b_desc(bk));  // small terms first
+    wgmma_tf32(&acc[0][0], ahi, b_desc(bk + B_LO));
+    wgmma_tf32(&acc[0][0], ahi, b_desc(bk));
+  }}
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}}
+// acc += the warp's A fragments for k steps k0 .. k0+steps-1 x the staged chunk (steps <= KS_CHUNK).
+DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int warp, int lane, float (*__restrict__ acc)[4]) {{
+  a_regs_t a;
+  load_a(k0, steps, warp, lane, a);
+  gemm_loaded(steps, a, bf, acc);
+}}
+#else
 DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, float x) {{
   const unsigned hi = to_tf32_hi(x);
   reinterpret_cast<float2*>(chunk)[slot] = make_float2(__uint_as_float(hi), __uint_as_float(to_tf32(x - __uint_as_float(hi))));
@@ -677,6 +758,7 @@ DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int w
     }}
   }}
 }}
+#endif  // MMA_WG
 #else
 // fp64 tensor cores (DMMA), also for fp32 data with MMA_WIDE: B entries and products in fp64.
 typedef double acc_t;
@@ -738,7 +820,26 @@ DGMAX_FN void lane_output(int nt, int h, int warp, int lane, int& i, int& e, int
 }}
 
 // The first word of B's chunk that starts at row `rows` (a multiple of KSTEP: whole registers).
+#if MMA_WG
+// Item n of a staging loop over EPB elements x `rows` rows: element e, row r. X plans take the
+// elements fastest: a warp's stores then spread over the columns (otherwise its 32 consecutive
+// rows land in 4 banks of wgmma's layout: 8-way conflicts).
+DGMAX_FN void b_staging_item(int n, int rows, int& e, int& r) {{ (void)rows; r = n / EPB; e = n - r * EPB; }}
+DGMAX_FN real_t* b_rows(real_t* bf, int rows) {{ return bf + (long)rows * NTL * 8; }}
+// Past B (high and low parts).
+DGMAX_FN real_t* b_end(real_t* bf) {{ return bf + 2 * B_LO; }}
+// B's staged rows are complete and visible to the block's MMAs: wgmma reads shared memory through
+// the async proxy, which the block's ordinary stores reach only after a proxy fence.
+DGMAX_FN void b_ready() {{
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+}}
+#else
+DGMAX_FN void b_staging_item(int n, int rows, int& e, int& r) {{ e = n / rows; r = n - e * rows; }}
 DGMAX_FN real_t* b_rows(real_t* bf, int rows) {{ return bf + (long)rows * NTL * 8 / 32 * BREG * BW; }}
+DGMAX_FN real_t* b_end(real_t* bf) {{ return b_rows(bf, B_ROWS); }}
+DGMAX_FN void b_ready() {{ __syncthreads(); }}
+#endif
 
 // What the stage reads of a group's elements besides their states, staged with them (A plans):
 // geometry records, neighbours across each face and the neighbours' face nodes.
@@ -755,7 +856,9 @@ struct group_faces_t {{
 DGMAX_FN void stage_curl_rows(int K, int kb, int tid, const real_t* __restrict__ qb, const real_t* __restrict__ geo,
                               const real_t* __restrict__ gb, int m0, int m1, real_t* __restrict__ bf) {{
   for (int n = tid; n < EPB * NPK; n += NT) {{
-    const int e = n / NPK, j = n - e * NPK, k = kb + e;
+    int e, j;
+    b_staging_item(n, NPK, e, j);
+    const int k = kb + e;
     const bool live = k < K && j < NP;
     real_t v[6];
 #pragma unroll
@@ -780,7 +883,9 @@ DGMAX_FN void stage_flux_rows(int K, int kb, int tid, const real_t* __restrict__
                               const real_t* __restrict__ qb, const group_faces_t* __restrict__ gf,
                               real_t* __restrict__ bf) {{
   for (int n = tid; n < EPB * NFK; n += NT) {{
-    const int e = n / NFK, f = n - e * NFK, k = kb + e;
+    int e, f;
+    b_staging_item(n, NFK, e, f);
+    const int k = kb + e;
     real_t fl[6] = {{0, 0, 0, 0, 0, 0}};
     if (k < K && f < NFACE_NODES) {{
       if (gf) {{
@@ -823,7 +928,10 @@ DGMAX_FN void stage_flux_rows_nb(int K, int kb, int tid, const real_t* __restric
   real_t fl[NFI][6];
 #pragma unroll
   for (int u = 0; u < NFI; ++u) {{
-    const int n = tid + u * NT, e = n / NFK, f = n - e * NFK, k = kb + e;
+    const int n = tid + u * NT;
+    int e, f;
+    b_staging_item(n, NFK, e, f);
+    const int k = kb + e;
 #pragma unroll
     for (int c = 0; c < 6; ++c) fl[u][c] = real_t(0);
     if (n < EPB * NFK && k < K && f < NFACE_NODES)
@@ -833,7 +941,9 @@ DGMAX_FN void stage_flux_rows_nb(int K, int kb, int tid, const real_t* __restric
   __syncthreads();  // every trace is read before the fluxes overwrite them
 #pragma unroll
   for (int u = 0; u < NFI; ++u) {{
-    const int n = tid + u * NT, e = n / NFK, f = n - e * NFK;
+    const int n = tid + u * NT;
+    int e, f;
+    b_staging_item(n, NFK, e, f);
     if (n < EPB * NFK)
 #pragma unroll
       for (int c = 0; c < 6; ++c) store_b(bf, bslot(f, e * 6 + c), c < 3 ? -fl[u][c] : fl[u][c]);
@@ -934,29 +1044,47 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
 #if MMA_NB  // (G plans are chunked)
   // the fluxes first (their inputs are in), then the operators' chunks
   stage_flux_rows_nb(K, kb, tid, mat, bc, vert, t, qb, gf, bf);
-  __syncthreads();
+  b_ready();
   gemm_chunk(3 * (NPK / KSTEP), NFK / KSTEP, bf, warp, lane, acc);
   for (int m = 0; m < 3; ++m) {{
     __syncthreads();  // the previous chunk is consumed
     stage_curl_rows(K, kb, tid, qb, geo, gb, m, m + 1, bf);
-    __syncthreads();
+    b_ready();
     gemm_chunk(m * (NPK / KSTEP), NPK / KSTEP, bf, warp, lane, acc);
+  }}
+#elif MMA_CHUNKED && MMA_WG
+  // each chunk's A fragments requested before its B is staged
+  for (int m = 0; m < 3; ++m) {{
+    a_regs_t a;
+    load_a(m * (NPK / KSTEP), NPK / KSTEP, warp, lane, a);
+    if (m > 0) __syncthreads();  // the previous chunk is consumed
+    stage_curl_rows(K, kb, tid, qb, geo, gb, m, m + 1, bf);
+    b_ready();
+    gemm_loaded(NPK / KSTEP, a, bf, acc);
+  }}
+  {{
+    a_regs_t a;
+    load_a(3 * (NPK / KSTEP), NFK / KSTEP, warp, lane, a);
+    __syncthreads();
+    stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, qb, gf, bf);
+    b_ready();
+    gemm_loaded(NFK / KSTEP, a, bf, acc);
   }}
 #elif MMA_CHUNKED
   for (int m = 0; m < 3; ++m) {{
     if (m > 0) __syncthreads();  // the previous chunk is consumed
     stage_curl_rows(K, kb, tid, qb, geo, gb, m, m + 1, bf);
-    __syncthreads();
+    b_ready();
     gemm_chunk(m * (NPK / KSTEP), NPK / KSTEP, bf, warp, lane, acc);
   }}
   __syncthreads();
   stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, qb, gf, bf);
-  __syncthreads();
+  b_ready();
   gemm_chunk(3 * (NPK / KSTEP), NFK / KSTEP, bf, warp, lane, acc);
 #else
   stage_curl_rows(K, kb, tid, qb, geo, gb, 0, 3, bf);
   stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, qb, gf, b_rows(bf, 3 * NPK));
-  __syncthreads();
+  b_ready();
   gemm_chunk(0, KS, bf, warp, lane, acc);
 #endif
 #if PML_IN_STAGE
@@ -1020,7 +1148,7 @@ dgmax_stage(STAGE_PARAMS) {{
   real_t* bf = reinterpret_cast<real_t*>(smem);  // B fragments: B_ROWS x 6 EPB entries of BW words
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   // after B (from a 16-byte boundary): (A) the staging buffers sqr[q, res][EPB][6][NP]; then J
-  real_t* after_b = reinterpret_cast<real_t*>((reinterpret_cast<unsigned long>(b_rows(bf, B_ROWS)) + 15) & ~15ul);
+  real_t* after_b = reinterpret_cast<real_t*>((reinterpret_cast<unsigned long>(b_end(bf)) + 15) & ~15ul);
   real_t (*sqr)[EPB][6][NP] = reinterpret_cast<real_t (*)[EPB][6][NP]>(after_b);
   const int kb = k0 + blockIdx.x * EPB;
   group_faces_t* gf = nullptr;
@@ -1044,6 +1172,8 @@ dgmax_stage(STAGE_PARAMS) {{
                      fmt::arg("mrows", mma.rows), fmt::arg("kstep", mma.k_step),
                      fmt::arg("chunked", plan.mma_chunked ? 1 : 0), fmt::arg("bpad", mma.b_pad),
                      fmt::arg("staged", plan.mma_staged ? 1 : 0), fmt::arg("wide", plan.mma_wide ? 1 : 0), fmt::arg("nb", plan.mma_neighbours ? 1 : 0),
+                     fmt::arg("wg", plan.mma_warpgroup ? 1 : 0),
+                     fmt::arg("wgmma_fn", plan.mma_warpgroup ? wgmma_function(8 * mma.n_tiles) : std::string()),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
                      fmt::arg("vec", plan.vector_loads ? 1 : 0), fmt::arg("single", s.single ? 1 : 0),
                      fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));

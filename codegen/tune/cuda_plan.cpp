@@ -47,7 +47,7 @@ long mma_b_store_wavefronts(const MmaShape& m, int epb, bool tf32, int pad) {
   return total;
 }
 
-MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single, bool wide) {
+MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single, bool wide, bool warpgroup) {
   MmaShape m;
   const bool tf32 = single && !wide;  // else fp64 DMMA (fp32 data converted with W)
   m.rows = single || wide ? 16 : 8;
@@ -59,6 +59,11 @@ MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single, bool wi
   m.m_tiles = (Np + m.rows - 1) / m.rows;
   m.k_steps = m.k_rows / m.k_step;
   m.n_tiles = (6 * elements_per_block + 7) / 8;
+  m.b_pad = 0;
+  if (warpgroup) {  // wgmma: whole warpgroups of 4 row tiles; B in its core-matrix layout, unpadded
+    m.m_tiles = (m.m_tiles + 3) / 4 * 4;
+    return m;
+  }
   // the smallest pad with the fewest store wavefronts (unpadded, consecutive nodes land 4 rows
   // apart in the fragment order, a multiple of 32 entries: up to 4-way conflicts per half warp)
   m.b_pad = 0;
@@ -76,7 +81,7 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
               // of [k_rows or chunk_rows][6 EPB], padded; then (A) q and res [2][EPB][6][NP] and the
               // group's face data; then J [EPB][3][NP]
     // (B rounded up to 16 bytes: the staged state is copied 16 bytes at a time)
-    const MmaShape m = mma_shape(Np, Nfp, epb, single, mma_wide);
+    const MmaShape m = mma_shape(Np, Nfp, epb, single, mma_wide, mma_warpgroup);
     const int b_bytes = static_cast<int>(m.b_entries(mma_chunked ? m.chunk_rows : m.k_rows)) * 8;
     // (A) the group's face data: geometry records, neighbours, neighbour nodes (group_faces_t)
     const int faces = epb * (kGeoStride * w + 4 * 4 + 4 * Nfp * 4);
@@ -92,9 +97,9 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
 }
 
 std::string CudaPlan::name() const {
-  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
+  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
                      transposed ? ".T" : "", shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "",
-                     mma_wide ? ".W" : "", mma_split_columns ? ".H" : "", mma_chunked ? ".C" : "",
+                     mma_wide ? ".W" : "", mma_split_columns ? ".H" : "", mma_warpgroup ? ".X" : "", mma_chunked ? ".C" : "",
                      mma_staged ? ".A" : "", mma_neighbours ? ".G" : "");
 }
 
@@ -105,7 +110,7 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   std::string part;
   int field = 0;
   bool seen_T = false, seen_S = false, seen_V = false, seen_M = false, seen_W = false, seen_C = false,
-       seen_A = false, seen_G = false, seen_H = false;
+       seen_A = false, seen_G = false, seen_H = false, seen_X = false;
   while (std::getline(in, part, '.')) {
     if (part.empty()) return std::nullopt;
     auto number = [&](char tag, int& out) {
@@ -121,9 +126,12 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
     else if (field == 3 && part == "S" && !seen_S && !seen_V && !seen_M) p.shared_ops = seen_S = true;
     else if (field == 3 && part == "V" && !seen_V && !seen_M) p.vector_loads = seen_V = true;
     else if (field == 3 && part == "M" && !seen_M) p.mma = seen_M = true;
-    else if (field == 3 && part == "W" && seen_M && !seen_W && !seen_C && !seen_A && !seen_G) p.mma_wide = seen_W = true;
-    else if (field == 3 && part == "H" && seen_W && !seen_H && !seen_C && !seen_A && !seen_G)
+    else if (field == 3 && part == "W" && seen_M && !seen_W && !seen_H && !seen_X && !seen_C && !seen_A && !seen_G)
+      p.mma_wide = seen_W = true;
+    else if (field == 3 && part == "H" && seen_W && !seen_H && !seen_X && !seen_C && !seen_A && !seen_G)
       p.mma_split_columns = seen_H = true;
+    else if (field == 3 && part == "X" && seen_M && !seen_X && !seen_C && !seen_A && !seen_G)
+      p.mma_warpgroup = seen_X = true;
     else if (field == 3 && part == "C" && seen_M && !seen_C && !seen_A && !seen_G) p.mma_chunked = seen_C = true;
     else if (field == 3 && part == "A" && seen_M && !seen_A && !seen_G) p.mma_staged = seen_A = true;
     else if (field == 3 && part == "G" && seen_M && !seen_G) p.mma_neighbours = seen_G = true;
@@ -137,7 +145,8 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
   // The best plan of `dgmax tune` on the H100 (K = 384,000, bench/NOTES.md; sustained load since
   // the twelfth session), or one within 5% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32),
   // 4 elements per block, B staged by chunks with the state and face data copied asynchronously
-  // (M.C.A); on sm_90 16-row fp64 tiles (W) for fp64 from N = 3 and fp32 at N = 4..7, 8 elements
+  // (M.C.A); on sm_90 16-row fp64 tiles (W) for fp64 from N = 3 and fp32 at N = 4, 6, warpgroup
+  // MMAs (X, 8 elements) at fp32 N = 5, 7, 8 elements
   // with two warps per tile (H) at fp64 N = 3, 4, 6 and fp32 N = 4, 6, the neighbours' traces with
   // the state (G) at fp64 N = 6, no staged state at fp64 N = 7, 8 (it costs blocks), 8 elements at
   // fp32 N = 7; below that, transposed operators, fp32 with two elements per thread.
@@ -147,14 +156,17 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
   if (arch >= 80 && N >= (single ? 4 : 3)) {
     const bool sm90 = arch >= 90;
     p.mma = true;
-    // sm_90: fp64 DMMA in 16-row tiles for fp64 from N = 3 and fp32 data at N = 4..7
-    p.mma_wide = sm90 && (single ? N <= 7 : N >= 3);
+    // sm_90 (H100, H200): fp32 at N = 5, 7 as warpgroup MMAs (X, sm_90a), 8 elements per block:
+    // 1.08x and 1.03x the W plans under sustained load (bench/NOTES.md, thirteenth session)
+    p.mma_warpgroup = arch == 90 && single && (N == 5 || N == 7);
+    // sm_90: fp64 DMMA in 16-row tiles for fp64 from N = 3 and fp32 data at N = 4..7 (but X)
+    p.mma_wide = sm90 && !p.mma_warpgroup && (single ? N <= 7 : N >= 3);
     // two warps per row tile (H) at fp64 N = 3, 4, 6 and fp32 N = 4, 6: 1.02-1.045x under sustained
     // load (bench/NOTES.md, twelfth session)
     p.mma_split_columns = sm90 && (single ? N == 4 || N == 6 : N == 3 || N == 4 || N == 6);
     // 8 elements per block with H, and at fp32 N = 7 (1.05x the split-TF32 plan sustained, the
     // search's pick in the eighth and twelfth sessions); else 4
-    p.elements_per_block = p.mma_split_columns || (sm90 && single && N == 7) ? 8 : 4;
+    p.elements_per_block = p.mma_split_columns || p.mma_warpgroup || (sm90 && single && N == 7) ? 8 : 4;
     p.mma_chunked = true;
     // no staged state at fp64 N = 7, 8 (it costs blocks)
     p.mma_staged = single || (p.mma_wide ? N <= 6 : N != 7);
@@ -187,6 +199,11 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
     return "neighbours' traces gathered asynchronously (G) go with chunked, asynchronous staging (needs M, C and A)";
   if (plan.mma_split_columns && !plan.mma_wide)
     return "two warps per tile (H) go with the 16-row fp64 tiles (needs M and W)";
+  if (plan.mma_warpgroup && !plan.mma) return "warpgroup MMAs (X) are a tensor-core option (needs M)";
+  if (plan.mma_warpgroup && (!single || plan.mma_wide))
+    return "warpgroup MMAs (X) multiply split TF32: single precision without W";
+  if (plan.mma_warpgroup && limits.arch != 90)
+    return fmt::format("warpgroup MMAs (X, wgmma) are sm_90a instructions (the device is sm_{})", limits.arch);
   if (plan.mma_wide && limits.arch < 90)
     return fmt::format("wide fp64 tiles (W, DMMA m16n8k4) need sm_90 or newer (the device is sm_{})", limits.arch);
   if (plan.mma) {
@@ -283,6 +300,12 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
               p.mma_neighbours = true;
               add(p);
             }
+            p.mma_split_columns = p.mma_neighbours = false;
+          }
+          // fp32 split TF32 as warpgroup MMAs (sm_90a), chunked and staged
+          if (single && !wide && chunked && staged && limits.arch == 90) {
+            p.mma_warpgroup = true;
+            add(p);
           }
         }
   CudaPlan four = default_cuda_plan(N, single, /*arch=*/0);  // the rule without tensor cores
@@ -292,6 +315,10 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
   std::vector<PlanCandidate> out;
   for (const CudaPlan& p : plans) out.push_back({p, cuda_plan_rejection(p, N, single, limits)});
   return out;
+}
+
+std::string cuda_plan_arch(const CudaPlan& plan, const std::string& device_arch) {
+  return plan.mma && plan.mma_warpgroup && device_arch == "sm_90" ? "sm_90a" : device_arch;
 }
 
 }  // namespace dgmax::codegen

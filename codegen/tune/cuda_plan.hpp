@@ -56,28 +56,36 @@ struct CudaPlan {
   // while each A fragment it loads from L2 serves 8 elements: its second reader, the other warp of
   // the tile, finds it in L1. Needs an even number of column tiles (a multiple of 8 elements).
   bool mma_split_columns = false;
+  // With mma, fp32 (split TF32, not W), on sm_90 (X): the GEMM as Hopper warpgroup MMAs (wgmma
+  // m64nNk8 tf32, sm_90a), one instruction per 64 rows x all 6 x EPB columns x 8 k instead of one
+  // per 16 x 8 x 8 plus its B fragment loads: A (the operators' TF32 high and low parts) from
+  // registers as in the mma.sync plans, B from shared memory in wgmma's K-major core-matrix
+  // layout. Warps come in groups of 4 (row tiles padded to a multiple of 4). 2.4x the DMMA rate of
+  // the W plans in the stage's shape (bench/NOTES.md, thirteenth session).
+  bool mma_warpgroup = false;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
   // fp64, per 16 in fp32 and in W plans; two per 16 with H).
   int threads_per_block(int Np, bool single = false) const {
-    const int rows = single || mma_wide ? 16 : 8;
-    return mma ? 32 * ((Np + rows - 1) / rows) * (mma_split_columns ? 2 : 1)
-               : Np * (elements_per_block / elements_per_thread);
+    const int rows = single || mma_wide ? 16 : 8, tiles = (Np + rows - 1) / rows;
+    if (mma && mma_warpgroup) return 128 * ((tiles + 3) / 4);  // whole warpgroups
+    return mma ? 32 * tiles * (mma_split_columns ? 2 : 1) : Np * (elements_per_block / elements_per_thread);
   }
   // Shared memory of the largest kernel the plan launches per stage, in bytes (static, or dynamic
   // for mma plans; `with_current`: the problem has a source current J, staged too).
   int shared_bytes(int Np, int Nfp, bool single, bool with_current = true) const;
   // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.W.H.C.A.G": fusion, elements per block, per thread, T =
   // transposed, S = shared operators, V = vector loads, M = tensor cores, W = fp64 DMMA in 16-row
-  // tiles (both precisions), H = two warps per tile (half the columns each), C = chunked, A =
-  // asynchronous staging, G = neighbours' traces gathered asynchronously.
+  // tiles (both precisions), H = two warps per tile (half the columns each), X = warpgroup MMAs
+  // (fp32, sm_90a), C = chunked, A = asynchronous staging, G = neighbours' traces gathered asynchronously.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
     return fusion == o.fusion && elements_per_block == o.elements_per_block &&
            elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops &&
            vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked && mma_staged == o.mma_staged &&
-           mma_wide == o.mma_wide && mma_neighbours == o.mma_neighbours && mma_split_columns == o.mma_split_columns;
+           mma_wide == o.mma_wide && mma_neighbours == o.mma_neighbours && mma_split_columns == o.mma_split_columns &&
+           mma_warpgroup == o.mma_warpgroup;
   }
 };
 
@@ -111,7 +119,13 @@ struct MmaShape {
   // Entries of 8 bytes that `rows` staged rows of B take, padding included.
   long b_entries(int rows) const { return static_cast<long>(rows) * n_tiles * 8 / 32 * (32 + b_pad); }
 };
-MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single = false, bool wide = false);
+// `warpgroup` (X plans): row tiles padded to a multiple of 4 (one warpgroup per 64 rows) and B in
+// wgmma's layout (no padding entries).
+MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single = false, bool wide = false,
+                   bool warpgroup = false);
+// The architecture a plan's kernels are compiled for on a device of `device_arch` ("sm_90"): X
+// plans use sm_90a's own instructions (wgmma), "sm_90a"; the others the device's.
+std::string cuda_plan_arch(const CudaPlan& plan, const std::string& device_arch);
 // Shared-memory wavefronts the B staging stores of one block take with `pad` entries after every
 // 32 (the model mma_shape picks b_pad with; 2 per half warp and column without conflicts).
 // `tf32`: the split-TF32 fragment layout (fp32 without W), else the DMMA layout.

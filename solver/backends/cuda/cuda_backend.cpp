@@ -44,7 +44,8 @@ class CudaBackend final : public CudaPlanBackend {
     const std::string why = codegen::cuda_plan_rejection(plan, p_.N, single, cuda_block_limits());
     DGMAX_ASSERT(why.empty(), "cuda plan " + plan.name() + " cannot run: " + why);
     spec_.plan.cuda = plan;
-    const codegen::NvrtcOptions opt = codegen::NvrtcOptions::for_kernels(ctx_.info().arch());
+    const codegen::NvrtcOptions opt =
+        codegen::NvrtcOptions::for_kernels(codegen::cuda_plan_arch(plan, ctx_.info().arch()));
     const std::string name = "dgmax_cuda_N" + std::to_string(p_.N) + (single ? "_fp32_" : "_fp64_") + plan.name();
     module_ = std::make_unique<cuda::Module>(ctx_, codegen::nvrtc_compile(codegen::generate_cuda_source(spec_), name, opt), name);
     // the module holds the kernels of the plan's fusion level only

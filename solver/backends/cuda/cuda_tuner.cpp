@@ -73,7 +73,9 @@ void precompile_cuda_plans(const Problem& p, bool single, const std::vector<code
       for (size_t n = next++; n < sources.size(); n = next++) {
         const size_t i = order[n];
         try {
-          codegen::nvrtc_compile(sources[i], "tune_" + plans[i].name(), opt);
+          codegen::NvrtcOptions o = opt;
+          o.arch = codegen::cuda_plan_arch(plans[i], opt.arch);
+          codegen::nvrtc_compile(sources[i], "tune_" + plans[i].name(), o);
         } catch (const std::exception&) {
         }
       }

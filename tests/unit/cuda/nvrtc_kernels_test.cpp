@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "codegen/emit/cuda_kernels.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
@@ -25,7 +26,7 @@ TEST(NvrtcKernels, AllOrdersPrecisionsAndArchitecturesCompile) {
         spec.plan.cuda = codegen::default_cuda_plan(N, single, arch == std::string("sm_80") ? 80 : 90);
         const std::string src = codegen::generate_cuda_source(spec);
         codegen::NvrtcOptions opt;
-        opt.arch = arch;
+        opt.arch = codegen::cuda_plan_arch(spec.plan.cuda, arch);  // sm_90a for warpgroup MMAs (X)
         const std::vector<char> cubin =
             codegen::nvrtc_compile(src, "test_N" + std::to_string(N) + (single ? "_fp32_" : "_fp64_") + arch, opt);
         ASSERT_GE(cubin.size(), 4u);
@@ -112,7 +113,9 @@ TEST(NvrtcKernels, PmlKernelsCompileInEveryPlanForm) {
     codegen::KernelSpec spec = make_kernel_spec(p, single);
     spec.pml = prof;
     spec.pml_scaled = true;
-    for (const char* plan : {"f0.b4.t1.T", "f1.b4.t1.T", "f2.b4.t1.T", "f2.b4.t1.M", "f2.b4.t1.M.C", "f2.b4.t1.M.W.C.A.G"}) {
+    std::vector<const char*> plans = {"f0.b4.t1.T", "f1.b4.t1.T", "f2.b4.t1.T", "f2.b4.t1.M", "f2.b4.t1.M.C", "f2.b4.t1.M.W.C.A.G"};
+    if (single) plans.push_back("f2.b8.t1.M.X.C.A");  // warpgroup MMAs (sm_90a)
+    for (const char* plan : plans) {
       spec.plan.cuda = *codegen::CudaPlan::parse(plan);
       const std::string src = codegen::generate_cuda_source(spec);
       EXPECT_NE(src.find("#define HAS_PML 1"), std::string::npos);
@@ -122,7 +125,7 @@ TEST(NvrtcKernels, PmlKernelsCompileInEveryPlanForm) {
       EXPECT_EQ(codegen::cuda_pml_in_stage(spec), in_stage) << plan;
       EXPECT_NE(src.find(std::string("#define PML_IN_STAGE ") + (in_stage ? "1" : "0")), std::string::npos) << plan;
       codegen::NvrtcOptions opt;
-      opt.arch = "sm_90";
+      opt.arch = codegen::cuda_plan_arch(spec.plan.cuda, "sm_90");
       EXPECT_FALSE(codegen::nvrtc_compile(src, std::string("pml_") + plan + (single ? "_fp32" : "_fp64"), opt).empty())
           << plan;
     }

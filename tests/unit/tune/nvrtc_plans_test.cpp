@@ -24,7 +24,7 @@ TEST(NvrtcPlans, EveryAcceptedPlanCompiles) {
         const std::string src = codegen::generate_cuda_source(spec);
         EXPECT_NE(src.find("// Plan " + c.plan.name() + ":"), std::string::npos);
         codegen::NvrtcOptions opt;
-        opt.arch = "sm_90";
+        opt.arch = codegen::cuda_plan_arch(c.plan, "sm_90");  // X plans: sm_90a
         const std::vector<char> cubin = codegen::nvrtc_compile(
             src, "plan_N" + std::to_string(N) + (single ? "_fp32_" : "_fp64_") + c.plan.name(), opt);
         ASSERT_GE(cubin.size(), 4u);
@@ -37,18 +37,26 @@ TEST(NvrtcPlans, EveryAcceptedPlanCompiles) {
 // The tensor-core stage's shape (m tiles, k steps, padding rows) depends on the order: its
 // smallest plans (B at once and chunked) and the default form (chunked, staged: its face data
 // staged with the state), also with wide tiles (fp64 DMMA) and with the neighbours' traces gathered
-// asynchronously (G), compile at every order N = 1..8, with sources and incident fields.
+// asynchronously (G) and fp32 as warpgroup MMAs (X, sm_90a), compile at every order N = 1..8, with
+// sources and incident fields.
 TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
   for (int N = 1; N <= 8; ++N) {
     const Problem p = test::mixed_problem(N, N);
     for (bool single : {false, true}) {
       codegen::KernelSpec spec = make_kernel_spec(p, single);
-      for (const char* name :
-           {"f2.b4.t1.M", "f2.b4.t1.M.C", "f2.b4.t1.M.C.A", "f2.b4.t1.M.W.C.A", "f2.b4.t1.M.W.C.A.G", "f2.b4.t1.M.C.A.G"}) {
+      std::vector<const char*> names = {"f2.b4.t1.M",         "f2.b4.t1.M.C",      "f2.b4.t1.M.C.A",
+                                        "f2.b4.t1.M.W.C.A",   "f2.b4.t1.M.W.C.A.G", "f2.b4.t1.M.C.A.G"};
+      if (single)  // warpgroup MMAs (sm_90a), 24 and 48 columns, also unchunked
+        names.insert(names.end(), {"f2.b4.t1.M.X.C.A", "f2.b8.t1.M.X.C.A.G", "f2.b8.t1.M.X.C"});
+      for (const char* name : names) {
         spec.plan.cuda = *codegen::CudaPlan::parse(name);
         ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, N, single), "") << "N = " << N << " " << name;
         const std::string src = codegen::generate_cuda_source(spec);
+        const bool x = spec.plan.cuda.mma_warpgroup;
+        const std::string wg = std::string("wgmma.mma_async.sync.aligned.m64n") +
+                               (spec.plan.cuda.elements_per_block == 4 ? "24" : "48") + "k8.f32.tf32.tf32";
         const char* op = spec.plan.cuda.mma_wide ? "mma.sync.aligned.m16n8k4.row.col.f64"  // fp64 DMMA in both
+                         : x                     ? wg.c_str()
                          : single                ? "mma.sync.aligned.m16n8k8.row.col.f32.tf32"
                                                  : "mma.sync.aligned.m8n8k4.row.col.f64";
         EXPECT_NE(src.find(op), std::string::npos) << name;
@@ -56,7 +64,8 @@ TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
         const bool g = spec.plan.cuda.mma_neighbours;
         EXPECT_NE(src.find(g ? "#define MMA_NB 1" : "#define MMA_NB 0"), std::string::npos) << name;
         codegen::NvrtcOptions opt;
-        opt.arch = "sm_90";
+        opt.arch = codegen::cuda_plan_arch(spec.plan.cuda, "sm_90");
+        EXPECT_EQ(opt.arch, x ? "sm_90a" : "sm_90") << name;
         const std::vector<char> cubin = codegen::nvrtc_compile(
             src, "plan_N" + std::to_string(N) + (single ? "_fp32_" : "_fp64_") + name, opt);
         ASSERT_GE(cubin.size(), 4u);

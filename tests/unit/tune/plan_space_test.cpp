@@ -47,6 +47,11 @@ TEST(CudaPlanSpace, NamesRoundTrip) {
   EXPECT_TRUE(CudaPlan::parse("f2.b8.t1.M.W.H.C.A")->mma_split_columns);
   EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M.W.H.C.A.G")->name(), "f2.b8.t1.M.W.H.C.A.G");
   EXPECT_FALSE(CudaPlan::parse("f2.b8.t1.M.W.C.A")->mma_split_columns);
+  EXPECT_TRUE(CudaPlan::parse("f2.b8.t1.M.X.C.A")->mma_warpgroup);
+  EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M.X.C.A.G")->name(), "f2.b8.t1.M.X.C.A.G");
+  EXPECT_FALSE(CudaPlan::parse("f2.b8.t1.M.C.A")->mma_warpgroup);
+  for (const char* bad : {"f2.b8.t1.X", "f2.b8.t1.M.C.X", "f2.b8.t1.M.X.X", "f2.b8.t1.M.A.X", "f2.b8.t1.M.X.W"})
+    EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": X follows M (and W, H), before C and A";
   for (const char* bad : {"f2.b8.t1.M.H", "f2.b8.t1.H", "f2.b8.t1.M.W.C.H", "f2.b8.t1.M.H.W", "f2.b8.t1.M.W.H.H"})
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": H follows W, before C and A";
   for (const char* bad : {"f2.b4.t1.G", "f2.b4.t1.M.G.A", "f2.b4.t1.M.G.C", "f2.b4.t1.M.G.W", "f2.b4.t1.M.A.G.G"})
@@ -89,9 +94,10 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_EQ(epts, (std::set<int>{1, 2, 4}));
       // tensor cores on sm_90: fp64 8-row tiles up to N = 4 and 16-row tiles (W) at every order;
       // fp32 split TF32 chunked (C) and on the fp64 tensor cores chunked and staged (W.C.A); the
-      // chunked, staged ones also with the neighbours' traces gathered asynchronously (G) up to N = 6
+      // chunked, staged ones also with the neighbours' traces gathered asynchronously (G) up to N = 6;
+      // fp32 split TF32 as warpgroup MMAs chunked and staged (X.C.A)
       std::set<std::string> expected =
-          single ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M.C", ".M.C.A", ".M.W.C.A"}
+          single ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M.C", ".M.C.A", ".M.W.C.A", ".M.X.C.A"}
           : N <= 4
               ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M", ".M.A", ".M.C", ".M.C.A", ".M.W", ".M.W.A",
                                       ".M.W.C", ".M.W.C.A"}
@@ -114,10 +120,16 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
           << "the default: two warps per row tile at fp64 N = 3, 4, 6 and fp32 N = 4, 6";
       if (plans.front().plan.mma)
         EXPECT_EQ(plans.front().plan.elements_per_block,
-                  plans.front().plan.mma_split_columns || (single && N == 7) ? 8 : 4) << N;
+                  plans.front().plan.mma_split_columns || (single && (N == 5 || N == 7)) ? 8 : 4) << N;
       EXPECT_EQ(plans.front().plan.mma, N >= (single ? 4 : 3)) << "the default: tensor cores from N = 3 (fp64), 4 (fp32)";
-      EXPECT_EQ(plans.front().plan.mma_wide, single ? N >= 4 && N <= 7 : N >= 3)
-          << "the default: 16-row DMMA tiles from N = 3 in fp64, at N = 4..7 in fp32";
+      EXPECT_EQ(plans.front().plan.mma_wide, single ? N == 4 || N == 6 : N >= 3)
+          << "the default: 16-row DMMA tiles from N = 3 in fp64, at N = 4, 6 in fp32";
+      EXPECT_EQ(plans.front().plan.mma_warpgroup, single && (N == 5 || N == 7))
+          << "the default: warpgroup MMAs at fp32 N = 5, 7 (sm_90)";
+      if (plans.front().plan.mma_warpgroup) EXPECT_EQ(plans.front().plan.elements_per_block, 8);
+      // elsewhere W where it was on sm_90 (sm_100 has no wgmma)
+      EXPECT_FALSE(default_cuda_plan(N, single, 100).mma_warpgroup);
+      EXPECT_EQ(default_cuda_plan(N, single, 100).mma_wide, single ? N >= 4 && N <= 7 : N >= 3);
       EXPECT_FALSE(default_cuda_plan(N, single, 75).mma) << "no tensor-core default below sm_80";
       // on sm_80 no wide tiles (DMMA m16n8k4 is sm_90): the default and every plan there is 8-row
       CudaBlockLimits ampere;
@@ -125,7 +137,11 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_FALSE(default_cuda_plan(N, single, 80).mma_wide);
       const auto on80 = enumerate_cuda_plans(N, single, ampere);
       EXPECT_EQ(on80.front().rejected, "") << N;
-      for (const PlanCandidate& c : on80) EXPECT_FALSE(c.plan.mma_wide || c.plan.mma_split_columns) << c.plan.name();
+      for (const PlanCandidate& c : on80)
+        EXPECT_FALSE(c.plan.mma_wide || c.plan.mma_split_columns || c.plan.mma_warpgroup) << c.plan.name();
+      // sm_90: fp32 searches the warpgroup MMAs (chunked and staged: with 4 and 8 elements)
+      EXPECT_EQ(std::count_if(plans.begin(), plans.end(), [](const PlanCandidate& c) { return c.plan.mma_warpgroup; }),
+                single ? 2 : 0) << N;
       if (on80.front().plan.mma) EXPECT_EQ(on80.front().plan.elements_per_block, 4) << N;
       EXPECT_EQ(std::count_if(on80.begin(), on80.end(), [](const PlanCandidate& c) { return c.plan.mma; }),
                 (single ? 4 : 8) + (N <= 6 ? 1 : 0));
@@ -214,6 +230,27 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
   EXPECT_EQ(cuda_plan_rejection(h8, 4, false), "two warps per tile (H) go with the 16-row fp64 tiles (needs M and W)");
   EXPECT_NE(cuda_plan_rejection(h, 4, false, ampere), "");
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.M.C.A.G"), 4, true), "");
+  // warpgroup MMAs: fp32 split TF32 on sm_90 only, whole warpgroups (rows padded to 64 per group)
+  const CudaPlan x = *CudaPlan::parse("f2.b8.t1.M.X.C.A");
+  EXPECT_EQ(cuda_plan_rejection(x, 4, true), "");
+  EXPECT_EQ(x.threads_per_block(35, true), 128);     // 3 row tiles -> one warpgroup
+  EXPECT_EQ(x.threads_per_block(84, true), 2 * 128);  // N = 6: 6 row tiles -> two
+  EXPECT_EQ(mma_shape(35, 15, 8, true, false, true).m_tiles, 4);
+  EXPECT_EQ(mma_shape(35, 15, 8, true, false, true).b_pad, 0);
+  EXPECT_EQ(cuda_plan_rejection(x, 4, false), "warpgroup MMAs (X) multiply split TF32: single precision without W");
+  CudaPlan xw = x;
+  xw.mma_wide = true;
+  EXPECT_EQ(cuda_plan_rejection(xw, 4, true), "warpgroup MMAs (X) multiply split TF32: single precision without W");
+  EXPECT_EQ(cuda_plan_rejection(x, 4, true, ampere), "warpgroup MMAs (X, wgmma) are sm_90a instructions (the device is sm_80)");
+  CudaBlockLimits blackwell;
+  blackwell.arch = 100;
+  EXPECT_EQ(cuda_plan_rejection(x, 4, true, blackwell),
+            "warpgroup MMAs (X, wgmma) are sm_90a instructions (the device is sm_100)");
+  CudaPlan xm;
+  xm.mma_warpgroup = true;
+  EXPECT_EQ(cuda_plan_rejection(xm, 4, true), "warpgroup MMAs (X) are a tensor-core option (needs M)");
+  EXPECT_EQ(cuda_plan_arch(x, "sm_90"), "sm_90a");
+  EXPECT_EQ(cuda_plan_arch(*CudaPlan::parse("f2.b8.t1.M.C.A"), "sm_90"), "sm_90");
   // N = 8, chunked: a chunk of max(168, 4 x 45) = 180 rows x 6 x 16 columns x 8 B + J (16 x 3 x 165 x 8 B): 197 KB
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b16.t1.M.C"), 8, false), "");
   // all of B at once: 3 x 168 + 180 = 684 rows x 96 columns x 8 B = 513 KB

@@ -9,10 +9,12 @@ using namespace dgmax::codegen;
 namespace {
 
 TEST(SearchFinals, FitTheBudgetWithAWarmUpAMeasuredSecondAndACheckEach) {
-  // 3 finalists x (0.4 + 1.0 + 1.0) s = 7.2 s on top of what the search took
-  EXPECT_TRUE(finals_fit_budget(47.7, 1.0));
-  EXPECT_FALSE(finals_fit_budget(47.9, 1.0));
-  EXPECT_TRUE(finals_fit_budget(50.8, 0.0));   // 4.2 s: the checks are already done
+  // 4 finalists x (0.4 + 1.0 + 1.0) s = 9.6 s on top of what the search took
+  EXPECT_TRUE(finals_fit_budget(45.3, 1.0));
+  EXPECT_FALSE(finals_fit_budget(45.5, 1.0));
+  EXPECT_TRUE(finals_fit_budget(49.3, 0.0));   // 5.6 s: the checks are already done
+  EXPECT_FALSE(finals_fit_budget(49.5, 0.0));
+  EXPECT_TRUE(finals_fit_budget(38.7, 1.0));   // fp32 N = 7 (thirteenth session, call 6)
   EXPECT_FALSE(finals_fit_budget(52.9, 4.0));  // fp64 N = 8 (call 4): the finals were skipped
   EXPECT_TRUE(finals_fit_budget(12.6, 1.7));   // fp64 N = 5
 }
@@ -30,6 +32,9 @@ TEST(SearchFinals, AFinalistDisplacesTheBurstWinnerOnlyWhenClearlyFaster) {
   EXPECT_EQ(sustained_winner({1 / 50.64, 1 / 53.52, 1 / 49.86}), 1);
   // call 3, fp32 N = 5: 49.85 against 49.97, level: the burst winner stays
   EXPECT_EQ(sustained_winner({1 / 49.85, 1 / 48.15, 1 / 49.97}), 0);
+  // thirteenth session, fp32 N = 5: the burst's top three sustained (calls 6) and the fourth, the
+  // warpgroup-MMA plan f2.b8.t1.M.X.C.A, sustained in call 5
+  EXPECT_EQ(sustained_winner({1 / 51.15, 1 / 49.44, 1 / 51.52, 1 / 56.11}), 3);
 }
 
 }  // namespace
