@@ -237,18 +237,26 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
   EXPECT_EQ(x.threads_per_block(84, true), 2 * 128);  // N = 6: 6 row tiles -> two
   EXPECT_EQ(mma_shape(35, 15, 8, true, false, true).m_tiles, 4);
   EXPECT_EQ(mma_shape(35, 15, 8, true, false, true).b_pad, 0);
-  EXPECT_EQ(cuda_plan_rejection(x, 4, false), "warpgroup MMAs (X) multiply split TF32: single precision without W");
-  CudaPlan xw = x;
+  // refused in fp64, with W, without M, and off sm_90 (wgmma is sm_90a's own)
+  CudaPlan xw = x, xm;
   xw.mma_wide = true;
-  EXPECT_EQ(cuda_plan_rejection(xw, 4, true), "warpgroup MMAs (X) multiply split TF32: single precision without W");
-  EXPECT_EQ(cuda_plan_rejection(x, 4, true, ampere), "warpgroup MMAs (X, wgmma) are sm_90a instructions (the device is sm_80)");
-  CudaBlockLimits blackwell;
-  blackwell.arch = 100;
-  EXPECT_EQ(cuda_plan_rejection(x, 4, true, blackwell),
-            "warpgroup MMAs (X, wgmma) are sm_90a instructions (the device is sm_100)");
-  CudaPlan xm;
   xm.mma_warpgroup = true;
-  EXPECT_EQ(cuda_plan_rejection(xm, 4, true), "warpgroup MMAs (X) are a tensor-core option (needs M)");
+  const std::string split_tf32 = "warpgroup MMAs (X) multiply split TF32: single precision without W";
+  const struct {
+    CudaPlan plan;
+    bool single;
+    int arch;
+    std::string why;
+  } refused[] = {{x, false, 90, split_tf32},
+                 {xw, true, 90, split_tf32},
+                 {xm, true, 90, "warpgroup MMAs (X) are a tensor-core option (needs M)"},
+                 {x, true, 80, "warpgroup MMAs (X, wgmma) are sm_90a instructions (the device is sm_80)"},
+                 {x, true, 100, "warpgroup MMAs (X, wgmma) are sm_90a instructions (the device is sm_100)"}};
+  for (const auto& r : refused) {
+    CudaBlockLimits limits;
+    limits.arch = r.arch;
+    EXPECT_EQ(cuda_plan_rejection(r.plan, 4, r.single, limits), r.why) << r.plan.name() << " sm_" << r.arch;
+  }
   EXPECT_EQ(cuda_plan_arch(x, "sm_90"), "sm_90a");
   EXPECT_EQ(cuda_plan_arch(*CudaPlan::parse("f2.b8.t1.M.C.A"), "sm_90"), "sm_90");
   // N = 8, chunked: a chunk of max(168, 4 x 45) = 180 rows x 6 x 16 columns x 8 B + J (16 x 3 x 165 x 8 B): 197 KB
