@@ -141,7 +141,7 @@ void run_bench(const BenchOptions& opt) {
       std::unique_ptr<Backend> be;
       if (name == "ref") be = std::make_unique<RefBackend>(p);
       else if (name == "cpu") {
-        plan = codegen::cpu_plan_report(p.N, single, static_cast<size_t>(p.K()) * 6 * p.Np());
+        plan = codegen::cpu_plan_report(p.N, single, p.state_entries());
         be = make_cpu_backend(p, single);
       }
       else {

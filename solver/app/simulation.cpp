@@ -48,7 +48,7 @@ std::unique_ptr<Backend> make_tuned_cuda_backend(const Problem& p, bool single, 
 
 // The cpu backend; *plan says which plan (codegen::cpu_plan_report).
 std::unique_ptr<Backend> make_reported_cpu_backend(const Problem& p, bool single, std::string* plan) {
-  *plan = codegen::cpu_plan_report(p.N, single, static_cast<size_t>(p.K()) * 6 * p.Np());
+  *plan = codegen::cpu_plan_report(p.N, single, p.state_entries());
   return make_cpu_backend(p, single);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -82,6 +83,8 @@ struct Problem {
   int K_owned() const { return md->owned_elements(); }
   int Np() const { return ref->Np; }
   int Nfp() const { return ref->Nfp; }
+  // Reals of a state [K][6][Np] (ghosts included).
+  size_t state_entries() const { return static_cast<size_t>(K()) * 6 * Np(); }
 };
 
 // Assembles the discretization part of a problem (nodes, face maps); materials default to vacuum,

@@ -24,7 +24,7 @@ class CpuBackend final : public HostStateBackend<Real> {
  public:
   using Backend::kernel_seconds_;  // (the base is dependent on Real)
   CpuBackend(const Problem& p, const codegen::CpuPlan& plan)
-      : p_(p), plan_(codegen::cpu_plan_fitting_state(plan, static_cast<size_t>(p.K()) * 6 * p.Np())) {
+      : p_(p), plan_(codegen::cpu_plan_fitting_state(plan, p.state_entries())) {
     codegen::KernelSpec spec = make_kernel_spec(p, std::is_same_v<Real, float>);
     spec.plan.cpu = plan_;
     codegen::HostJitOptions jit;
@@ -47,7 +47,7 @@ class CpuBackend final : public HostStateBackend<Real> {
     psi_.assign(slots * codegen::kPmlAux * p_.Np(), Real(0));
     psi_res_.assign(psi_.size(), Real(0));
     xsrc_.assign(static_cast<size_t>(d_.slots()) * 6 * p_.Np(), Real(0));
-    const size_t n = static_cast<size_t>(p_.K()) * 6 * p_.Np();
+    const size_t n = p_.state_entries();
     if (plan_.fused) {
       // each thread's batches in memory of its NUMA node: first touched under the stage's schedule
       // with a chunk of 0 (one contiguous range of batches per thread; the default plan)
@@ -273,7 +273,7 @@ class CpuBackend final : public HostStateBackend<Real> {
 }  // namespace
 
 std::unique_ptr<Backend> make_cpu_backend(const Problem& p, bool single) {
-  return make_cpu_backend_with_plan(p, single, codegen::cpu_plan_for(p.N, single, static_cast<size_t>(p.K()) * 6 * p.Np()));
+  return make_cpu_backend_with_plan(p, single, codegen::cpu_plan_for(p.N, single, p.state_entries()));
 }
 
 std::unique_ptr<Backend> make_cpu_backend_with_plan(const Problem& p, bool single, const codegen::CpuPlan& plan) {
