@@ -36,9 +36,9 @@ struct CpuPlan {
   // The fused stage's exterior-trace offsets (tracew) as 64-bit products k'·6·Np + i' computed from
   // the node k'·Np + i'. Else the offset itself is stored as an int, and the gather of a face
   // node's exterior trace is one vector gather with 32-bit indices (8 or 16 lanes) instead of
-  // pairs of 4-lane ones with 64-bit indices: 4-15% at N = 1..3 (bench/NOTES.md, thirteenth
-  // session). Needed when the state (ghosts included) has 2^31 entries or more
-  // (cpu_plan_fitting_state sets it then).
+  // pairs of 4-lane ones with 64-bit indices: 1.05x at N = 1, 1.01-1.03x at N = 2..4 on one core
+  // (bench/NOTES.md, thirteenth session). Needed when the state (ghosts included) has 2^31
+  // entries or more (cpu_plan_fitting_state sets it then).
   bool wide_trace_offsets = false;
 
   // "f1.w8.c32.v512.fma.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0: the
