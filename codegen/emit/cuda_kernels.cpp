@@ -22,12 +22,6 @@ float tf32_round(float x) {
   return x;
 }
 
-// [Dr Ds Dt LIFT] (Np x K: each D padded to NPK columns, LIFT to NFK) as A fragments of the
-// tensor-core op, zero-padded. fp64 (m8n8k4): Afrag[mt * KS + ks][lane] = A[8 mt + lane/4][4 ks +
-// lane%4]; W plans, both precisions (m16n8k4): two doubles per lane, rows lane/4 and lane/4 + 8 of
-// a 16-row tile. fp32 (m16n8k8, g = lane/4, t = lane%4): Afrag_hi/lo[mt * KS + ks][4 lane + v] =
-// A[16 mt + g + 8 (v%2)][8 ks + t + 4 (v/2)], split into TF32 high and low parts. A warp loads a
-// fragment as consecutive words.
 // The warpgroup MMA of X plans as an inline-assembly function: d (this lane's NCOL/2 accumulators,
 // NCOL = 6 x EPB columns) += a (its A fragment: 4 TF32 words) x the k step's B tile at descriptor db.
 std::string wgmma_function(int ncol) {
@@ -46,6 +40,12 @@ std::string wgmma_function(int ncol) {
       nd + 5, ncol, regs, nd, nd + 1, nd + 2, nd + 3, nd + 4, outs);
 }
 
+// [Dr Ds Dt LIFT] (Np x K: each D padded to NPK columns, LIFT to NFK) as A fragments of the
+// tensor-core op, zero-padded. fp64 (m8n8k4): Afrag[mt * KS + ks][lane] = A[8 mt + lane/4][4 ks +
+// lane%4]; W plans, both precisions (m16n8k4): two doubles per lane, rows lane/4 and lane/4 + 8 of
+// a 16-row tile. fp32 (m16n8k8, g = lane/4, t = lane%4): Afrag_hi/lo[mt * KS + ks][4 lane + v] =
+// A[16 mt + g + 8 (v%2)][8 ks + t + 4 (v/2)], split into TF32 high and low parts. A warp loads a
+// fragment as consecutive words.
 std::string mma_operator_table(const KernelSpec& s) {
   const int Np = s.Np, Nf = 4 * s.Nfp;
   const MmaShape m = mma_shape(Np, s.Nfp, s.plan.cuda.elements_per_block, s.single, s.plan.cuda.mma_wide,
@@ -705,7 +705,8 @@ DGMAX_FN void load_a(int k0, int steps, int warp, int lane, a_regs_t& a) {{
 }}
 // acc += the fragments a (steps k steps) x the staged chunk bf, as the warpgroup's wgmmas
 // (committed and waited for before returning: B may then be overwritten).
-DGMAX_FN void gemm_loaded(int steps, const a_regs_t& a, const real_t* __restrict__ bf, float (*__restrict__ acc)[4]) {{
+DGMAX_FN void gemm_loaded(int steps, const a_regs_t& a, const real_t* __restrict__ bf, int, int,
+                          float (*__restrict__ acc)[4]) {{
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
   for (int ks = 0; ks < KS_CHUNK; ++ks) {{
@@ -725,7 +726,7 @@ DGMAX_FN void gemm_loaded(int steps, const a_regs_t& a, const real_t* __restrict
 DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int warp, int lane, float (*__restrict__ acc)[4]) {{
   a_regs_t a;
   load_a(k0, steps, warp, lane, a);
-  gemm_loaded(steps, a, bf, acc);
+  gemm_loaded(steps, a, bf, warp, lane, acc);
 }}
 #else
 DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, float x) {{
@@ -808,6 +809,15 @@ DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int w
 }}
 #endif  // MMA_WIDE
 #endif
+#if !MMA_WG
+// Without X the A fragments are loaded inside gemm_chunk: load_a only notes the chunk's first k step.
+struct a_regs_t {{ int k0; }};
+DGMAX_FN void load_a(int k0, int, int, int, a_regs_t& a) {{ a.k0 = k0; }}
+DGMAX_FN void gemm_loaded(int steps, const a_regs_t& a, const real_t* __restrict__ bf, int warp, int lane,
+                          acc_t (*__restrict__ acc)[NACC]) {{
+  gemm_chunk(a.k0, steps, bf, warp, lane, acc);
+}}
+#endif
 
 // Accumulator h of this warp's column tile nt of this lane: out[i][col] with i = MROWS*(row tile)
 // + lane/4 (+ 8 for h >= 2) and col = 8 (first column tile + nt) + 2 (lane%4) + h%2, that is node
@@ -819,17 +829,17 @@ DGMAX_FN void lane_output(int nt, int h, int warp, int lane, int& i, int& e, int
   c = col - 6 * e;
 }}
 
-// The first word of B's chunk that starts at row `rows` (a multiple of KSTEP: whole registers).
+// b_staging_item: item n of a staging loop over EPB elements x `rows` rows, element e and row r;
+// b_rows: the first word of B's chunk that starts at row `rows` (a multiple of KSTEP: whole
+// registers); b_end: past B; b_ready: B's staged rows complete and visible to the block's MMAs.
 #if MMA_WG
-// Item n of a staging loop over EPB elements x `rows` rows: element e, row r. X plans take the
-// elements fastest: a warp's stores then spread over the columns (otherwise its 32 consecutive
-// rows land in 4 banks of wgmma's layout: 8-way conflicts).
+// X plans take the elements fastest: a warp's stores then spread over the columns (otherwise its
+// 32 consecutive rows land in 4 banks of wgmma's layout: 8-way conflicts).
 DGMAX_FN void b_staging_item(int n, int rows, int& e, int& r) {{ (void)rows; r = n / EPB; e = n - r * EPB; }}
 DGMAX_FN real_t* b_rows(real_t* bf, int rows) {{ return bf + (long)rows * NTL * 8; }}
-// Past B (high and low parts).
-DGMAX_FN real_t* b_end(real_t* bf) {{ return bf + 2 * B_LO; }}
-// B's staged rows are complete and visible to the block's MMAs: wgmma reads shared memory through
-// the async proxy, which the block's ordinary stores reach only after a proxy fence.
+DGMAX_FN real_t* b_end(real_t* bf) {{ return bf + 2 * B_LO; }}  // high and low parts
+// wgmma reads shared memory through the async proxy, which the block's ordinary stores reach only
+// after a proxy fence.
 DGMAX_FN void b_ready() {{
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
   __syncthreads();
@@ -1052,15 +1062,16 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
     b_ready();
     gemm_chunk(m * (NPK / KSTEP), NPK / KSTEP, bf, warp, lane, acc);
   }}
-#elif MMA_CHUNKED && MMA_WG
-  // each chunk's A fragments requested before its B is staged
+#elif MMA_CHUNKED
+  // each chunk's A fragments requested before its B is staged (X plans; the others load them in
+  // gemm_chunk)
   for (int m = 0; m < 3; ++m) {{
     a_regs_t a;
     load_a(m * (NPK / KSTEP), NPK / KSTEP, warp, lane, a);
     if (m > 0) __syncthreads();  // the previous chunk is consumed
     stage_curl_rows(K, kb, tid, qb, geo, gb, m, m + 1, bf);
     b_ready();
-    gemm_loaded(NPK / KSTEP, a, bf, acc);
+    gemm_loaded(NPK / KSTEP, a, bf, warp, lane, acc);
   }}
   {{
     a_regs_t a;
@@ -1068,19 +1079,8 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
     __syncthreads();
     stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, qb, gf, bf);
     b_ready();
-    gemm_loaded(NFK / KSTEP, a, bf, acc);
+    gemm_loaded(NFK / KSTEP, a, bf, warp, lane, acc);
   }}
-#elif MMA_CHUNKED
-  for (int m = 0; m < 3; ++m) {{
-    if (m > 0) __syncthreads();  // the previous chunk is consumed
-    stage_curl_rows(K, kb, tid, qb, geo, gb, m, m + 1, bf);
-    b_ready();
-    gemm_chunk(m * (NPK / KSTEP), NPK / KSTEP, bf, warp, lane, acc);
-  }}
-  __syncthreads();
-  stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, qb, gf, bf);
-  b_ready();
-  gemm_chunk(3 * (NPK / KSTEP), NFK / KSTEP, bf, warp, lane, acc);
 #else
   stage_curl_rows(K, kb, tid, qb, geo, gb, 0, 3, bf);
   stage_flux_rows(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, qb, gf, b_rows(bf, 3 * NPK));
