@@ -7,6 +7,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "codegen/emit/cuda_stage_rows.hpp"
 #include "codegen/emit/kernel_common.hpp"
 
 namespace dgmax::codegen {
@@ -48,8 +49,7 @@ std::string wgmma_function(int ncol) {
 // fragment as consecutive words.
 std::string mma_operator_table(const KernelSpec& s) {
   const int Np = s.Np, Nf = 4 * s.Nfp;
-  const MmaShape m = mma_shape(Np, s.Nfp, s.plan.cuda.elements_per_block, s.single, s.plan.cuda.mma_wide,
-                               s.plan.cuda.mma_warpgroup);
+  const MmaShape m = mma_shape(s.plan.cuda, Np, s.Nfp, s.single);
   const int NPK = m.np_padded;
   auto A = [&](int row, int col) -> double {  // columns: Dr, Ds, Dt (each padded to NPK), LIFT
     if (row >= Np || col >= 3 * NPK + Nf) return 0.0;
@@ -99,9 +99,44 @@ std::string mma_operator_table(const KernelSpec& s) {
          h_table + l_table + "\n";
 }
 
+// E plans: B = [Dr^T; Ds^T; Dt^T; LIFT^T] (K_ROWS = 3 NPK + NFK rows, NPK columns: B[m NPK + j][i] =
+// D_m[i][j], B[3 NPK + f][i] = LIFT[i][f], zero-padded) as OpsT [2 K_ROWS][NPK]: its TF32 high parts,
+// then its low parts, each in wgmma's no-swizzle K-major layout (the X plans' bslot: per k step of 8
+// rows a tile of NPK x 8 words, core matrices of 8 columns x 4 rows 128 bytes apart along k and 256
+// along the columns), copied into shared memory as it is.
+std::string state_rows_operator_table(const KernelSpec& s) {
+  const int Np = s.Np, Nf = 4 * s.Nfp;
+  const MmaShape m = mma_shape(s.plan.cuda, Np, s.Nfp, s.single);
+  const int NPK = m.np_padded, ntl = m.n_tiles;
+  auto B = [&](int r, int i) -> double {
+    if (i >= Np) return 0.0;
+    const size_t row = static_cast<size_t>(i);
+    if (r < 3 * NPK) {
+      const std::vector<double>& D = r < NPK ? s.Dr : r < 2 * NPK ? s.Ds : s.Dt;
+      return r % NPK < Np ? D[row * Np + r % NPK] : 0.0;
+    }
+    return r - 3 * NPK < Nf ? s.LIFT[row * Nf + (r - 3 * NPK)] : 0.0;
+  };
+  const size_t plane = static_cast<size_t>(m.k_rows) * NPK;
+  std::vector<double> ops(2 * plane);
+  for (int r = 0; r < m.k_rows; ++r)
+    for (int i = 0; i < NPK; ++i) {
+      const size_t slot = static_cast<size_t>((r >> 3) * (ntl * 64) + ((r >> 2) & 1) * 32 + (i >> 3) * 64 + (i & 7) * 4 + (r & 3));
+      const float x = static_cast<float>(B(r, i)), h = tf32_round(x);
+      ops[slot] = h;
+      ops[plane + slot] = tf32_round(x - h);
+    }
+  std::string table = matrix_literal("OpsT", ops, 2 * m.k_rows, NPK);
+  table.replace(table.find("DGMAX_TABLE real_t"), 18, "DGMAX_TABLE __align__(16) real_t");  // 16-byte copies
+  return "// B = [Dr^T; Ds^T; Dt^T; LIFT^T] of the element-field-row stage (E), TF32 high parts then low\n"
+         "// parts, in wgmma's no-swizzle K-major core-matrix layout (see state_rows_operator_table).\n" +
+         table + "\n";
+}
+
 // Dr, Ds, Dt as one table [3][NP][NP] and LIFT, in the plan's layout, with accessors
 // D_AT(ops, m, i, j) (operator m, row i, column j) and LIFT_AT(i, f) (row i, face node f).
 std::string operator_tables(const KernelSpec& s) {
+  if (s.plan.cuda.mma && s.plan.cuda.mma_state_rows) return state_rows_operator_table(s);
   if (s.plan.cuda.mma) return mma_operator_table(s);
   const int Np = s.Np, Nf = 4 * s.Nfp;
   const bool T = s.plan.cuda.transposed;
@@ -192,7 +227,7 @@ DGMAX_FN const real_t* element_pml_coef(int slot, int pml_slots, const real_t* _
 
 std::string generate_cuda_source(const KernelSpec& s) {
   const CudaPlan& plan = s.plan.cuda;
-  const MmaShape mma = mma_shape(s.Np, s.Nfp, plan.elements_per_block, s.single, plan.mma_wide, plan.mma_warpgroup);
+  const MmaShape mma = mma_shape(plan, s.Np, s.Nfp, s.single);
   std::ostringstream src;
   src << kernel_header_comment(s, "cuda")
       << fmt::format("// Plan {}: fusion level {}, {} elements per block, {} per thread ({} threads per block),\n"
@@ -637,6 +672,7 @@ dgmax_stage(STAGE_PARAMS) {{
 #define MMA_WIDE {wide}
 #define MMA_NB {nb}
 #define MMA_WG {wg}
+#define MMA_E {e}
 enum {{ MT = {mt}, KS = {ks}, NTL = {ntl}, NPK = {npk}, NFK = {nfk}, MROWS = {mrows}, KSTEP = {kstep},
         B_ROWS = MMA_CHUNKED ? {chunk_rows} : 3 * NPK + NFK }};
 // warps per row tile (2 with plan option H) and the column tiles each of them multiplies
@@ -670,6 +706,14 @@ DGMAX_FN int bslot(int r, int col) {{
 DGMAX_FN unsigned to_tf32(float x) {{ return (__float_as_uint(x) + 0x1000u) & 0xffffe000u; }}
 DGMAX_FN unsigned to_tf32_hi(float x) {{ return fabsf(x) < 3.0e38f ? to_tf32(x) : __float_as_uint(x); }}
 #if MMA_WG
+// The shared-memory matrix descriptor of a k step's tile at p: start address, leading (k) byte
+// offset 128, stride (column) byte offset 256, no swizzle; each field in units of 16 bytes.
+DGMAX_FN unsigned long long b_desc(const real_t* p) {{
+  const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+  return (unsigned long long)((a & 0x3FFFF) >> 4) | (8ull << 16) | (16ull << 32);
+}}
+{wgmma_fn}
+#if !MMA_E  // (E plans: cuda_stage_rows.cpp)
 // Warpgroup MMAs (plan option X, sm_90a): warps 4g .. 4g+3 multiply row tiles 4g .. 4g+3 (64 rows)
 // by all NTL column tiles in one wgmma per k step and part (lo*hi + hi*lo + hi*hi). B in shared
 // memory as wgmma reads it: per k step of 8 rows a tile of NTL*64 words, core matrices of 8
@@ -684,13 +728,6 @@ DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, float x) {{
   chunk[slot] = __uint_as_float(hi);
   chunk[slot + B_LO] = __uint_as_float(to_tf32(x - __uint_as_float(hi)));
 }}
-// The shared-memory matrix descriptor of a k step's tile at p: start address, leading (k) byte
-// offset 128, stride (column) byte offset 256, no swizzle; each field in units of 16 bytes.
-DGMAX_FN unsigned long long b_desc(const real_t* p) {{
-  const unsigned a = (unsigned)__cvta_generic_to_shared(p);
-  return (unsigned long long)((a & 0x3FFFF) >> 4) | (8ull << 16) | (16ull << 32);
-}}
-{wgmma_fn}
 // The warp's A fragments of one chunk (high and low parts, up to KS_CHUNK k steps) in registers:
 // loaded before the chunk's B is staged, so that their trip from L2 overlaps the staging, and
 // never overwritten while a wgmma may still read them.
@@ -728,6 +765,14 @@ DGMAX_FN void gemm_chunk(int k0, int steps, const real_t* __restrict__ bf, int w
   load_a(k0, steps, warp, lane, a);
   gemm_loaded(steps, a, bf, warp, lane, acc);
 }}
+#else
+// E plans (cuda_stage_rows.cpp): stage_flux_rows writes the fluxes as A's rows, A_flux[row = 6e + c][f]
+// at row * SA + f in fp32 (split when the lanes load their fragments). SA is 4 times an odd number:
+// the 8 rows of a fragment load fall in different banks.
+enum {{ SA = NFK + 4 }};
+DGMAX_FN int bslot(int f, int row) {{ return row * SA + f; }}
+DGMAX_FN void store_b(real_t* __restrict__ sa, int slot, float x) {{ sa[slot] = x; }}
+#endif  // !MMA_E
 #else
 DGMAX_FN void store_b(real_t* __restrict__ chunk, int slot, float x) {{
   const unsigned hi = to_tf32_hi(x);
@@ -832,7 +877,7 @@ DGMAX_FN void lane_output(int nt, int h, int warp, int lane, int& i, int& e, int
 // b_staging_item: item n of a staging loop over EPB elements x `rows` rows, element e and row r;
 // b_rows: the first word of B's chunk that starts at row `rows` (a multiple of KSTEP: whole
 // registers); b_end: past B; b_ready: B's staged rows complete and visible to the block's MMAs.
-#if MMA_WG
+#if MMA_WG && !MMA_E
 // X plans take the elements fastest: a warp's stores then spread over the columns (otherwise its
 // 32 consecutive rows land in 4 banks of wgmma's layout: 8-way conflicts).
 DGMAX_FN void b_staging_item(int n, int rows, int& e, int& r) {{ (void)rows; r = n / EPB; e = n - r * EPB; }}
@@ -911,7 +956,7 @@ DGMAX_FN void stage_flux_rows(int K, int kb, int tid, const real_t* __restrict__
   }}
 }}
 
-#if MMA_NB
+#if MMA_NB || MMA_E
 // The neighbours' traces of the group's face nodes into nb [EPB][NFACE_NODES][6] (B's flux chunk,
 // free until the fluxes are staged) as one asynchronous copy group; gf must have arrived.
 DGMAX_FN void prefetch_neighbours(int K, int kb, int tid, const real_t* __restrict__ q,
@@ -927,6 +972,13 @@ DGMAX_FN void prefetch_neighbours(int K, int kb, int tid, const real_t* __restri
   copy_async_commit();
 }}
 
+// The words of B's flux rows (E: of the staged fluxes), where the neighbours' traces wait.
+#if MMA_E
+enum {{ FLUX_WORDS = 6 * EPB * SA }};
+#else
+enum {{ FLUX_WORDS = NFK * NTL * 8 }};
+#endif
+
 // B's flux rows at bf from the staged states (qb), face data (gf) and the neighbours' traces (in
 // bf, prefetch_neighbours): the fluxes wait in registers until every trace has been read (a
 // barrier inside: call with the whole block).
@@ -934,7 +986,7 @@ DGMAX_FN void stage_flux_rows_nb(int K, int kb, int tid, const real_t* __restric
                                  const double* __restrict__ vert, double t, const real_t* __restrict__ qb,
                                  const group_faces_t* __restrict__ gf, real_t* __restrict__ bf) {{
   enum {{ NFI = (EPB * NFK + NT - 1) / NT }};
-  static_assert(EPB * NFACE_NODES * 6 <= NFK * NTL * 8, "the traces fit in B's flux rows");
+  static_assert(EPB * NFACE_NODES * 6 <= FLUX_WORDS, "the traces fit in B's flux rows");
   real_t fl[NFI][6];
 #pragma unroll
   for (int u = 0; u < NFI; ++u) {{
@@ -978,24 +1030,32 @@ DGMAX_FN void copy_group_res(int K, int kb, int tid, const real_t* __restrict__ 
   copy_block_async(&sqr[1][0][0][0], res + (long)kb * 6 * NP, min(EPB, K - kb) * 6 * NP, tid);
 }}
 
-// The group of EPB elements from kb: its states into sqr[0] and its res entries into sqr[1]
-// ([EPB][6][NP] each, contiguous in device memory too), as two asynchronous copy groups, the
-// first with the group's face data (zero geometry past K).
-DGMAX_FN void prefetch_group(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ res,
-                             const real_t* __restrict__ geo, const int* __restrict__ etoe,
-                             const int* __restrict__ vmapP, real_t (*__restrict__ sqr)[EPB][6][NP],
-                             group_faces_t* __restrict__ gf) {{
-  const long first = (long)kb * 6 * NP;
-  const int live = min(EPB, K - kb), valid = live * 6 * NP;
-#if !MMA_NB
-  copy_block_async(&sqr[0][0][0][0], q + first, valid, tid);
-#endif
+// The face data of the group of EPB elements from kb into gf (asynchronous; the caller commits):
+// zero geometry past K.
+DGMAX_FN void copy_group_faces(int K, int kb, int tid, const real_t* __restrict__ geo, const int* __restrict__ etoe,
+                               const int* __restrict__ vmapP, group_faces_t* __restrict__ gf) {{
+  const int live = min(EPB, K - kb);
   for (int n = tid; n < EPB * GEO; n += NT) {{
     if (n < live * GEO) copy_async(&gf->geo[0][0] + n, geo + (long)kb * GEO + n);
     else (&gf->geo[0][0])[n] = real_t(0);
   }}
   for (int n = tid; n < live * 4; n += NT) copy_async(&gf->etoe[0][0] + n, etoe + (long)kb * 4 + n);
   for (int n = tid; n < live * NFACE_NODES; n += NT) copy_async(&gf->vmapP[0][0] + n, vmapP + (long)kb * NFACE_NODES + n);
+}}
+
+// The group of EPB elements from kb: its states into sqr[0] and its res entries into sqr[1]
+// ([EPB][6][NP] each, contiguous in device memory too), as two asynchronous copy groups, the
+// first with the group's face data.
+DGMAX_FN void prefetch_group(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ res,
+                             const real_t* __restrict__ geo, const int* __restrict__ etoe,
+                             const int* __restrict__ vmapP, real_t (*__restrict__ sqr)[EPB][6][NP],
+                             group_faces_t* __restrict__ gf) {{
+  const long first = (long)kb * 6 * NP;
+  const int valid = min(EPB, K - kb) * 6 * NP;
+#if !MMA_NB
+  copy_block_async(&sqr[0][0][0][0], q + first, valid, tid);
+#endif
+  copy_group_faces(K, kb, tid, geo, etoe, vmapP, gf);
   copy_async_commit();
 #if MMA_NB
   copy_block_async(&sqr[0][0][0][0], q + first, valid, tid);  // after the face data: see stage_group
@@ -1005,6 +1065,9 @@ DGMAX_FN void prefetch_group(int K, int kb, int tid, const real_t* __restrict__ 
   copy_async_commit();
 }}
 
+#if MMA_E
+{rows_section}
+#else
 // One group of EPB elements from kb: J, B staged and multiplied (by chunks or at once), the layer,
 // the update. With staging, sqr holds the group's states and res entries (prefetch_group).
 DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real_t* __restrict__ q,
@@ -1161,6 +1224,7 @@ dgmax_stage(STAGE_PARAMS) {{
   stage_group(K, kb, tid, warp, lane, q, geo, mat, etoe, bc, vmapP, vert, t, res, q_out, a, b, dt, xslot, xsrc, xscale,
               psi, psi_res, pcoef, pml_slots, bf, sqr, gf, after_b);
 }}
+#endif  // MMA_E
 #endif
 
 )",
@@ -1172,7 +1236,8 @@ dgmax_stage(STAGE_PARAMS) {{
                      fmt::arg("mrows", mma.rows), fmt::arg("kstep", mma.k_step),
                      fmt::arg("chunked", plan.mma_chunked ? 1 : 0), fmt::arg("bpad", mma.b_pad),
                      fmt::arg("staged", plan.mma_staged ? 1 : 0), fmt::arg("wide", plan.mma_wide ? 1 : 0), fmt::arg("nb", plan.mma_neighbours ? 1 : 0),
-                     fmt::arg("wg", plan.mma_warpgroup ? 1 : 0),
+                     fmt::arg("wg", plan.mma_warpgroup ? 1 : 0), fmt::arg("e", plan.mma_state_rows ? 1 : 0),
+                     fmt::arg("rows_section", plan.mma_state_rows ? state_rows_stage_section() : std::string()),
                      fmt::arg("wgmma_fn", plan.mma_warpgroup ? wgmma_function(8 * mma.n_tiles) : std::string()),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
                      fmt::arg("vec", plan.vector_loads ? 1 : 0), fmt::arg("single", s.single ? 1 : 0),

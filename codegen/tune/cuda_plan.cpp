@@ -47,7 +47,7 @@ long mma_b_store_wavefronts(const MmaShape& m, int epb, bool tf32, int pad) {
   return total;
 }
 
-MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single, bool wide, bool warpgroup) {
+MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single, bool wide, bool warpgroup, bool state_rows) {
   MmaShape m;
   const bool tf32 = single && !wide;  // else fp64 DMMA (fp32 data converted with W)
   m.rows = single || wide ? 16 : 8;
@@ -60,6 +60,11 @@ MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single, bool wi
   m.k_steps = m.k_rows / m.k_step;
   m.n_tiles = (6 * elements_per_block + 7) / 8;
   m.b_pad = 0;
+  if (warpgroup && state_rows) {  // E: rows the element-fields (whole warpgroups), columns the nodes
+    m.m_tiles = 4 * ((6 * elements_per_block + 63) / 64);
+    m.n_tiles = m.np_padded / 8;
+    return m;
+  }
   if (warpgroup) {  // wgmma: whole warpgroups of 4 row tiles; B in its core-matrix layout, unpadded
     m.m_tiles = (m.m_tiles + 3) / 4 * 4;
     return m;
@@ -75,21 +80,35 @@ MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single, bool wi
   return m;
 }
 
+int mma_flux_row_stride(const MmaShape& m) { return m.nf_padded + 4; }  // NFK is a multiple of 8
+
+MmaShape mma_shape(const CudaPlan& plan, int Np, int Nfp, bool single) {
+  return mma_shape(Np, Nfp, plan.elements_per_block, single, plan.mma_wide, plan.mma_warpgroup, plan.mma_state_rows);
+}
+
 int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) const {
   const int w = single ? 4 : 8, epb = elements_per_block;
+  // the group's face data (A plans): geometry records, neighbours, neighbour nodes (group_faces_t)
+  const int faces = epb * (kGeoStride * w + 4 * 4 + 4 * Nfp * 4);
+  const int current = with_current ? epb * 3 * Np * w : 0;
+  if (mma && mma_state_rows) {  // E: the operators' high and low parts [2][3 NPK + NFK][NPK], the face
+                                // fluxes [6 EPB][NFK + 4], res [EPB][6][NP], two groups' states
+                                // [EPB][6][NP] and face data (each rounded up to 16 bytes), J
+    const MmaShape m = mma_shape(*this, Np, Nfp, single);
+    const int group = (epb * 6 * Np * w + faces + 15) / 16 * 16;
+    return 2 * m.k_rows * m.np_padded * 4 + 6 * epb * mma_flux_row_stride(m) * 4 + epb * 6 * Np * w + 2 * group +
+           current;
+  }
   if (mma) {  // B fragments: 8 bytes (a double, or a float's TF32 high and low parts) per entry
               // of [k_rows or chunk_rows][6 EPB], padded; then (A) q and res [2][EPB][6][NP] and the
               // group's face data; then J [EPB][3][NP]
     // (B rounded up to 16 bytes: the staged state is copied 16 bytes at a time)
-    const MmaShape m = mma_shape(Np, Nfp, epb, single, mma_wide, mma_warpgroup);
+    const MmaShape m = mma_shape(*this, Np, Nfp, single);
     const int b_bytes = static_cast<int>(m.b_entries(mma_chunked ? m.chunk_rows : m.k_rows)) * 8;
-    // (A) the group's face data: geometry records, neighbours, neighbour nodes (group_faces_t)
-    const int faces = epb * (kGeoStride * w + 4 * 4 + 4 * Nfp * 4);
-    return (b_bytes + 15) / 16 * 16 + (mma_staged ? 2 * epb * 6 * Np * w + faces : 0) +
-           (with_current ? epb * 3 * Np * w : 0);
+    return (b_bytes + 15) / 16 * 16 + (mma_staged ? 2 * epb * 6 * Np * w + faces : 0) + current;
   }
-  const int state = epb * Np * (vector_loads ? (single ? 8 : 6) : 6) * w, fluxes = epb * (4 * Nfp * 6 + 1) * w,  // rows padded to odd (SF_ROW)
-            current = with_current ? epb * 3 * Np * w : 0;
+  const int state = epb * Np * (vector_loads ? (single ? 8 : 6) : 6) * w,
+            fluxes = epb * (4 * Nfp * 6 + 1) * w;  // rows padded to odd (SF_ROW)
   const int ops = shared_ops ? (vector_loads ? 4 : 3) * Np * Np * w : 0;
   const int res = epb * 6 * Np * w;                       // the stage's res entries (staged)
   if (fusion >= 2) return state + res + fluxes + current + ops;  // dgmax_stage
@@ -97,10 +116,11 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
 }
 
 std::string CudaPlan::name() const {
-  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
+  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
                      transposed ? ".T" : "", shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "",
-                     mma_wide ? ".W" : "", mma_split_columns ? ".H" : "", mma_warpgroup ? ".X" : "", mma_chunked ? ".C" : "",
-                     mma_staged ? ".A" : "", mma_neighbours ? ".G" : "");
+                     mma_wide ? ".W" : "", mma_split_columns ? ".H" : "", mma_warpgroup ? ".X" : "",
+                     mma_state_rows ? ".E" : "", mma_chunked ? ".C" : "", mma_staged ? ".A" : "",
+                     mma_neighbours ? ".G" : "");
 }
 
 std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
@@ -110,7 +130,7 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   std::string part;
   int field = 0;
   bool seen_T = false, seen_S = false, seen_V = false, seen_M = false, seen_W = false, seen_C = false,
-       seen_A = false, seen_G = false, seen_H = false, seen_X = false;
+       seen_A = false, seen_G = false, seen_H = false, seen_X = false, seen_E = false;
   while (std::getline(in, part, '.')) {
     if (part.empty()) return std::nullopt;
     auto number = [&](char tag, int& out) {
@@ -132,6 +152,8 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
       p.mma_split_columns = seen_H = true;
     else if (field == 3 && part == "X" && seen_M && !seen_X && !seen_C && !seen_A && !seen_G)
       p.mma_warpgroup = seen_X = true;
+    else if (field == 3 && part == "E" && seen_X && !seen_E && !seen_C && !seen_A && !seen_G)
+      p.mma_state_rows = seen_E = true;
     else if (field == 3 && part == "C" && seen_M && !seen_C && !seen_A && !seen_G) p.mma_chunked = seen_C = true;
     else if (field == 3 && part == "A" && seen_M && !seen_A && !seen_G) p.mma_staged = seen_A = true;
     else if (field == 3 && part == "G" && seen_M && !seen_G) p.mma_neighbours = seen_G = true;
@@ -204,6 +226,10 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
     return "warpgroup MMAs (X) multiply split TF32: single precision without W";
   if (plan.mma_warpgroup && limits.arch != 90)
     return fmt::format("warpgroup MMAs (X, wgmma) are sm_90a instructions (the device is sm_{})", limits.arch);
+  if (plan.mma_state_rows && !plan.mma_warpgroup)
+    return "element-field rows (E) are a form of the warpgroup MMAs (needs M and X)";
+  if (plan.mma_state_rows && (plan.mma_chunked || !plan.mma_staged || plan.mma_neighbours))
+    return "element-field rows (E) keep all of B in shared memory and read the staged state: A, without C or G";
   if (plan.mma_wide && limits.arch < 90)
     return fmt::format("wide fp64 tiles (W, DMMA m16n8k4) need sm_90 or newer (the device is sm_{})", limits.arch);
   if (plan.mma) {
@@ -211,7 +237,13 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
     if (plan.fusion != 2) return "tensor-core plans need fusion level 2 (one kernel per stage)";
     if (plan.elements_per_thread != 1 || plan.transposed || plan.shared_ops || plan.vector_loads)
       return "tensor-core plans have one element per thread and no T, S or V";
-    if (plan.elements_per_block % 4 != 0)
+    if (plan.mma_state_rows && 6 * plan.elements_per_block > 256)
+      return fmt::format("element-field rows (E) take at most 42 elements per block (4 warpgroups of 64 rows), "
+                         "not {}", plan.elements_per_block);
+    if (plan.mma_state_rows && plan.elements_per_block * Np % 2 != 0)
+      return fmt::format("element-field rows (E) copy each group's states 16 bytes at a time: {} elements of {} "
+                         "nodes are no whole 16 bytes (an even number of elements is)", plan.elements_per_block, Np);
+    if (plan.elements_per_block % 4 != 0 && !plan.mma_state_rows)
       return fmt::format("tensor-core plans need a multiple of 4 elements per block (6 x {} columns are no "
                          "whole tiles of 8)", plan.elements_per_block);
     if (plan.mma_split_columns && plan.elements_per_block % 8 != 0)
@@ -308,6 +340,17 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
             add(p);
           }
         }
+  // fp32 as warpgroup MMAs with element-field rows (E), 10 elements (one warpgroup, 60 of 64 rows):
+  // 0.73-0.91x the best plan at N = 3..5 on the H100, ahead of 20 and 30 (two and three warpgroups,
+  // one block per SM: 0.62-0.83x; bench/NOTES.md, fourteenth session). Kept in the search for
+  // devices with another balance of memory and tensor cores; they fit shared memory up to N = 5.
+  if (single && limits.arch == 90) {
+    CudaPlan p;
+    p.fusion = 2;
+    p.elements_per_block = 10;
+    p.mma = p.mma_warpgroup = p.mma_state_rows = p.mma_staged = true;
+    add(p);
+  }
   CudaPlan four = default_cuda_plan(N, single, /*arch=*/0);  // the rule without tensor cores
   four.fusion = 0;
   four.transposed = true;

@@ -63,11 +63,21 @@ struct CudaPlan {
   // layout. Warps come in groups of 4 (row tiles padded to a multiple of 4). 2.4x the DMMA rate of
   // the W plans in the stage's shape (bench/NOTES.md, thirteenth session).
   bool mma_warpgroup = false;
+  // With mma, mma_warpgroup and mma_staged, not chunked (E): the GEMM transposed, its rows the
+  // block's element-fields: rhs^T[6 EPB][NPK] = [curl-weighted state per operator, face fluxes]
+  // [6 EPB][3 NPK + NFK] x [Dr^T; Ds^T; Dt^T; LIFT^T]. Rows pad to whole warpgroups of 64 element-fields
+  // (not Np to 64 as in X), columns only to 8 nodes; A is computed in registers from the staged state
+  // (the fluxes staged in shared memory first); B, the operators' TF32 high and low parts, is copied
+  // into shared memory once per block, and the blocks are persistent (as many as fit the GPU, each
+  // looping over element groups), so it is read from L2 once per block, not once per group.
+  // Any number of elements per block up to 42 (4 warpgroups).
+  bool mma_state_rows = false;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
   // fp64, per 16 in fp32 and in W plans; two per 16 with H).
   int threads_per_block(int Np, bool single = false) const {
     const int rows = single || mma_wide ? 16 : 8, tiles = (Np + rows - 1) / rows;
+    if (mma && mma_state_rows) return 128 * ((6 * elements_per_block + 63) / 64);  // E: 64 element-fields each
     if (mma && mma_warpgroup) return 128 * ((tiles + 3) / 4);  // whole warpgroups
     return mma ? 32 * tiles * (mma_split_columns ? 2 : 1) : Np * (elements_per_block / elements_per_thread);
   }
@@ -77,7 +87,7 @@ struct CudaPlan {
   // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.W.H.C.A.G": fusion, elements per block, per thread, T =
   // transposed, S = shared operators, V = vector loads, M = tensor cores, W = fp64 DMMA in 16-row
   // tiles (both precisions), H = two warps per tile (half the columns each), X = warpgroup MMAs
-  // (fp32, sm_90a), C = chunked, A = asynchronous staging, G = neighbours' traces gathered asynchronously.
+  // (fp32, sm_90a), E = element-fields as the GEMM's rows (with X), C = chunked, A = asynchronous staging, G = neighbours' traces gathered asynchronously.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
@@ -85,7 +95,7 @@ struct CudaPlan {
            elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops &&
            vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked && mma_staged == o.mma_staged &&
            mma_wide == o.mma_wide && mma_neighbours == o.mma_neighbours && mma_split_columns == o.mma_split_columns &&
-           mma_warpgroup == o.mma_warpgroup;
+           mma_warpgroup == o.mma_warpgroup && mma_state_rows == o.mma_state_rows;
   }
 };
 
@@ -120,9 +130,16 @@ struct MmaShape {
   long b_entries(int rows) const { return static_cast<long>(rows) * n_tiles * 8 / 32 * (32 + b_pad); }
 };
 // `warpgroup` (X plans): row tiles padded to a multiple of 4 (one warpgroup per 64 rows) and B in
-// wgmma's layout (no padding entries).
+// wgmma's layout (no padding entries). `state_rows` (E plans, with warpgroup): the transposed GEMM,
+// rows the 6 x EPB element-fields (m_tiles: 4 per warpgroup), n_tiles = NPK / 8 columns (nodes), B
+// the operators [3 NPK + NFK][NPK].
 MmaShape mma_shape(int Np, int Nfp, int elements_per_block, bool single = false, bool wide = false,
-                   bool warpgroup = false);
+                   bool warpgroup = false, bool state_rows = false);
+// E plans: the row stride of the staged face fluxes [6 EPB][NFK + 4] in words: a multiple of 4 but
+// not of 8, so that the 8 rows of an A fragment load fall in different banks.
+int mma_flux_row_stride(const MmaShape& m);
+// The shape of a plan's GEMM (mma_shape with the plan's options).
+MmaShape mma_shape(const CudaPlan& plan, int Np, int Nfp, bool single);
 // The architecture a plan's kernels are compiled for on a device of `device_arch` ("sm_90"): X
 // plans use sm_90a's own instructions (wgmma), "sm_90a"; the others the device's.
 std::string cuda_plan_arch(const CudaPlan& plan, const std::string& device_arch);

@@ -15,8 +15,9 @@
 
 namespace dgmax::test {
 
-inline Problem mixed_problem(int N, unsigned seed, const std::string& flux = "upwind", double alpha = 1) {
-  auto md = std::make_shared<const MeshData>(setup_mesh(random_affine_mesh(2, seed).mesh));
+inline Problem mixed_problem(int N, unsigned seed, const std::string& flux = "upwind", double alpha = 1,
+                             int cells = 2) {
+  auto md = std::make_shared<const MeshData>(setup_mesh(random_affine_mesh(cells, seed).mesh));
   Problem p = make_problem(md, N);
   p.fluxes = make_flux_set(flux, alpha, nullptr, {});
   std::mt19937 rng(seed);

@@ -60,6 +60,15 @@ class CudaBackend final : public CudaPlanBackend {
       stage_dynamic_shared_ = static_cast<unsigned>(plan.shared_bytes(p_.Np(), p_.Nfp(), single, spec_.current.has_value()));
       cuda::set_max_dynamic_shared(stage_, "dgmax_stage", static_cast<int>(stage_dynamic_shared_));
     }
+    // E plans' blocks are persistent (they copy the operators once, then loop over element groups):
+    // as many as are resident at once
+    resident_stage_blocks_ = 0;
+    if (plan.mma && plan.mma_state_rows) {
+      const int per_sm = cuda::max_active_blocks(stage_, "dgmax_stage", static_cast<int>(element_block().x),
+                                                 stage_dynamic_shared_);
+      DGMAX_ASSERT(per_sm > 0, "cuda plan " + plan.name() + ": no block of dgmax_stage fits a multiprocessor");
+      resident_stage_blocks_ = static_cast<unsigned>(per_sm * ctx_.info().sm_count);
+    }
     update_ = module_->function("dgmax_update");
     initial_ = module_->function("dgmax_initial");
     norms_ = module_->function("dgmax_norms");
@@ -422,8 +431,9 @@ class CudaBackend final : public CudaPlanBackend {
                     int k0 = 0, int k1 = -1) {
     int K = k1 < 0 ? p_.K_owned() : k1;
     const int epb = plan().elements_per_block;
-    const unsigned blocks = static_cast<unsigned>((K - k0 + epb - 1) / epb);
+    unsigned blocks = static_cast<unsigned>((K - k0 + epb - 1) / epb);
     if (blocks == 0) return;
+    if (resident_stage_blocks_ > 0) blocks = std::min(blocks, resident_stage_blocks_);  // persistent (E)
     cuda::DevicePtr qp = q.ptr(), geo = geo_.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(),
                     vmapP = vmapP_.ptr(), vert = vert_.ptr(), res = res_.ptr(), qn = q_out.ptr(), xslot = xslot_.ptr(),
                     xsrc = xsrc_.ptr(), xscale = xscale_.ptr(), psi = psi_.ptr(), psi_res = psi_res_.ptr(),
@@ -473,6 +483,7 @@ class CudaBackend final : public CudaPlanBackend {
   cuda::Function volume_ = nullptr, surface_ = nullptr, lift_ = nullptr, update_ = nullptr, surface_lift_ = nullptr;
   int fuse_level_ = 2;
   unsigned stage_dynamic_shared_ = 0;  // bytes (mma plans)
+  unsigned resident_stage_blocks_ = 0;  // E plans: blocks of dgmax_stage resident on the GPU at once
   cuda::Function stage_ = nullptr, initial_ = nullptr, norms_ = nullptr, pml_ = nullptr, tfsf_ = nullptr;
   int tfsf_count_ = 0, tfsf_first_ = 0;
   unsigned norm_blocks_ = 1;

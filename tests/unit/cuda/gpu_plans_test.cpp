@@ -105,6 +105,49 @@ TEST_F(GpuPlans, SplitTf32PlansCarryANaNIntoTheProducts) {
   EXPECT_EQ(non_finite_nodes(r), Np);
 }
 
+// The blocks of E plans are persistent (as many as are resident, each looping over element groups
+// with the operators kept in shared memory): on a mesh with more groups than resident blocks, so
+// that blocks run several, the right-hand side and a whole step still match ref and the
+// default plan (a partly empty last group included).
+TEST_F(GpuPlans, ElementFieldRowBlocksLoopOverGroups) {
+  const codegen::CudaBlockLimits limits = cuda_block_limits();
+  if (limits.arch != 90) GTEST_SKIP() << "E plans are sm_90a (warpgroup MMAs); the device is sm_" << limits.arch;
+  const int sms = cuda::Context::get().info().sm_count;
+  for (const int N : {3, 4}) {
+    const Problem p = mixed_problem(N, 60 + N, "upwind", 1, 11);  // 8712 elements
+    const Fields q = random_state(p, 3);
+    RefBackend ref(p);
+    Fields r_ref;
+    ref.rhs(q, 0.37, r_ref);
+    auto be = make_cuda_plan_backend(p, true, codegen::default_cuda_plan(N, true, limits.arch));
+    be->set_state(q);
+    be->step(0.1, 1e-3);
+    Fields stepped;
+    be->get_state(stepped);
+    int checked = 0;
+    for (const char* name : {"f2.b10.t1.M.X.E.A", "f2.b20.t1.M.X.E.A", "f2.b30.t1.M.X.E.A"}) {
+      const codegen::CudaPlan plan = *codegen::CudaPlan::parse(name);
+      ASSERT_EQ(codegen::cuda_plan_rejection(plan, N, true, limits), "") << "N = " << N << " " << name;
+      be->set_plan(plan);
+      const CudaKernelReport stage = be->kernel_reports().front();
+      ASSERT_GT(stage.blocks_per_sm, 0) << name;
+      const long resident = static_cast<long>(stage.blocks_per_sm) * sms * plan.elements_per_block;
+      ASSERT_GT(p.K(), resident) << "N = " << N << " " << name << ": blocks must run several groups";
+      ASSERT_NE(p.K() % plan.elements_per_block, 0) << name << ": the last group is partly empty";
+      Fields r;
+      be->rhs(q, 0.37, r);
+      EXPECT_LE(relative_difference(r, r_ref), plan_check_tolerance(true)) << "N = " << N << " " << name;
+      be->set_state(q);
+      be->step(0.1, 1e-3);
+      Fields s;
+      be->get_state(s);
+      EXPECT_LE(relative_difference(s, stepped), 1e-6) << "N = " << N << " " << name;
+      ++checked;
+    }
+    EXPECT_EQ(checked, 3);
+  }
+}
+
 TEST_F(GpuPlans, StepsAgreeAcrossPlans) {
   // a whole LSERK step (stage kernel or rhs + update) from the same state: all plans agree to
   // rounding with the default plan

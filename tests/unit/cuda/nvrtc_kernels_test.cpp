@@ -114,7 +114,7 @@ TEST(NvrtcKernels, PmlKernelsCompileInEveryPlanForm) {
     spec.pml = prof;
     spec.pml_scaled = true;
     std::vector<const char*> plans = {"f0.b4.t1.T", "f1.b4.t1.T", "f2.b4.t1.T", "f2.b4.t1.M", "f2.b4.t1.M.C", "f2.b4.t1.M.W.C.A.G"};
-    if (single) plans.push_back("f2.b8.t1.M.X.C.A");  // warpgroup MMAs (sm_90a)
+    if (single) plans.insert(plans.end(), {"f2.b8.t1.M.X.C.A", "f2.b10.t1.M.X.E.A"});  // warpgroup MMAs (sm_90a)
     for (const char* plan : plans) {
       spec.plan.cuda = *codegen::CudaPlan::parse(plan);
       const std::string src = codegen::generate_cuda_source(spec);

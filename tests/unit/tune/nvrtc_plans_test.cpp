@@ -74,3 +74,37 @@ TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
     }
   }
 }
+
+// Element-field rows (E, sm_90a): one, two and three warpgroups compile at every order where their
+// shared memory fits (the operators stay in it); elsewhere they are refused for it. The wgmma's
+// columns are the nodes, padded to 8.
+TEST(NvrtcPlans, ElementFieldRowPlansCompileWhereTheyFit) {
+  int compiled = 0;
+  for (int N = 1; N <= 8; ++N) {
+    const Problem p = test::mixed_problem(N, N);
+    codegen::KernelSpec spec = make_kernel_spec(p, true);
+    for (const char* name : {"f2.b10.t1.M.X.E.A", "f2.b20.t1.M.X.E.A", "f2.b30.t1.M.X.E.A"}) {
+      spec.plan.cuda = *codegen::CudaPlan::parse(name);
+      const std::string why = codegen::cuda_plan_rejection(spec.plan.cuda, N, true);
+      if (!why.empty()) {
+        EXPECT_NE(why.find("shared memory"), std::string::npos) << "N = " << N << " " << name << ": " << why;
+        EXPECT_GE(N, 5) << name << " fits up to N = 4 at least";
+        continue;
+      }
+      const std::string src = codegen::generate_cuda_source(spec);
+      const int npk = (p.Np() + 7) / 8 * 8;
+      EXPECT_NE(src.find("wgmma.mma_async.sync.aligned.m64n" + std::to_string(npk) + "k8.f32.tf32.tf32"),
+                std::string::npos) << name;
+      EXPECT_NE(src.find("#define MMA_E 1"), std::string::npos) << name;
+      codegen::NvrtcOptions opt;
+      opt.arch = codegen::cuda_plan_arch(spec.plan.cuda, "sm_90");
+      EXPECT_EQ(opt.arch, "sm_90a") << name;
+      const std::vector<char> cubin =
+          codegen::nvrtc_compile(src, "plan_N" + std::to_string(N) + "_fp32_" + name, opt);
+      ASSERT_GE(cubin.size(), 4u);
+      EXPECT_EQ(std::string(cubin.data(), 4), "\x7f" "ELF") << "N = " << N << " " << name;
+      ++compiled;
+    }
+  }
+  EXPECT_GE(compiled, 13) << "N = 1..4 with 1, 2 and 3 warpgroups, N = 5 with one at least";
+}

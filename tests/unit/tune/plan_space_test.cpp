@@ -50,6 +50,10 @@ TEST(CudaPlanSpace, NamesRoundTrip) {
   EXPECT_TRUE(CudaPlan::parse("f2.b8.t1.M.X.C.A")->mma_warpgroup);
   EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M.X.C.A.G")->name(), "f2.b8.t1.M.X.C.A.G");
   EXPECT_FALSE(CudaPlan::parse("f2.b8.t1.M.C.A")->mma_warpgroup);
+  EXPECT_TRUE(CudaPlan::parse("f2.b10.t1.M.X.E.A")->mma_state_rows);
+  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E.A")->name(), "f2.b10.t1.M.X.E.A");
+  for (const char* bad : {"f2.b10.t1.M.E.A", "f2.b10.t1.M.X.A.E", "f2.b10.t1.M.X.C.E", "f2.b10.t1.M.X.E.E", "f2.b10.t1.E"})
+    EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": E follows X, before C and A";
   for (const char* bad : {"f2.b8.t1.X", "f2.b8.t1.M.C.X", "f2.b8.t1.M.X.X", "f2.b8.t1.M.A.X", "f2.b8.t1.M.X.W"})
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": X follows M (and W, H), before C and A";
   for (const char* bad : {"f2.b8.t1.M.H", "f2.b8.t1.H", "f2.b8.t1.M.W.C.H", "f2.b8.t1.M.H.W", "f2.b8.t1.M.W.H.H"})
@@ -95,9 +99,9 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       // tensor cores on sm_90: fp64 8-row tiles up to N = 4 and 16-row tiles (W) at every order;
       // fp32 split TF32 chunked (C) and on the fp64 tensor cores chunked and staged (W.C.A); the
       // chunked, staged ones also with the neighbours' traces gathered asynchronously (G) up to N = 6;
-      // fp32 split TF32 as warpgroup MMAs chunked and staged (X.C.A)
+      // fp32 split TF32 as warpgroup MMAs chunked and staged (X.C.A), and with element-field rows (X.E.A)
       std::set<std::string> expected =
-          single ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M.C", ".M.C.A", ".M.W.C.A", ".M.X.C.A"}
+          single ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M.C", ".M.C.A", ".M.W.C.A", ".M.X.C.A", ".M.X.E.A"}
           : N <= 4
               ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M", ".M.A", ".M.C", ".M.C.A", ".M.W", ".M.W.A",
                                       ".M.W.C", ".M.W.C.A"}
@@ -139,9 +143,15 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_EQ(on80.front().rejected, "") << N;
       for (const PlanCandidate& c : on80)
         EXPECT_FALSE(c.plan.mma_wide || c.plan.mma_split_columns || c.plan.mma_warpgroup) << c.plan.name();
-      // sm_90: fp32 searches the warpgroup MMAs (chunked and staged: with 4 and 8 elements)
+      // sm_90: fp32 searches the warpgroup MMAs (chunked and staged: with 4 and 8 elements; with
+      // element-field rows: 10 elements, refused for shared memory from N = 6)
       EXPECT_EQ(std::count_if(plans.begin(), plans.end(), [](const PlanCandidate& c) { return c.plan.mma_warpgroup; }),
-                single ? 2 : 0) << N;
+                single ? 3 : 0) << N;
+      for (const PlanCandidate& c : plans)
+        if (c.plan.mma_state_rows) {
+          EXPECT_EQ(c.plan.elements_per_block, 10) << N;
+          EXPECT_EQ(c.rejected.empty(), N <= 5) << N << ": " << c.rejected;
+        }
       if (on80.front().plan.mma) EXPECT_EQ(on80.front().plan.elements_per_block, 4) << N;
       EXPECT_EQ(std::count_if(on80.begin(), on80.end(), [](const PlanCandidate& c) { return c.plan.mma; }),
                 (single ? 4 : 8) + (N <= 6 ? 1 : 0));
@@ -258,6 +268,31 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
     EXPECT_EQ(cuda_plan_rejection(r.plan, 4, r.single, limits), r.why) << r.plan.name() << " sm_" << r.arch;
   }
   EXPECT_EQ(cuda_plan_arch(x, "sm_90"), "sm_90a");
+  // element-field rows (E): with X and A only; any number of elements up to 4 warpgroups, an even
+  // number of words per group's states; shared memory holds all of B, so it ends at N = 5 (one
+  // warpgroup)
+  const CudaPlan e10 = *CudaPlan::parse("f2.b10.t1.M.X.E.A");
+  EXPECT_EQ(cuda_plan_rejection(e10, 4, true), "");
+  EXPECT_EQ(e10.threads_per_block(35, true), 128);                               // 60 rows
+  EXPECT_EQ(CudaPlan::parse("f2.b30.t1.M.X.E.A")->threads_per_block(35, true), 384);  // 180 rows
+  EXPECT_EQ(cuda_plan_arch(e10, "sm_90"), "sm_90a");
+  EXPECT_EQ(mma_shape(e10, 35, 15, true).n_tiles, 5);  // the nodes padded to 40 columns
+  EXPECT_EQ(mma_shape(e10, 35, 15, true).m_tiles, 4);  // one warpgroup
+  EXPECT_EQ(mma_flux_row_stride(mma_shape(e10, 35, 15, true)), 68);
+  CudaPlan ex = e10, ec = e10;
+  ex.mma_warpgroup = false;
+  ec.mma_chunked = true;
+  EXPECT_EQ(cuda_plan_rejection(ex, 4, true), "element-field rows (E) are a form of the warpgroup MMAs (needs M and X)");
+  EXPECT_EQ(cuda_plan_rejection(ec, 4, true),
+            "element-field rows (E) keep all of B in shared memory and read the staged state: A, without C or G");
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b43.t1.M.X.E.A"), 1, true),
+            "element-field rows (E) take at most 42 elements per block (4 warpgroups of 64 rows), not 43");
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b21.t1.M.X.E.A"), 4, true),
+            "element-field rows (E) copy each group's states 16 bytes at a time: 21 elements of 35 nodes are no "
+            "whole 16 bytes (an even number of elements is)");
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b21.t1.M.X.E.A"), 3, true), "");  // 20 nodes
+  EXPECT_EQ(cuda_plan_rejection(e10, 5, true), "");
+  EXPECT_NE(cuda_plan_rejection(e10, 6, true).find("KB of shared memory per block"), std::string::npos);
   EXPECT_EQ(cuda_plan_arch(*CudaPlan::parse("f2.b8.t1.M.C.A"), "sm_90"), "sm_90");
   // N = 8, chunked: a chunk of max(168, 4 x 45) = 180 rows x 6 x 16 columns x 8 B + J (16 x 3 x 165 x 8 B): 197 KB
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b16.t1.M.C"), 8, false), "");
@@ -303,6 +338,14 @@ TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   // geometry record (25 floats), neighbours (4 ints) and neighbour nodes (4 x 3 ints)
   EXPECT_EQ(CudaPlan::parse("f2.b4.t1.M.A")->shared_bytes(4, 3, true, false),
             40 * 24 / 32 * 36 * 8 + 2 * 4 * 6 * 4 * 4 + 4 * (25 * 4 + 4 * 4 + 12 * 4));
+  // E (N = 4, 10 elements): B [2][3 x 40 + 64][40] floats, the fluxes [60][68], res [10][6][35],
+  // two groups of states and face data (10 x (6 x 35 + 25 + 4 + 60) words: 11960 bytes, rounded up to
+  // 11968), J [10][3][35]
+  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E.A")->shared_bytes(35, 15, true),
+            (2 * 184 * 40 + 60 * 68 + 2100) * 4 + 2 * 11968 + 1050 * 4);
+  // N = 3: a group is 10 x (6 x 20 + 25 + 4 + 40) words = 7560 bytes, rounded up to 7568
+  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E.A")->shared_bytes(20, 10, true, false),
+            (2 * 112 * 24 + 60 * 44 + 1200) * 4 + 2 * 7568);
   // B rounded up to 16 bytes (the state after it is copied 16 bytes at a time): fp64 N = 4,
   // chunked, 4 elements: 60 rows x 24 columns = 45 fragment registers of 32 + b_pad entries
   const MmaShape c4 = mma_shape(35, 15, 4);

@@ -1,0 +1,243 @@
+#include "codegen/emit/cuda_stage_rows.hpp"
+
+namespace dgmax::codegen {
+
+std::string state_rows_stage_section() {
+  return R"(// The stage with element-field rows (plan option E). Per group of EPB elements, one GEMM gives every
+// right-hand side before the material factors, transposed: out[6 EPB][NPK] = A x B, where row
+// 6e + c is field c of element e, column i node i, and
+//   A[6e + c][m NPK + j] (m = 0..2): the curl weight of field c at node j of element e for D_m, as in
+//       stage_curl_rows: (g_m x H)_c for E, -(g_m x E)_c for H, with g_m = d r_m / dx;
+//   A[6e + c][3 NPK + f]: the flux of field c at face node f times Fscale, negated for E;
+//   B = [Dr^T; Ds^T; Dt^T; LIFT^T] (OpsT), in shared memory for the block's life.
+// Warp w multiplies rows 16w .. 16w+15 (its warpgroup's wgmmas take 64 rows: all NPK columns and 8 k
+// at a time). The lanes build their A fragments in registers: the curl weights from the staged
+// state, the fluxes loaded from shared memory, where the block stages them first. The blocks are
+// persistent: each copies B once, then loops over element groups. (bslot and store_b, which
+// stage_flux_rows stages the fluxes with, are defined with the other forms' ones.)
+enum { K_ROWS = 3 * NPK + NFK, OPS_LO = K_ROWS * NPK, ROWS = 6 * EPB, NCT = NPK / 8 };
+static_assert(NT == 128 * ((ROWS + 63) / 64), "one warpgroup per 64 element-fields");
+static_assert(NTL == NCT, "the wgmma's columns are the nodes");
+
+// The operators' high and low parts (OpsT) into shared memory: one asynchronous copy group.
+DGMAX_FN void copy_operators(int tid, real_t* __restrict__ ops) {
+  const real_t* src = &OpsT[0][0];
+  for (int v = tid; v < 2 * OPS_LO / 4; v += NT) copy_async16(ops + 4 * v, src + 4 * v);
+  copy_async_commit();
+}
+
+// A curl-weighted row of A: element e's weight for field c and operator m at node j is
+// al v[p][j] - be v[q][j] (E rows: (g x H)_c = g_u H_v - g_v H_u; H rows: -(g x E)_c = g_v E_u - g_u
+// E_v, u = c+1, v = c+2 mod 3). Rows past 6 EPB weigh nothing.
+struct curl_row_t {
+  const real_t* vp;
+  const real_t* vq;
+  real_t al, be;
+};
+DGMAX_FN curl_row_t curl_row(int r, int m, const real_t* __restrict__ qb, const real_t* __restrict__ gb) {
+  const bool live = r < ROWS;
+  const int e = live ? r / 6 : 0, c = live ? r - 6 * e : r % 6, x = c % 3, u = (x + 1) % 3, v = (x + 2) % 3;
+  const bool is_e = c < 3;
+  const real_t* g = gb + e * GEO + 3 * m;
+  curl_row_t w;
+  w.vp = qb + (e * 6 + (is_e ? 3 + v : u)) * NP;
+  w.vq = qb + (e * 6 + (is_e ? 3 + u : v)) * NP;
+  w.al = live ? (is_e ? g[u] : g[v]) : real_t(0);
+  w.be = live ? (is_e ? g[v] : g[u]) : real_t(0);
+  return w;
+}
+DGMAX_FN float curl_weight(const curl_row_t& w, int j) { return j < NP ? w.al * w.vp[j] - w.be * w.vq[j] : 0.f; }
+
+// x split into TF32 high and low parts (as store_b of the X plans).
+DGMAX_FN void split_tf32(float x, unsigned& hi, unsigned& lo) {
+  hi = to_tf32_hi(x);
+  lo = to_tf32(x - __uint_as_float(hi));
+}
+
+// acc += the fragments (hi, lo) x B's k steps k0 .. k0 + steps - 1 (lo*hi + hi*lo + hi*hi), as the
+// warpgroup's wgmmas, waited for before returning (the fragments' registers may then change).
+template <int steps>
+DGMAX_FN void gemm_rows(int k0, const unsigned (*__restrict__ hi)[4], const unsigned (*__restrict__ lo)[4],
+                        const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+  for (int ks = 0; ks < steps; ++ks) {
+    const real_t* bk = ops + (k0 + ks) * (NCT * 64);
+    wgmma_tf32(&acc[0][0], lo[ks], b_desc(bk));  // small terms first
+    wgmma_tf32(&acc[0][0], hi[ks], b_desc(bk + OPS_LO));
+    wgmma_tf32(&acc[0][0], hi[ks], b_desc(bk));
+  }
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+
+// acc += the curl chunk of operator m: this lane's rows r0 and r0 + 8, columns 8 ks + t and + 4 of A
+// (the m16n8k8 TF32 fragment layout: a0 (r0, t), a1 (r0 + 8, t), a2 (r0, t + 4), a3 (r0 + 8, t + 4)).
+DGMAX_FN void curl_chunk(int m, int r0, int t, const real_t* __restrict__ qb, const real_t* __restrict__ gb,
+                         const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
+  const curl_row_t w0 = curl_row(r0, m, qb, gb), w1 = curl_row(r0 + 8, m, qb, gb);
+  unsigned hi[NPK / 8][4], lo[NPK / 8][4];
+#pragma unroll
+  for (int ks = 0; ks < NPK / 8; ++ks) {
+    const int j = 8 * ks + t;
+    split_tf32(curl_weight(w0, j), hi[ks][0], lo[ks][0]);
+    split_tf32(curl_weight(w1, j), hi[ks][1], lo[ks][1]);
+    split_tf32(curl_weight(w0, j + 4), hi[ks][2], lo[ks][2]);
+    split_tf32(curl_weight(w1, j + 4), hi[ks][3], lo[ks][3]);
+  }
+  gemm_rows<NPK / 8>(m * (NPK / 8), hi, lo, ops, acc);
+}
+
+// acc += the flux chunk: this lane's fragments of the staged fluxes sa (rows past 6 EPB: zero).
+DGMAX_FN void flux_chunk(int r0, int t, const real_t* __restrict__ sa, const real_t* __restrict__ ops,
+                         float (*__restrict__ acc)[4]) {
+  unsigned hi[NFK / 8][4], lo[NFK / 8][4];
+  const real_t* a0 = sa + min(r0, ROWS - 1) * SA + t;
+  const real_t* a1 = sa + min(r0 + 8, ROWS - 1) * SA + t;
+  const float l0 = r0 < ROWS ? 1.f : 0.f, l1 = r0 + 8 < ROWS ? 1.f : 0.f;
+#pragma unroll
+  for (int ks = 0; ks < NFK / 8; ++ks) {
+    split_tf32(l0 * a0[8 * ks], hi[ks][0], lo[ks][0]);
+    split_tf32(l1 * a1[8 * ks], hi[ks][1], lo[ks][1]);
+    split_tf32(l0 * a0[8 * ks + 4], hi[ks][2], lo[ks][2]);
+    split_tf32(l1 * a1[8 * ks + 4], hi[ks][3], lo[ks][3]);
+  }
+  gemm_rows<NFK / 8>(3 * (NPK / 8), hi, lo, ops, acc);
+}
+
+// The block's buffers for one group (E plans keep two, so that the next group's copies land while
+// this one is multiplied): its states [EPB][6][NP] and face data (16-byte aligned: the states are
+// copied 16 bytes at a time).
+struct __align__(16) rows_group_t {
+  real_t q[EPB][6][NP];
+  group_faces_t faces;
+};
+// The group of EPB elements from kb: states and face data into g, one asynchronous copy group (an
+// empty one past K, so that every loop turn commits as many).
+DGMAX_FN void copy_rows_group(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ geo,
+                              const int* __restrict__ etoe, const int* __restrict__ vmapP, rows_group_t* __restrict__ g) {
+  if (kb < K) {
+    copy_block_async(&g->q[0][0][0], q + (long)kb * 6 * NP, min(EPB, K - kb) * 6 * NP, tid);
+    copy_group_faces(K, kb, tid, geo, etoe, vmapP, &g->faces);
+  }
+  copy_async_commit();
+}
+
+// One group of EPB elements from kb, its states and face data in g (arrived or arriving: the copy
+// group before the res entries'). In flight on the way, as asynchronous copy groups: the group's
+// res entries (into sres), the neighbours' traces (into sa, once the face data are in) and the
+// next group's states and face data (from kb_next, into g_next); the curl chunks multiply while they
+// travel. Then the fluxes (staged in sa), their chunk, the layer, the update.
+DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, int lane, const real_t* __restrict__ q,
+                               const real_t* __restrict__ geo, const real_t* __restrict__ mat,
+                               const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
+                               const double* __restrict__ vert, double t, real_t* __restrict__ res,
+                               real_t* __restrict__ q_out, real_t a, real_t b, real_t dt, const int* __restrict__ xslot,
+                               const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale,
+                               real_t* __restrict__ psi, real_t* __restrict__ psi_res, const real_t* __restrict__ pcoef,
+                               int pml_slots, const real_t* __restrict__ ops, real_t* __restrict__ sa,
+                               real_t (*__restrict__ sres)[6][NP], const rows_group_t* __restrict__ g,
+                               rows_group_t* __restrict__ g_next, real_t* __restrict__ after) {
+  const real_t* qb = &g->q[0][0][0];
+  const group_faces_t* gf = &g->faces;
+  copy_block_async(&sres[0][0][0], res + (long)kb * 6 * NP, min(EPB, K - kb) * 6 * NP, tid);
+  copy_async_commit();
+  copy_async_wait<1>();  // the operators (first group), the states and face data
+  // wgmma reads shared memory through the async proxy: the copies' stores reach it after a fence
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  prefetch_neighbours(K, kb, tid, q, gf, sa);  // commits
+  copy_rows_group(K, kb_next, tid, q, geo, etoe, vmapP, g_next);
+#if HAS_CURRENT
+  real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(after);  // J: [EPB][3][NP]
+  for (int n = tid; n < EPB * NP; n += NT) {
+    const int e = n / NP, j = n - e * NP, k = kb + e;
+    real_t j3[3] = {0, 0, 0};
+    if (k < K) node_current(vert, k, j, t, j3);
+    for (int c = 0; c < 3; ++c) sj[e][c][j] = j3[c];
+  }
+#else
+  (void)after;
+#endif
+  float acc[NCT][4];
+#pragma unroll
+  for (int nt = 0; nt < NCT; ++nt)
+#pragma unroll
+    for (int h = 0; h < 4; ++h) acc[nt][h] = 0.f;
+  const int gl = lane >> 2, tq = lane & 3, r0 = 16 * warp + gl;
+  for (int m = 0; m < 3; ++m) curl_chunk(m, r0, tq, qb, &gf->geo[0][0], ops, acc);
+  copy_async_wait<1>();  // the res entries and the neighbours' traces (the next group may still travel)
+  __syncthreads();
+  stage_flux_rows_nb(K, kb, tid, mat, bc, vert, t, qb, gf, sa);
+  __syncthreads();
+  flux_chunk(r0, tq, sa, ops, acc);
+#if PML_IN_STAGE
+  // The layer's elements advance psi here, one node per thread and all six components, and park
+  // the source in the consumed fluxes: sx [6 EPB][SA].
+  real_t* sx = sa;
+  __syncthreads();
+  for (int n = tid; n < EPB * NP; n += NT) {
+    const int e = n / NP, j = n - e * NP, k = kb + e;
+    const int slot = k < K ? element_slot(k, xslot) : -1;
+    if (slot < 0 || slot >= pml_slots) continue;
+    const real_t* cf = pcoef + (long)slot * PML_COEF;
+#pragma unroll
+    for (int c = 0; c < 6; ++c)
+      sx[(e * 6 + c) * SA + j] = pml_advance(slot, cf, c, j, q[((long)k * 6 + c) * NP + j], psi, psi_res, a, b, dt);
+  }
+  __syncthreads();
+#endif
+  // accumulator h of column tile nt: row r0 (+ 8 for h >= 2), node 8 nt + 2 tq + h % 2
+#pragma unroll
+  for (int nt = 0; nt < NCT; ++nt)
+#pragma unroll
+    for (int h = 0; h < 4; ++h) {
+      const int r = r0 + (h >> 1) * 8, i = 8 * nt + 2 * tq + (h & 1);
+      if (r >= ROWS || i >= NP) continue;
+      const int e = r / 6, c = r - 6 * e, k = kb + e;
+      if (k >= K) continue;
+      const real_t* mk = mat + (long)k * MAT;
+      real_t src[3] = {0, 0, 0};
+#if HAS_CURRENT
+      if (c < 3) src[0] = src[1] = src[2] = sj[e][c][i];  // rhs_component reads src[c] only
+#endif
+      const long idx = ((long)k * 6 + c) * NP + i;
+      const real_t qc = g->q[e][c][i], rs0 = sres[e][c][i];
+      real_t rc = rhs_component(c, acc[nt][h], real_t(0), mk, qc, src);
+      const int slot = element_slot(k, xslot);
+#if PML_IN_STAGE
+      if (slot >= 0 && slot < pml_slots)
+        rc = rc * pcoef[(long)slot * PML_COEF + PML_SCALE + c % 3] + sx[r * SA + i];
+      else
+#endif
+        rc = extra_rhs_slot(slot, c, i, rc, xsrc, xscale);
+      const real_t rs = a * rs0 + dt * rc;
+      res[idx] = rs;
+      q_out[idx] = qc + b * rs;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(NT)
+dgmax_stage(STAGE_PARAMS) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  real_t* ops = reinterpret_cast<real_t*>(smem);  // B: [2][K_ROWS * NPK], high then low parts
+  real_t* sa = ops + 2 * OPS_LO;                   // the group's fluxes [6 EPB][SA]
+  real_t (*sres)[6][NP] = reinterpret_cast<real_t (*)[6][NP]>(sa + ROWS * SA);  // res [EPB][6][NP]
+  rows_group_t* groups = reinterpret_cast<rows_group_t*>(&sres[EPB][0][0]);     // two groups' states
+  real_t* after = reinterpret_cast<real_t*>(groups + 2);                        // J [EPB][3][NP]
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, stride = gridDim.x * EPB;
+  copy_operators(tid, ops);
+  int kb = k0 + blockIdx.x * EPB, buf = 0;
+  copy_rows_group(K, kb, tid, q, geo, etoe, vmapP, &groups[0]);
+  for (; kb < K; kb += stride, buf ^= 1) {
+    stage_rows_group(K, kb, kb + stride, tid, warp, lane, q, geo, mat, etoe, bc, vmapP, vert, t, res, q_out, a, b, dt,
+                     xslot, xsrc, xscale, psi, psi_res, pcoef, pml_slots, ops, sa, sres, &groups[buf],
+                     &groups[buf ^ 1], after);
+    __syncthreads();  // the group's buffers are consumed before the copies of the group after next land in them
+  }
+  copy_async_wait<0>();  // nothing in flight when the block exits
+}
+)";
+}
+
+}  // namespace dgmax::codegen
