@@ -1065,6 +1065,78 @@ DGMAX_FN void prefetch_group(int K, int kb, int tid, const real_t* __restrict__ 
   copy_async_commit();
 }}
 
+#if HAS_CURRENT
+// J at the nodes of the group of EPB elements from kb into sj [EPB][3][NP] (zero past K).
+DGMAX_FN void stage_group_current(int K, int kb, int tid, const double* __restrict__ vert, double t,
+                                  real_t (*__restrict__ sj)[3][NP]) {{
+  for (int n = tid; n < EPB * NP; n += NT) {{
+    const int e = n / NP, j = n - e * NP, k = kb + e;
+    real_t j3[3] = {{0, 0, 0}};
+    if (k < K) node_current(vert, k, j, t, j3);
+    for (int c = 0; c < 3; ++c) sj[e][c][j] = j3[c];
+  }}
+}}
+#endif
+
+#if PML_IN_STAGE
+// The layer's elements of the group from kb advance psi, one node per thread and all six components
+// (in the epilogues the lanes of a warp hold different components, whose damped axes differ), and
+// park the source of component c at node j of element e in sx[(e * 6 + c) * stride + j] (what sx
+// held is consumed: a barrier before and after, so call it with the whole block).
+DGMAX_FN void advance_group_layer(int K, int kb, int tid, const real_t* __restrict__ q, const int* __restrict__ xslot,
+                                  real_t* __restrict__ psi, real_t* __restrict__ psi_res,
+                                  const real_t* __restrict__ pcoef, int pml_slots, real_t a, real_t b, real_t dt,
+                                  int stride, real_t* __restrict__ sx) {{
+  __syncthreads();
+  for (int n = tid; n < EPB * NP; n += NT) {{
+    const int e = n / NP, j = n - e * NP, k = kb + e;
+    const int slot = k < K ? element_slot(k, xslot) : -1;
+    if (slot < 0 || slot >= pml_slots) continue;
+    const real_t* cf = pcoef + (long)slot * PML_COEF;
+#pragma unroll
+    for (int c = 0; c < 6; ++c)
+      sx[(e * 6 + c) * stride + j] = pml_advance(slot, cf, c, j, q[((long)k * 6 + c) * NP + j], psi, psi_res, a, b, dt);
+  }}
+  __syncthreads();
+}}
+#endif
+
+// J's component c at node i of group element e (staged in sj), zero for H and without a current.
+DGMAX_FN real_t current_at(const real_t (*__restrict__ sj)[3][NP], int e, int c, int i) {{
+#if HAS_CURRENT
+  return c < 3 ? sj[e][c][i] : real_t(0);
+#else
+  (void)sj, (void)e, (void)c, (void)i;
+  return real_t(0);
+#endif
+}}
+
+// The end of the stage for component c at node i of element k: the right-hand side from the
+// GEMM's value v (volume and lifted terms), the material, J's component jc, then the layer (its
+// source parked at *sxp, PML_IN_STAGE) or an extra source; then res = a res + dt rhs (r0: res on
+// entry) and q_out = q + b res (qc: q).
+DGMAX_FN void finish_value(int k, int c, int i, real_t v, real_t qc, real_t r0, real_t jc,
+                           const real_t* __restrict__ sxp, const real_t* __restrict__ mat,
+                           const int* __restrict__ xslot, const real_t* __restrict__ xsrc,
+                           const real_t* __restrict__ xscale, const real_t* __restrict__ pcoef, int pml_slots,
+                           real_t a, real_t b, real_t dt, real_t* __restrict__ res, real_t* __restrict__ q_out) {{
+  const real_t src[3] = {{jc, jc, jc}};  // rhs_component reads src[c] only
+  real_t rc = rhs_component(c, v, real_t(0), mat + (long)k * MAT, qc, src);
+  const int slot = element_slot(k, xslot);
+#if PML_IN_STAGE
+  if (slot >= 0 && slot < pml_slots)
+    rc = rc * pcoef[(long)slot * PML_COEF + PML_SCALE + c % 3] + *sxp;
+  else
+#else
+  (void)sxp, (void)pcoef, (void)pml_slots;
+#endif
+    rc = extra_rhs_slot(slot, c, i, rc, xsrc, xscale);
+  const long idx = ((long)k * 6 + c) * NP + i;
+  const real_t rs = a * r0 + dt * rc;
+  res[idx] = rs;
+  q_out[idx] = qc + b * rs;
+}}
+
 #if MMA_E
 {rows_section}
 #else
@@ -1096,14 +1168,9 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
   copy_group_res(K, kb, tid, res, sqr);
   copy_async_commit();
 #endif
-#if HAS_CURRENT
   real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(after_b);  // J: [EPB][3][NP]
-  for (int n = tid; n < EPB * NP; n += NT) {{
-    const int e = n / NP, j = n - e * NP, k = kb + e;
-    real_t j3[3] = {{0, 0, 0}};
-    if (k < K) node_current(vert, k, j, t, j3);
-    for (int c = 0; c < 3; ++c) sj[e][c][j] = j3[c];
-  }}
+#if HAS_CURRENT
+  stage_group_current(K, kb, tid, vert, t, sj);
 #endif
   acc_t acc[NTW][NACC];
 #pragma unroll
@@ -1150,22 +1217,9 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
   b_ready();
   gemm_chunk(0, KS, bf, warp, lane, acc);
 #endif
+  real_t* sx = bf;  // the layer's sources [EPB][6][NP], in the consumed B fragments
 #if PML_IN_STAGE
-  // The layer's elements advance psi here, one node per thread and all six components (in the
-  // epilogue below the lanes of a warp hold different components, whose damped axes differ), and
-  // park the source in the consumed B fragments: sx [EPB][6][NP].
-  real_t* sx = bf;
-  __syncthreads();
-  for (int n = tid; n < EPB * NP; n += NT) {{
-    const int e = n / NP, j = n - e * NP, k = kb + e;
-    const int slot = k < K ? element_slot(k, xslot) : -1;
-    if (slot < 0 || slot >= pml_slots) continue;
-    const real_t* cf = pcoef + (long)slot * PML_COEF;
-#pragma unroll
-    for (int c = 0; c < 6; ++c)
-      sx[(e * 6 + c) * NP + j] = pml_advance(slot, cf, c, j, q[((long)k * 6 + c) * NP + j], psi, psi_res, a, b, dt);
-  }}
-  __syncthreads();
+  advance_group_layer(K, kb, tid, q, xslot, psi, psi_res, pcoef, pml_slots, a, b, dt, NP, sx);
 #endif
 
 #if MMA_STAGED
@@ -1180,28 +1234,14 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
       lane_output(nt, h, warp, lane, i, e, c);
       const int k = kb + e;
       if (i >= NP || k >= K) continue;
-      const real_t* mk = mat + (long)k * MAT;
-      real_t src[3] = {{0, 0, 0}};
-#if HAS_CURRENT
-      if (c < 3) src[0] = src[1] = src[2] = sj[e][c][i];  // rhs_component reads src[c] only
-#endif
-      const long idx = ((long)k * 6 + c) * NP + i;
 #if MMA_STAGED
       const real_t qc = sqr[0][e][c][i], r0 = sqr[1][e][c][i];
 #else
+      const long idx = ((long)k * 6 + c) * NP + i;
       const real_t qc = q[idx], r0 = res[idx];
 #endif
-      real_t rc = rhs_component(c, (real_t)acc[nt][h], real_t(0), mk, qc, src);
-      const int slot = element_slot(k, xslot);
-#if PML_IN_STAGE
-      if (slot >= 0 && slot < pml_slots)
-        rc = rc * pcoef[(long)slot * PML_COEF + PML_SCALE + c % 3] + sx[(e * 6 + c) * NP + i];
-      else
-#endif
-        rc = extra_rhs_slot(slot, c, i, rc, xsrc, xscale);
-      const real_t rs = a * r0 + dt * rc;
-      res[idx] = rs;
-      q_out[idx] = qc + b * rs;
+      finish_value(k, c, i, (real_t)acc[nt][h], qc, r0, current_at(sj, e, c, i), sx + (e * 6 + c) * NP + i, mat, xslot,
+                   xsrc, xscale, pcoef, pml_slots, a, b, dt, res, q_out);
     }}
 }}
 

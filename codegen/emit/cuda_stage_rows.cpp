@@ -148,16 +148,9 @@ DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, in
   __syncthreads();
   prefetch_neighbours(K, kb, tid, q, gf, sa);  // commits
   copy_rows_group(K, kb_next, tid, q, geo, etoe, vmapP, g_next);
-#if HAS_CURRENT
   real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(after);  // J: [EPB][3][NP]
-  for (int n = tid; n < EPB * NP; n += NT) {
-    const int e = n / NP, j = n - e * NP, k = kb + e;
-    real_t j3[3] = {0, 0, 0};
-    if (k < K) node_current(vert, k, j, t, j3);
-    for (int c = 0; c < 3; ++c) sj[e][c][j] = j3[c];
-  }
-#else
-  (void)after;
+#if HAS_CURRENT
+  stage_group_current(K, kb, tid, vert, t, sj);
 #endif
   float acc[NCT][4];
 #pragma unroll
@@ -171,21 +164,9 @@ DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, in
   stage_flux_rows_nb(K, kb, tid, mat, bc, vert, t, qb, gf, sa);
   __syncthreads();
   flux_chunk(r0, tq, sa, ops, acc);
+  real_t* sx = sa;  // the layer's sources [6 EPB][SA], in the consumed fluxes
 #if PML_IN_STAGE
-  // The layer's elements advance psi here, one node per thread and all six components, and park
-  // the source in the consumed fluxes: sx [6 EPB][SA].
-  real_t* sx = sa;
-  __syncthreads();
-  for (int n = tid; n < EPB * NP; n += NT) {
-    const int e = n / NP, j = n - e * NP, k = kb + e;
-    const int slot = k < K ? element_slot(k, xslot) : -1;
-    if (slot < 0 || slot >= pml_slots) continue;
-    const real_t* cf = pcoef + (long)slot * PML_COEF;
-#pragma unroll
-    for (int c = 0; c < 6; ++c)
-      sx[(e * 6 + c) * SA + j] = pml_advance(slot, cf, c, j, q[((long)k * 6 + c) * NP + j], psi, psi_res, a, b, dt);
-  }
-  __syncthreads();
+  advance_group_layer(K, kb, tid, q, xslot, psi, psi_res, pcoef, pml_slots, a, b, dt, SA, sx);
 #endif
   // accumulator h of column tile nt: row r0 (+ 8 for h >= 2), node 8 nt + 2 tq + h % 2
 #pragma unroll
@@ -196,24 +177,8 @@ DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, in
       if (r >= ROWS || i >= NP) continue;
       const int e = r / 6, c = r - 6 * e, k = kb + e;
       if (k >= K) continue;
-      const real_t* mk = mat + (long)k * MAT;
-      real_t src[3] = {0, 0, 0};
-#if HAS_CURRENT
-      if (c < 3) src[0] = src[1] = src[2] = sj[e][c][i];  // rhs_component reads src[c] only
-#endif
-      const long idx = ((long)k * 6 + c) * NP + i;
-      const real_t qc = g->q[e][c][i], rs0 = sres[e][c][i];
-      real_t rc = rhs_component(c, acc[nt][h], real_t(0), mk, qc, src);
-      const int slot = element_slot(k, xslot);
-#if PML_IN_STAGE
-      if (slot >= 0 && slot < pml_slots)
-        rc = rc * pcoef[(long)slot * PML_COEF + PML_SCALE + c % 3] + sx[r * SA + i];
-      else
-#endif
-        rc = extra_rhs_slot(slot, c, i, rc, xsrc, xscale);
-      const real_t rs = a * rs0 + dt * rc;
-      res[idx] = rs;
-      q_out[idx] = qc + b * rs;
+      finish_value(k, c, i, acc[nt][h], g->q[e][c][i], sres[e][c][i], current_at(sj, e, c, i), sx + r * SA + i, mat,
+                   xslot, xsrc, xscale, pcoef, pml_slots, a, b, dt, res, q_out);
     }
 }
 
