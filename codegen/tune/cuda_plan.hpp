@@ -70,7 +70,8 @@ struct CudaPlan {
   // (the fluxes staged in shared memory first); B, the operators' TF32 high and low parts, is copied
   // into shared memory once per block, and the blocks are persistent (as many as fit the GPU, each
   // looping over element groups), so it is read from L2 once per block, not once per group.
-  // Any number of elements per block up to 42 (4 warpgroups).
+  // Any number of elements per block up to 42 (4 warpgroups), even where Np is odd (the groups'
+  // states are copied 16 bytes at a time); B must fit shared memory (up to N = 5 with 10 elements).
   bool mma_state_rows = false;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
@@ -87,7 +88,8 @@ struct CudaPlan {
   // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.W.H.C.A.G": fusion, elements per block, per thread, T =
   // transposed, S = shared operators, V = vector loads, M = tensor cores, W = fp64 DMMA in 16-row
   // tiles (both precisions), H = two warps per tile (half the columns each), X = warpgroup MMAs
-  // (fp32, sm_90a), E = element-fields as the GEMM's rows (with X), C = chunked, A = asynchronous staging, G = neighbours' traces gathered asynchronously.
+  // (fp32, sm_90a), E = element-fields as the GEMM's rows (with X), C = chunked, A = asynchronous
+  // staging, G = neighbours' traces gathered asynchronously.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
