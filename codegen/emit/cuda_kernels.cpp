@@ -242,6 +242,17 @@ std::string generate_cuda_source(const KernelSpec& s) {
   src << fmt::format(R"(// Block shape of the volume, lift and stage kernels: (NP, TY) threads; thread (i, y) owns node i
 // of the block's elements y*EPT .. y*EPT + EPT-1. Norms and initial state: (NP, NEPB).
 enum {{ EPB = {epb}, EPT = {ept}, TY = EPB / EPT, NT = {nt}, NEPB = {nepb} }};
+// Element groups a block works on at once (E plans with several: each by GT threads of its own, with
+// its own barrier); GT = NT otherwise. The helpers that stage a group loop over its GT threads.
+enum {{ GPB = {gpb}, GT = NT / GPB }};
+// A barrier for the threads of one group: the block's, or (GPB > 1) named barrier 1 + the group's index.
+DGMAX_FN void group_sync() {{
+#if {gpb} > 1
+  asm volatile("bar.sync %0, %1;\n" ::"r"(1 + (int)threadIdx.x / GT), "n"((int)GT) : "memory");
+#else
+  __syncthreads();
+#endif
+}}
 // A block's face fluxes: one row of NFACE_NODES*6 per element, padded to an odd length, so that
 // the lanes of a warp reading the same entry of two or more elements hit different banks.
 enum {{ SF_ROW = NFACE_NODES * 6 + 1 }};
@@ -961,7 +972,7 @@ DGMAX_FN void stage_flux_rows(int K, int kb, int tid, const real_t* __restrict__
 // free until the fluxes are staged) as one asynchronous copy group; gf must have arrived.
 DGMAX_FN void prefetch_neighbours(int K, int kb, int tid, const real_t* __restrict__ q,
                                   const group_faces_t* __restrict__ gf, real_t* __restrict__ nb) {{
-  for (int n = tid; n < EPB * NFACE_NODES; n += NT) {{
+  for (int n = tid; n < EPB * NFACE_NODES; n += GT) {{
     const int e = n / NFACE_NODES, f = n - e * NFACE_NODES;
     if (kb + e >= K || gf->etoe[e][f / NFP] < 0) continue;
     const int nP = gf->vmapP[e][f];
@@ -981,16 +992,16 @@ enum {{ FLUX_WORDS = NFK * NTL * 8 }};
 
 // B's flux rows at bf from the staged states (qb), face data (gf) and the neighbours' traces (in
 // bf, prefetch_neighbours): the fluxes wait in registers until every trace has been read (a
-// barrier inside: call with the whole block).
+// barrier inside: call with all the group's threads).
 DGMAX_FN void stage_flux_rows_nb(int K, int kb, int tid, const real_t* __restrict__ mat, const int* __restrict__ bc,
                                  const double* __restrict__ vert, double t, const real_t* __restrict__ qb,
                                  const group_faces_t* __restrict__ gf, real_t* __restrict__ bf) {{
-  enum {{ NFI = (EPB * NFK + NT - 1) / NT }};
+  enum {{ NFI = (EPB * NFK + GT - 1) / GT }};
   static_assert(EPB * NFACE_NODES * 6 <= FLUX_WORDS, "the traces fit in B's flux rows");
   real_t fl[NFI][6];
 #pragma unroll
   for (int u = 0; u < NFI; ++u) {{
-    const int n = tid + u * NT;
+    const int n = tid + u * GT;
     int e, f;
     b_staging_item(n, NFK, e, f);
     const int k = kb + e;
@@ -1000,10 +1011,10 @@ DGMAX_FN void stage_flux_rows_nb(int K, int kb, int tid, const real_t* __restric
       face_node_flux_from(k, f / NFP, f % NFP, qb + e * 6 * NP, gf->geo[e], gf->etoe[e][f / NFP],
                           bf + (e * NFACE_NODES + f) * 6, 1, mat, bc, vert, t, fl[u]);
   }}
-  __syncthreads();  // every trace is read before the fluxes overwrite them
+  group_sync();  // every trace is read before the fluxes overwrite them
 #pragma unroll
   for (int u = 0; u < NFI; ++u) {{
-    const int n = tid + u * NT;
+    const int n = tid + u * GT;
     int e, f;
     b_staging_item(n, NFK, e, f);
     if (n < EPB * NFK)
@@ -1018,8 +1029,8 @@ DGMAX_FN void stage_flux_rows_nb(int K, int kb, int tid, const real_t* __restric
 DGMAX_FN void copy_block_async(real_t* __restrict__ dst, const real_t* __restrict__ src, int n, int tid) {{
   enum {{ V = 16 / sizeof(real_t) }};
   const int nv = n / V;
-  for (int v = tid; v < nv; v += NT) copy_async16(dst + v * V, src + v * V);
-  for (int w = nv * V + tid; w < EPB * 6 * NP; w += NT) {{
+  for (int v = tid; v < nv; v += GT) copy_async16(dst + v * V, src + v * V);
+  for (int w = nv * V + tid; w < EPB * 6 * NP; w += GT) {{
     if (w < n) copy_async(dst + w, src + w);
     else dst[w] = real_t(0);
   }}
@@ -1035,12 +1046,12 @@ DGMAX_FN void copy_group_res(int K, int kb, int tid, const real_t* __restrict__ 
 DGMAX_FN void copy_group_faces(int K, int kb, int tid, const real_t* __restrict__ geo, const int* __restrict__ etoe,
                                const int* __restrict__ vmapP, group_faces_t* __restrict__ gf) {{
   const int live = min(EPB, K - kb);
-  for (int n = tid; n < EPB * GEO; n += NT) {{
+  for (int n = tid; n < EPB * GEO; n += GT) {{
     if (n < live * GEO) copy_async(&gf->geo[0][0] + n, geo + (long)kb * GEO + n);
     else (&gf->geo[0][0])[n] = real_t(0);
   }}
-  for (int n = tid; n < live * 4; n += NT) copy_async(&gf->etoe[0][0] + n, etoe + (long)kb * 4 + n);
-  for (int n = tid; n < live * NFACE_NODES; n += NT) copy_async(&gf->vmapP[0][0] + n, vmapP + (long)kb * NFACE_NODES + n);
+  for (int n = tid; n < live * 4; n += GT) copy_async(&gf->etoe[0][0] + n, etoe + (long)kb * 4 + n);
+  for (int n = tid; n < live * NFACE_NODES; n += GT) copy_async(&gf->vmapP[0][0] + n, vmapP + (long)kb * NFACE_NODES + n);
 }}
 
 // The group of EPB elements from kb: its states into sqr[0] and its res entries into sqr[1]
@@ -1069,7 +1080,7 @@ DGMAX_FN void prefetch_group(int K, int kb, int tid, const real_t* __restrict__ 
 // J at the nodes of the group of EPB elements from kb into sj [EPB][3][NP] (zero past K).
 DGMAX_FN void stage_group_current(int K, int kb, int tid, const double* __restrict__ vert, double t,
                                   real_t (*__restrict__ sj)[3][NP]) {{
-  for (int n = tid; n < EPB * NP; n += NT) {{
+  for (int n = tid; n < EPB * NP; n += GT) {{
     const int e = n / NP, j = n - e * NP, k = kb + e;
     real_t j3[3] = {{0, 0, 0}};
     if (k < K) node_current(vert, k, j, t, j3);
@@ -1082,13 +1093,13 @@ DGMAX_FN void stage_group_current(int K, int kb, int tid, const double* __restri
 // The layer's elements of the group from kb advance psi, one node per thread and all six components
 // (in the epilogues the lanes of a warp hold different components, whose damped axes differ), and
 // park the source of component c at node j of element e in sx[(e * 6 + c) * stride + j] (what sx
-// held is consumed: a barrier before and after, so call it with the whole block).
+// held is consumed: a barrier before and after, so call it with all the group's threads).
 DGMAX_FN void advance_group_layer(int K, int kb, int tid, const real_t* __restrict__ q, const int* __restrict__ xslot,
                                   real_t* __restrict__ psi, real_t* __restrict__ psi_res,
                                   const real_t* __restrict__ pcoef, int pml_slots, real_t a, real_t b, real_t dt,
                                   int stride, real_t* __restrict__ sx) {{
-  __syncthreads();
-  for (int n = tid; n < EPB * NP; n += NT) {{
+  group_sync();
+  for (int n = tid; n < EPB * NP; n += GT) {{
     const int e = n / NP, j = n - e * NP, k = kb + e;
     const int slot = k < K ? element_slot(k, xslot) : -1;
     if (slot < 0 || slot >= pml_slots) continue;
@@ -1097,7 +1108,7 @@ DGMAX_FN void advance_group_layer(int K, int kb, int tid, const real_t* __restri
     for (int c = 0; c < 6; ++c)
       sx[(e * 6 + c) * stride + j] = pml_advance(slot, cf, c, j, q[((long)k * 6 + c) * NP + j], psi, psi_res, a, b, dt);
   }}
-  __syncthreads();
+  group_sync();
 }}
 #endif
 
@@ -1277,6 +1288,7 @@ dgmax_stage(STAGE_PARAMS) {{
                      fmt::arg("chunked", plan.mma_chunked ? 1 : 0), fmt::arg("bpad", mma.b_pad),
                      fmt::arg("staged", plan.mma_staged ? 1 : 0), fmt::arg("wide", plan.mma_wide ? 1 : 0), fmt::arg("nb", plan.mma_neighbours ? 1 : 0),
                      fmt::arg("wg", plan.mma_warpgroup ? 1 : 0), fmt::arg("e", plan.mma_state_rows ? 1 : 0),
+                     fmt::arg("gpb", plan.mma_state_rows ? plan.state_row_groups : 1),
                      fmt::arg("rows_section", plan.mma_state_rows ? state_rows_stage_section() : std::string()),
                      fmt::arg("wgmma_fn", plan.mma_warpgroup ? wgmma_function(8 * mma.n_tiles) : std::string()),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),

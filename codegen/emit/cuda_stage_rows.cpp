@@ -13,16 +13,22 @@ std::string state_rows_stage_section() {
 // Warp w multiplies rows 16w .. 16w+15 (its warpgroup's wgmmas take 64 rows: all NPK columns and 8 k
 // at a time). The lanes build their A fragments in registers: the curl weights from the staged
 // state, the fluxes loaded from shared memory, where the block stages them first. The blocks are
-// persistent: each copies B once, then loops over element groups. (bslot and store_b, which
-// stage_flux_rows stages the fluxes with, are defined with the other forms' ones.)
+// persistent: each copies B once, then loops over element groups; with GPB > 1 its GPB teams of
+// warpgroups (GT threads each) loop over groups of their own, each team with its own buffers and
+// barrier, all sharing B. (bslot and store_b, which stage_flux_rows stages the fluxes with, are
+// defined with the other forms' ones.)
 enum { K_ROWS = 3 * NPK + NFK, OPS_LO = K_ROWS * NPK, ROWS = 6 * EPB, NCT = NPK / 8 };
-static_assert(NT == 128 * ((ROWS + 63) / 64), "one warpgroup per 64 element-fields");
+// k steps per batch of wgmmas: the lanes' A fragments of a batch (2 x 4 registers per step) live
+// only until its wgmmas are done, so a batch's registers bound the kernel's, not a whole chunk's
+enum { KBATCH = 4 };
+static_assert(GT == 128 * ((ROWS + 63) / 64), "one warpgroup per 64 element-fields");
 static_assert(NTL == NCT, "the wgmma's columns are the nodes");
 
 // The operators' high and low parts (OpsT) into shared memory: one asynchronous copy group.
-DGMAX_FN void copy_operators(int tid, real_t* __restrict__ ops) {
+// btid: the thread's index in the block (all of its groups' threads copy).
+DGMAX_FN void copy_operators(int btid, real_t* __restrict__ ops) {
   const real_t* src = &OpsT[0][0];
-  for (int v = tid; v < 2 * OPS_LO / 4; v += NT) copy_async16(ops + 4 * v, src + 4 * v);
+  for (int v = btid; v < 2 * OPS_LO / 4; v += NT) copy_async16(ops + 4 * v, src + 4 * v);
   copy_async_commit();
 }
 
@@ -73,36 +79,51 @@ DGMAX_FN void gemm_rows(int k0, const unsigned (*__restrict__ hi)[4], const unsi
 
 // acc += the curl chunk of operator m: this lane's rows r0 and r0 + 8, columns 8 ks + t and + 4 of A
 // (the m16n8k8 TF32 fragment layout: a0 (r0, t), a1 (r0 + 8, t), a2 (r0, t + 4), a3 (r0 + 8, t + 4)).
+// (In batches of at most KBATCH k steps.)
 DGMAX_FN void curl_chunk(int m, int r0, int t, const real_t* __restrict__ qb, const real_t* __restrict__ gb,
                          const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
   const curl_row_t w0 = curl_row(r0, m, qb, gb), w1 = curl_row(r0 + 8, m, qb, gb);
-  unsigned hi[NPK / 8][4], lo[NPK / 8][4];
 #pragma unroll
-  for (int ks = 0; ks < NPK / 8; ++ks) {
-    const int j = 8 * ks + t;
-    split_tf32(curl_weight(w0, j), hi[ks][0], lo[ks][0]);
-    split_tf32(curl_weight(w1, j), hi[ks][1], lo[ks][1]);
-    split_tf32(curl_weight(w0, j + 4), hi[ks][2], lo[ks][2]);
-    split_tf32(curl_weight(w1, j + 4), hi[ks][3], lo[ks][3]);
+  for (int k0 = 0; k0 < NPK / 8; k0 += KBATCH) {
+    enum { STEPS = NPK / 8 < KBATCH ? NPK / 8 : KBATCH };
+    unsigned hi[STEPS][4], lo[STEPS][4];
+#pragma unroll
+    for (int ks = 0; ks < STEPS; ++ks) {
+      if (k0 + ks >= NPK / 8) break;  // the last batch's steps end with the chunk's
+      const int j = 8 * (k0 + ks) + t;
+      split_tf32(curl_weight(w0, j), hi[ks][0], lo[ks][0]);
+      split_tf32(curl_weight(w1, j), hi[ks][1], lo[ks][1]);
+      split_tf32(curl_weight(w0, j + 4), hi[ks][2], lo[ks][2]);
+      split_tf32(curl_weight(w1, j + 4), hi[ks][3], lo[ks][3]);
+    }
+    if (k0 + KBATCH <= NPK / 8) gemm_rows<STEPS>(m * (NPK / 8) + k0, hi, lo, ops, acc);
+    else gemm_rows<NPK / 8 % KBATCH>(m * (NPK / 8) + k0, hi, lo, ops, acc);  // the last, short batch
   }
-  gemm_rows<NPK / 8>(m * (NPK / 8), hi, lo, ops, acc);
 }
 
-// acc += the flux chunk: this lane's fragments of the staged fluxes sa (rows past 6 EPB: zero).
+// acc += the flux chunk: this lane's fragments of the staged fluxes sa (rows past 6 EPB: zero), in
+// batches of at most KBATCH k steps.
 DGMAX_FN void flux_chunk(int r0, int t, const real_t* __restrict__ sa, const real_t* __restrict__ ops,
                          float (*__restrict__ acc)[4]) {
-  unsigned hi[NFK / 8][4], lo[NFK / 8][4];
   const real_t* a0 = sa + min(r0, ROWS - 1) * SA + t;
   const real_t* a1 = sa + min(r0 + 8, ROWS - 1) * SA + t;
   const float l0 = r0 < ROWS ? 1.f : 0.f, l1 = r0 + 8 < ROWS ? 1.f : 0.f;
 #pragma unroll
-  for (int ks = 0; ks < NFK / 8; ++ks) {
-    split_tf32(l0 * a0[8 * ks], hi[ks][0], lo[ks][0]);
-    split_tf32(l1 * a1[8 * ks], hi[ks][1], lo[ks][1]);
-    split_tf32(l0 * a0[8 * ks + 4], hi[ks][2], lo[ks][2]);
-    split_tf32(l1 * a1[8 * ks + 4], hi[ks][3], lo[ks][3]);
+  for (int k0 = 0; k0 < NFK / 8; k0 += KBATCH) {
+    enum { STEPS = NFK / 8 < KBATCH ? NFK / 8 : KBATCH };
+    unsigned hi[STEPS][4], lo[STEPS][4];
+#pragma unroll
+    for (int ks = 0; ks < STEPS; ++ks) {
+      if (k0 + ks >= NFK / 8) break;
+      const int f = 8 * (k0 + ks);
+      split_tf32(l0 * a0[f], hi[ks][0], lo[ks][0]);
+      split_tf32(l1 * a1[f], hi[ks][1], lo[ks][1]);
+      split_tf32(l0 * a0[f + 4], hi[ks][2], lo[ks][2]);
+      split_tf32(l1 * a1[f + 4], hi[ks][3], lo[ks][3]);
+    }
+    if (k0 + KBATCH <= NFK / 8) gemm_rows<STEPS>(3 * (NPK / 8) + k0, hi, lo, ops, acc);
+    else gemm_rows<NFK / 8 % KBATCH>(3 * (NPK / 8) + k0, hi, lo, ops, acc);
   }
-  gemm_rows<NFK / 8>(3 * (NPK / 8), hi, lo, ops, acc);
 }
 
 // The block's buffers for one group (E plans keep two, so that the next group's copies land while
@@ -142,10 +163,10 @@ DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, in
   const group_faces_t* gf = &g->faces;
   copy_block_async(&sres[0][0][0], res + (long)kb * 6 * NP, min(EPB, K - kb) * 6 * NP, tid);
   copy_async_commit();
-  copy_async_wait<1>();  // the operators (first group), the states and face data
+  copy_async_wait<1>();  // the states and face data
   // wgmma reads shared memory through the async proxy: the copies' stores reach it after a fence
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-  __syncthreads();
+  group_sync();
   prefetch_neighbours(K, kb, tid, q, gf, sa);  // commits
   copy_rows_group(K, kb_next, tid, q, geo, etoe, vmapP, g_next);
   real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(after);  // J: [EPB][3][NP]
@@ -160,9 +181,9 @@ DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, in
   const int gl = lane >> 2, tq = lane & 3, r0 = 16 * warp + gl;
   for (int m = 0; m < 3; ++m) curl_chunk(m, r0, tq, qb, &gf->geo[0][0], ops, acc);
   copy_async_wait<1>();  // the res entries and the neighbours' traces (the next group may still travel)
-  __syncthreads();
+  group_sync();
   stage_flux_rows_nb(K, kb, tid, mat, bc, vert, t, qb, gf, sa);
-  __syncthreads();
+  group_sync();
   flux_chunk(r0, tq, sa, ops, acc);
   real_t* sx = sa;  // the layer's sources [6 EPB][SA], in the consumed fluxes
 #if PML_IN_STAGE
@@ -182,23 +203,36 @@ DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, in
     }
 }
 
+// A group's buffers (after B, one set per group of the block): the fluxes [6 EPB][SA], res
+// [EPB][6][NP], two groups' states and face data, J [EPB][3][NP]; 16-byte multiples, as the host's
+// CudaPlan::shared_bytes counts them.
+enum {
+  GROUP_BYTES = ((ROWS * SA + EPB * 6 * NP) * sizeof(real_t) + 2 * sizeof(rows_group_t) +
+                 (HAS_CURRENT ? EPB * 3 * NP * sizeof(real_t) : 0) + 15) / 16 * 16
+};
+
 extern "C" __global__ void __launch_bounds__(NT)
 dgmax_stage(STAGE_PARAMS) {
   extern __shared__ __align__(128) unsigned char smem[];
   real_t* ops = reinterpret_cast<real_t*>(smem);  // B: [2][K_ROWS * NPK], high then low parts
-  real_t* sa = ops + 2 * OPS_LO;                   // the group's fluxes [6 EPB][SA]
+  // this thread's group gi of the block: its threads tid = 0 .. GT - 1, its buffers
+  const int gi = threadIdx.x / GT, tid = threadIdx.x - gi * GT, lane = tid & 31, warp = tid >> 5;
+  real_t* sa = reinterpret_cast<real_t*>(smem + 2 * OPS_LO * sizeof(real_t) + gi * GROUP_BYTES);  // fluxes
   real_t (*sres)[6][NP] = reinterpret_cast<real_t (*)[6][NP]>(sa + ROWS * SA);  // res [EPB][6][NP]
   rows_group_t* groups = reinterpret_cast<rows_group_t*>(&sres[EPB][0][0]);     // two groups' states
   real_t* after = reinterpret_cast<real_t*>(groups + 2);                        // J [EPB][3][NP]
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, stride = gridDim.x * EPB;
-  copy_operators(tid, ops);
-  int kb = k0 + blockIdx.x * EPB, buf = 0;
+  const int stride = gridDim.x * GPB * EPB;
+  copy_operators(threadIdx.x, ops);
+  int kb = k0 + (blockIdx.x * GPB + gi) * EPB, buf = 0;
   copy_rows_group(K, kb, tid, q, geo, etoe, vmapP, &groups[0]);
+  copy_async_wait<1>();  // this thread's part of the operators (its group's first states may still travel)
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // for wgmma's reads, as below
+  __syncthreads();       // every thread's part: the operators are in
   for (; kb < K; kb += stride, buf ^= 1) {
     stage_rows_group(K, kb, kb + stride, tid, warp, lane, q, geo, mat, etoe, bc, vmapP, vert, t, res, q_out, a, b, dt,
                      xslot, xsrc, xscale, psi, psi_res, pcoef, pml_slots, ops, sa, sres, &groups[buf],
                      &groups[buf ^ 1], after);
-    __syncthreads();  // the group's buffers are consumed before the copies of the group after next land in them
+    group_sync();  // the group's buffers are consumed before the copies of the group after next land in them
   }
   copy_async_wait<0>();  // nothing in flight when the block exits
 }

@@ -94,10 +94,11 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
   if (mma && mma_state_rows) {  // E: the operators' high and low parts [2][3 NPK + NFK][NPK], the face
                                 // fluxes [6 EPB][NFK + 4], res [EPB][6][NP], two groups' states
                                 // [EPB][6][NP] and face data (each rounded up to 16 bytes), J
+    // (per group of the block, E2..E4: all but the operators)
     const MmaShape m = mma_shape(*this, Np, Nfp, single);
     const int group = (epb * 6 * Np * w + faces + 15) / 16 * 16;
-    return 2 * m.k_rows * m.np_padded * 4 + 6 * epb * mma_flux_row_stride(m) * 4 + epb * 6 * Np * w + 2 * group +
-           current;
+    const int per_group = (6 * epb * mma_flux_row_stride(m) * 4 + epb * 6 * Np * w + 2 * group + current + 15) / 16 * 16;
+    return 2 * m.k_rows * m.np_padded * 4 + state_row_groups * per_group;
   }
   if (mma) {  // B fragments: 8 bytes (a double, or a float's TF32 high and low parts) per entry
               // of [k_rows or chunk_rows][6 EPB], padded; then (A) q and res [2][EPB][6][NP] and the
@@ -119,7 +120,8 @@ std::string CudaPlan::name() const {
   return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
                      transposed ? ".T" : "", shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "",
                      mma_wide ? ".W" : "", mma_split_columns ? ".H" : "", mma_warpgroup ? ".X" : "",
-                     mma_state_rows ? ".E" : "", mma_chunked ? ".C" : "", mma_staged ? ".A" : "",
+                     mma_state_rows ? (state_row_groups > 1 ? fmt::format(".E{}", state_row_groups) : ".E") : "",
+                     mma_chunked ? ".C" : "", mma_staged ? ".A" : "",
                      mma_neighbours ? ".G" : "");
 }
 
@@ -152,8 +154,11 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
       p.mma_split_columns = seen_H = true;
     else if (field == 3 && part == "X" && seen_M && !seen_X && !seen_C && !seen_A && !seen_G)
       p.mma_warpgroup = seen_X = true;
-    else if (field == 3 && part == "E" && seen_X && !seen_E && !seen_C && !seen_A && !seen_G)
+    else if (field == 3 && part[0] == 'E' && (part.size() == 1 || (part.size() == 2 && part[1] >= '2' && part[1] <= '4')) &&
+             seen_X && !seen_E && !seen_C && !seen_A && !seen_G) {
       p.mma_state_rows = seen_E = true;
+      p.state_row_groups = part.size() == 2 ? part[1] - '0' : 1;
+    }
     else if (field == 3 && part == "C" && seen_M && !seen_C && !seen_A && !seen_G) p.mma_chunked = seen_C = true;
     else if (field == 3 && part == "A" && seen_M && !seen_A && !seen_G) p.mma_staged = seen_A = true;
     else if (field == 3 && part == "G" && seen_M && !seen_G) p.mma_neighbours = seen_G = true;
@@ -228,6 +233,10 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
     return fmt::format("warpgroup MMAs (X, wgmma) are sm_90a instructions (the device is sm_{})", limits.arch);
   if (plan.mma_state_rows && !plan.mma_warpgroup)
     return "element-field rows (E) are a form of the warpgroup MMAs (needs M and X)";
+  if (plan.state_row_groups != 1 && !plan.mma_state_rows)
+    return "element groups per block (E2..E4) are a form of the element-field rows (needs E)";
+  if (plan.state_row_groups < 1 || plan.state_row_groups > 4)
+    return fmt::format("element-field rows (E) take 1 to 4 element groups per block, not {}", plan.state_row_groups);
   if (plan.mma_state_rows && (plan.mma_chunked || !plan.mma_staged || plan.mma_neighbours))
     return "element-field rows (E) keep all of B in shared memory and read the staged state: A, without C or G";
   if (plan.mma_wide && limits.arch < 90)

@@ -73,22 +73,30 @@ struct CudaPlan {
   // Any number of elements per block up to 42 (4 warpgroups), even where Np is odd (the groups'
   // states are copied 16 bytes at a time); B must fit shared memory (up to N = 5 with 10 elements).
   bool mma_state_rows = false;
+  // With E: element groups a block works on at once (E2, E3, E4; 1 = E), each by its own warpgroups
+  // with its own barrier (bar.sync id, not __syncthreads) and buffers, all sharing the block's one
+  // copy of the operators: more warps per SM for the same shared memory (E's copies of B per block
+  // capped it at 1-3 blocks of 4 warps, bench/NOTES.md, fourteenth session).
+  int state_row_groups = 1;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
   // fp64, per 16 in fp32 and in W plans; two per 16 with H).
   int threads_per_block(int Np, bool single = false) const {
     const int rows = single || mma_wide ? 16 : 8, tiles = (Np + rows - 1) / rows;
-    if (mma && mma_state_rows) return 128 * ((6 * elements_per_block + 63) / 64);  // E: 64 element-fields each
+    if (mma && mma_state_rows)  // E: 64 element-fields per warpgroup, per group
+      return 128 * ((6 * elements_per_block + 63) / 64) * state_row_groups;
     if (mma && mma_warpgroup) return 128 * ((tiles + 3) / 4);  // whole warpgroups
     return mma ? 32 * tiles * (mma_split_columns ? 2 : 1) : Np * (elements_per_block / elements_per_thread);
   }
+  // Elements a block of the stage kernel works on at once (its groups' elements).
+  int elements_per_launch_block() const { return elements_per_block * (mma_state_rows ? state_row_groups : 1); }
   // Shared memory of the largest kernel the plan launches per stage, in bytes (static, or dynamic
   // for mma plans; `with_current`: the problem has a source current J, staged too).
   int shared_bytes(int Np, int Nfp, bool single, bool with_current = true) const;
   // "f2.b8.t2.T.S.V" or "f2.b8.t1.M.W.H.C.A.G": fusion, elements per block, per thread, T =
   // transposed, S = shared operators, V = vector loads, M = tensor cores, W = fp64 DMMA in 16-row
   // tiles (both precisions), H = two warps per tile (half the columns each), X = warpgroup MMAs
-  // (fp32, sm_90a), E = element-fields as the GEMM's rows (with X), C = chunked, A = asynchronous
+  // (fp32, sm_90a), E = element-fields as the GEMM's rows (with X; E2..E4: groups per block), C = chunked, A = asynchronous
   // staging, G = neighbours' traces gathered asynchronously.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
@@ -97,7 +105,8 @@ struct CudaPlan {
            elements_per_thread == o.elements_per_thread && transposed == o.transposed && shared_ops == o.shared_ops &&
            vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked && mma_staged == o.mma_staged &&
            mma_wide == o.mma_wide && mma_neighbours == o.mma_neighbours && mma_split_columns == o.mma_split_columns &&
-           mma_warpgroup == o.mma_warpgroup && mma_state_rows == o.mma_state_rows;
+           mma_warpgroup == o.mma_warpgroup && mma_state_rows == o.mma_state_rows &&
+           state_row_groups == o.state_row_groups;
   }
 };
 

@@ -430,7 +430,7 @@ class CudaBackend final : public CudaPlanBackend {
   void launch_stage(const cuda::DeviceBuffer& q, const cuda::DeviceBuffer& q_out, double t, Real a, Real b, Real dt,
                     int k0 = 0, int k1 = -1) {
     int K = k1 < 0 ? p_.K_owned() : k1;
-    const int epb = plan().elements_per_block;
+    const int epb = plan().elements_per_launch_block();  // E2..E4: several groups per block
     unsigned blocks = static_cast<unsigned>((K - k0 + epb - 1) / epb);
     if (blocks == 0) return;
     if (resident_stage_blocks_ > 0) blocks = std::min(blocks, resident_stage_blocks_);  // persistent (E)

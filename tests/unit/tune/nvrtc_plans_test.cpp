@@ -83,12 +83,17 @@ TEST(NvrtcPlans, ElementFieldRowPlansCompileWhereTheyFit) {
   for (int N = 1; N <= 8; ++N) {
     const Problem p = test::mixed_problem(N, N);
     codegen::KernelSpec spec = make_kernel_spec(p, true);
-    for (const char* name : {"f2.b10.t1.M.X.E.A", "f2.b20.t1.M.X.E.A", "f2.b30.t1.M.X.E.A"}) {
+    // (plan, the highest order up to which it must fit): one to three warpgroups on one group, and
+    // two to four groups per block sharing the operators (E2..E4, named barriers)
+    const std::pair<const char*, int> plans[] = {{"f2.b10.t1.M.X.E.A", 5},  {"f2.b20.t1.M.X.E.A", 4},
+                                                 {"f2.b30.t1.M.X.E.A", 4},  {"f2.b10.t1.M.X.E2.A", 4},
+                                                 {"f2.b10.t1.M.X.E3.A", 4}, {"f2.b10.t1.M.X.E4.A", 3}};
+    for (const auto& [name, fits_to] : plans) {
       spec.plan.cuda = *codegen::CudaPlan::parse(name);
       const std::string why = codegen::cuda_plan_rejection(spec.plan.cuda, N, true);
       if (!why.empty()) {
         EXPECT_NE(why.find("shared memory"), std::string::npos) << "N = " << N << " " << name << ": " << why;
-        EXPECT_GE(N, 5) << name << " fits up to N = 4 at least";
+        EXPECT_GT(N, fits_to) << name << " fits up to N = " << fits_to << " at least";
         continue;
       }
       const std::string src = codegen::generate_cuda_source(spec);
@@ -96,6 +101,8 @@ TEST(NvrtcPlans, ElementFieldRowPlansCompileWhereTheyFit) {
       EXPECT_NE(src.find("wgmma.mma_async.sync.aligned.m64n" + std::to_string(npk) + "k8.f32.tf32.tf32"),
                 std::string::npos) << name;
       EXPECT_NE(src.find("#define MMA_E 1"), std::string::npos) << name;
+      const int groups = spec.plan.cuda.state_row_groups;
+      EXPECT_NE(src.find("GPB = " + std::to_string(groups) + ","), std::string::npos) << name;
       codegen::NvrtcOptions opt;
       opt.arch = codegen::cuda_plan_arch(spec.plan.cuda, "sm_90");
       EXPECT_EQ(opt.arch, "sm_90a") << name;
@@ -106,5 +113,5 @@ TEST(NvrtcPlans, ElementFieldRowPlansCompileWhereTheyFit) {
       ++compiled;
     }
   }
-  EXPECT_GE(compiled, 13) << "N = 1..4 with 1, 2 and 3 warpgroups, N = 5 with one at least";
+  EXPECT_GE(compiled, 23) << "N = 1..4 with 1, 2 and 3 warpgroups and 1 to 3 groups, N = 5 with one, E4 to N = 3";
 }

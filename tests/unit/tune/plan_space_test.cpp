@@ -54,6 +54,19 @@ TEST(CudaPlanSpace, NamesRoundTrip) {
   EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E.A")->name(), "f2.b10.t1.M.X.E.A");
   for (const char* bad : {"f2.b10.t1.M.E.A", "f2.b10.t1.M.X.A.E", "f2.b10.t1.M.X.C.E", "f2.b10.t1.M.X.E.E", "f2.b10.t1.E"})
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": E follows X, before C and A";
+  // element groups per block: E2 .. E4 (E alone is one)
+  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E.A")->state_row_groups, 1);
+  for (int g = 2; g <= 4; ++g) {
+    const std::string name = "f2.b10.t1.M.X.E" + std::to_string(g) + ".A";
+    ASSERT_TRUE(CudaPlan::parse(name).has_value()) << name;
+    EXPECT_EQ(CudaPlan::parse(name)->state_row_groups, g);
+    EXPECT_TRUE(CudaPlan::parse(name)->mma_state_rows);
+    EXPECT_EQ(CudaPlan::parse(name)->name(), name);
+  }
+  EXPECT_NE(*CudaPlan::parse("f2.b10.t1.M.X.E2.A"), *CudaPlan::parse("f2.b10.t1.M.X.E.A"));
+  for (const char* bad : {"f2.b10.t1.M.X.E1.A", "f2.b10.t1.M.X.E5.A", "f2.b10.t1.M.X.E0.A", "f2.b10.t1.M.X.E22.A",
+                          "f2.b10.t1.M.X.Ex.A", "f2.b10.t1.M.E2.A", "f2.b10.t1.M.X.E2.E.A"})
+    EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": E2 .. E4 in E's place";
   for (const char* bad : {"f2.b8.t1.X", "f2.b8.t1.M.C.X", "f2.b8.t1.M.X.X", "f2.b8.t1.M.A.X", "f2.b8.t1.M.X.W"})
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": X follows M (and W, H), before C and A";
   for (const char* bad : {"f2.b8.t1.M.H", "f2.b8.t1.H", "f2.b8.t1.M.W.C.H", "f2.b8.t1.M.H.W", "f2.b8.t1.M.W.H.H"})
@@ -292,6 +305,24 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
             "whole 16 bytes (an even number of elements is)");
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b21.t1.M.X.E.A"), 3, true), "");  // 20 nodes
   EXPECT_EQ(cuda_plan_rejection(e10, 5, true), "");
+  // several element groups per block (E2..E4): a team of warpgroups each, one copy of B
+  const CudaPlan e3 = *CudaPlan::parse("f2.b10.t1.M.X.E3.A");
+  EXPECT_EQ(e3.threads_per_block(35, true), 3 * 128);
+  EXPECT_EQ(e3.elements_per_launch_block(), 30);
+  EXPECT_EQ(e10.elements_per_launch_block(), 10);
+  EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M.X.C.A")->elements_per_launch_block(), 8);
+  EXPECT_EQ(CudaPlan::parse("f2.b20.t1.M.X.E4.A")->threads_per_block(35, true), 4 * 256);
+  EXPECT_EQ(cuda_plan_rejection(e3, 4, true), "");
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b30.t1.M.X.E3.A"), 1, true),
+            "1152 threads per block, more than the 1024 a block may have");
+  EXPECT_NE(cuda_plan_rejection(*CudaPlan::parse("f2.b10.t1.M.X.E4.A"), 4, true).find("KB of shared memory per block"),
+            std::string::npos);  // 4 groups of 52 KB and B's 58 KB
+  CudaPlan g_only = *CudaPlan::parse("f2.b8.t1.M.X.C.A"), g5 = e10;
+  g_only.state_row_groups = 2;
+  g5.state_row_groups = 5;
+  EXPECT_EQ(cuda_plan_rejection(g_only, 4, true),
+            "element groups per block (E2..E4) are a form of the element-field rows (needs E)");
+  EXPECT_EQ(cuda_plan_rejection(g5, 4, true), "element-field rows (E) take 1 to 4 element groups per block, not 5");
   EXPECT_NE(cuda_plan_rejection(e10, 6, true).find("KB of shared memory per block"), std::string::npos);
   EXPECT_EQ(cuda_plan_arch(*CudaPlan::parse("f2.b8.t1.M.C.A"), "sm_90"), "sm_90");
   // N = 8, chunked: a chunk of max(168, 4 x 45) = 180 rows x 6 x 16 columns x 8 B + J (16 x 3 x 165 x 8 B): 197 KB
@@ -340,9 +371,13 @@ TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
             40 * 24 / 32 * 36 * 8 + 2 * 4 * 6 * 4 * 4 + 4 * (25 * 4 + 4 * 4 + 12 * 4));
   // E (N = 4, 10 elements): B [2][3 x 40 + 64][40] floats, the fluxes [60][68], res [10][6][35],
   // two groups of states and face data (10 x (6 x 35 + 25 + 4 + 60) words: 11960 bytes, rounded up to
-  // 11968), J [10][3][35]
-  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E.A")->shared_bytes(35, 15, true),
-            (2 * 184 * 40 + 60 * 68 + 2100) * 4 + 2 * 11968 + 1050 * 4);
+  // 11968), J [10][3][35]; a group's buffers rounded up to 16 bytes (52856 to 52864)
+  const int ops4 = 2 * 184 * 40 * 4, group4 = (60 * 68 + 2100) * 4 + 2 * 11968 + 1050 * 4 + 8;
+  EXPECT_EQ(group4, 52864);
+  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E.A")->shared_bytes(35, 15, true), ops4 + group4);
+  // E2, E3: the groups' buffers each, B once
+  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E2.A")->shared_bytes(35, 15, true), ops4 + 2 * group4);
+  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E3.A")->shared_bytes(35, 15, true), ops4 + 3 * group4);
   // N = 3: a group is 10 x (6 x 20 + 25 + 4 + 40) words = 7560 bytes, rounded up to 7568
   EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E.A")->shared_bytes(20, 10, true, false),
             (2 * 112 * 24 + 60 * 44 + 1200) * 4 + 2 * 7568);
