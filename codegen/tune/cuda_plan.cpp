@@ -172,11 +172,12 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
   // The best plan of `dgmax tune` on the H100 (K = 384,000, bench/NOTES.md; sustained load since
   // the twelfth session), or one within 5% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32),
   // 4 elements per block, B staged by chunks with the state and face data copied asynchronously
-  // (M.C.A); on sm_90 16-row fp64 tiles (W) for fp64 from N = 3 and fp32 at N = 4, 6, warpgroup
-  // MMAs (X, 8 elements) at fp32 N = 5, 7, 8 elements
-  // with two warps per tile (H) at fp64 N = 3, 4, 6 and fp32 N = 4, 6, the neighbours' traces with
-  // the state (G) at fp64 N = 6, no staged state at fp64 N = 7, 8 (it costs blocks), 8 elements at
-  // fp32 N = 7; below that, transposed operators, fp32 with two elements per thread.
+  // (M.C.A); on sm_90 16-row fp64 tiles (W) for fp64 from N = 3 and fp32 at N = 6, warpgroup
+  // MMAs (X, 8 elements) at fp32 N = 5, 7, at fp32 N = 4 with element-field rows in three groups
+  // of 10 per block (E3), 8 elements with two warps per tile (H) at fp64 N = 3, 4, 6 and fp32
+  // N = 6, the neighbours' traces with the state (G) at fp64 N = 6, no staged state at fp64 N = 7, 8
+  // (it costs blocks), 8 elements at fp32 N = 7; below that, transposed operators, fp32 with two
+  // elements per thread. (Other sm_90 and newer devices: fp32 N = 4 as 16-row tiles with H.)
   CudaPlan p;
   p.fusion = 2;
   p.elements_per_thread = 1;
@@ -200,6 +201,15 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
     // the neighbours' traces with the state at fp64 N = 6 (1.014x with 4 elements, and with H the
     // search's pick); with 4 elements it also won at fp32 N = 4, 6, where H beats both
     p.mma_neighbours = sm90 && p.mma_staged && !single && N == 6;
+    // sm_90, fp32 N = 4: element-field rows, three groups of 10 elements per block sharing the
+    // operators (E3): 1.11-1.12x the W.H plan on two boards (bench/NOTES.md, fifteenth session)
+    if (arch == 90 && single && N == 4) {
+      p = CudaPlan{};
+      p.fusion = 2;
+      p.elements_per_block = 10;
+      p.mma = p.mma_warpgroup = p.mma_state_rows = p.mma_staged = true;
+      p.state_row_groups = 3;
+    }
     return p;
   }
   p.transposed = true;
@@ -350,16 +360,19 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
           }
         }
   // fp32 as warpgroup MMAs with element-field rows (E), 10 elements (one warpgroup, 60 of 64 rows):
-  // 0.73-0.91x the best plan at N = 3..5 on the H100, ahead of 20 and 30 (two and three warpgroups,
-  // one block per SM: 0.62-0.83x; bench/NOTES.md, fourteenth session). Kept in the search for
-  // devices with another balance of memory and tensor cores; they fit shared memory up to N = 5.
-  if (single && limits.arch == 90) {
-    CudaPlan p;
-    p.fusion = 2;
-    p.elements_per_block = 10;
-    p.mma = p.mma_warpgroup = p.mma_state_rows = p.mma_staged = true;
-    add(p);
-  }
+  // one group per block 0.73-0.95x the best plan at N = 3..5 on the H100, ahead of 20 and 30 (two
+  // and three warpgroups on one group, one block per SM: 0.62-0.83x; bench/NOTES.md, fourteenth
+  // session); three groups per block sharing the operators (E3) 1.11x at N = 4, 0.88x at N = 3, where
+  // E2 and E4 lost to it (fifteenth session). E fits shared memory up to N = 5, E3 up to N = 4.
+  if (single && limits.arch == 90)
+    for (int groups : {1, 3}) {
+      CudaPlan p;
+      p.fusion = 2;
+      p.elements_per_block = 10;
+      p.mma = p.mma_warpgroup = p.mma_state_rows = p.mma_staged = true;
+      p.state_row_groups = groups;
+      add(p);
+    }
   CudaPlan four = default_cuda_plan(N, single, /*arch=*/0);  // the rule without tensor cores
   four.fusion = 0;
   four.transposed = true;

@@ -114,7 +114,8 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       // chunked, staged ones also with the neighbours' traces gathered asynchronously (G) up to N = 6;
       // fp32 split TF32 as warpgroup MMAs chunked and staged (X.C.A), and with element-field rows (X.E.A)
       std::set<std::string> expected =
-          single ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M.C", ".M.C.A", ".M.W.C.A", ".M.X.C.A", ".M.X.E.A"}
+          single ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M.C", ".M.C.A", ".M.W.C.A", ".M.X.C.A", ".M.X.E.A",
+                                         ".M.X.E3.A"}
           : N <= 4
               ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M", ".M.A", ".M.C", ".M.C.A", ".M.W", ".M.W.A",
                                       ".M.W.C", ".M.W.C.A"}
@@ -133,17 +134,21 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       }
       EXPECT_EQ(plans.front().plan.mma_neighbours, N == 6 && !single)
           << "the default: neighbours' traces with the state at fp64 N = 6";
-      EXPECT_EQ(plans.front().plan.mma_split_columns, single ? N == 4 || N == 6 : N == 3 || N == 4 || N == 6)
-          << "the default: two warps per row tile at fp64 N = 3, 4, 6 and fp32 N = 4, 6";
+      EXPECT_EQ(plans.front().plan.mma_split_columns, single ? N == 6 : N == 3 || N == 4 || N == 6)
+          << "the default: two warps per row tile at fp64 N = 3, 4, 6 and fp32 N = 6";
+      EXPECT_EQ(plans.front().plan.name() == "f2.b10.t1.M.X.E3.A", single && N == 4)
+          << "the default at fp32 N = 4 on sm_90: three groups of element-field rows per block";
+      EXPECT_EQ(default_cuda_plan(4, true, 100).name(), "f2.b8.t1.M.W.H.C.A") << "E3 measured on sm_90 only";
       if (plans.front().plan.mma)
         EXPECT_EQ(plans.front().plan.elements_per_block,
-                  plans.front().plan.mma_split_columns || (single && (N == 5 || N == 7)) ? 8 : 4) << N;
+                  single && N == 4 ? 10 : plans.front().plan.mma_split_columns || (single && (N == 5 || N == 7)) ? 8 : 4)
+            << N;
       EXPECT_EQ(plans.front().plan.mma, N >= (single ? 4 : 3)) << "the default: tensor cores from N = 3 (fp64), 4 (fp32)";
-      EXPECT_EQ(plans.front().plan.mma_wide, single ? N == 4 || N == 6 : N >= 3)
-          << "the default: 16-row DMMA tiles from N = 3 in fp64, at N = 4, 6 in fp32";
-      EXPECT_EQ(plans.front().plan.mma_warpgroup, single && (N == 5 || N == 7))
-          << "the default: warpgroup MMAs at fp32 N = 5, 7 (sm_90)";
-      if (plans.front().plan.mma_warpgroup) EXPECT_EQ(plans.front().plan.elements_per_block, 8);
+      EXPECT_EQ(plans.front().plan.mma_wide, single ? N == 6 : N >= 3)
+          << "the default: 16-row DMMA tiles from N = 3 in fp64, at N = 6 in fp32";
+      EXPECT_EQ(plans.front().plan.mma_warpgroup, single && (N == 4 || N == 5 || N == 7))
+          << "the default: warpgroup MMAs at fp32 N = 4 (element-field rows), 5, 7 (sm_90)";
+      if (plans.front().plan.mma_warpgroup) EXPECT_EQ(plans.front().plan.elements_per_block, N == 4 ? 10 : 8);
       // elsewhere W where it was on sm_90 (sm_100 has no wgmma)
       EXPECT_FALSE(default_cuda_plan(N, single, 100).mma_warpgroup);
       EXPECT_EQ(default_cuda_plan(N, single, 100).mma_wide, single ? N >= 4 && N <= 7 : N >= 3);
@@ -158,12 +163,13 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
         EXPECT_FALSE(c.plan.mma_wide || c.plan.mma_split_columns || c.plan.mma_warpgroup) << c.plan.name();
       // sm_90: fp32 searches the warpgroup MMAs (chunked and staged: with 4 and 8 elements; with
       // element-field rows: 10 elements, refused for shared memory from N = 6)
+      // (and three groups of them per block, E3, refused from N = 5)
       EXPECT_EQ(std::count_if(plans.begin(), plans.end(), [](const PlanCandidate& c) { return c.plan.mma_warpgroup; }),
-                single ? 3 : 0) << N;
+                single ? 4 : 0) << N;
       for (const PlanCandidate& c : plans)
         if (c.plan.mma_state_rows) {
           EXPECT_EQ(c.plan.elements_per_block, 10) << N;
-          EXPECT_EQ(c.rejected.empty(), N <= 5) << N << ": " << c.rejected;
+          EXPECT_EQ(c.rejected.empty(), N <= (c.plan.state_row_groups == 3 ? 4 : 5)) << N << ": " << c.rejected;
         }
       if (on80.front().plan.mma) EXPECT_EQ(on80.front().plan.elements_per_block, 4) << N;
       EXPECT_EQ(std::count_if(on80.begin(), on80.end(), [](const PlanCandidate& c) { return c.plan.mma; }),
