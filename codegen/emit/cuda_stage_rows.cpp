@@ -19,8 +19,9 @@ std::string state_rows_stage_section() {
 // defined with the other forms' ones.)
 enum { K_ROWS = 3 * NPK + NFK, OPS_LO = K_ROWS * NPK, ROWS = 6 * EPB, NCT = NPK / 8 };
 // k steps per batch of wgmmas: the lanes' A fragments of a batch (2 x 4 registers per step) live
-// only until its wgmmas are done, so a batch's registers bound the kernel's, not a whole chunk's
-enum { KBATCH = 4 };
+// only until its wgmmas are done, so a batch's registers bound the kernel's, not a whole chunk's.
+// 5: a curl chunk in one batch at N = 4 (1.01x 4 and 8, 1.004x 4 at N = 3; bench/NOTES.md)
+enum { KBATCH = 5 };
 static_assert(GT == 128 * ((ROWS + 63) / 64), "one warpgroup per 64 element-fields");
 static_assert(NTL == NCT, "the wgmma's columns are the nodes");
 
