@@ -1123,16 +1123,16 @@ DGMAX_FN real_t current_at(const real_t (*__restrict__ sj)[3][NP], int e, int c,
 }}
 
 // The end of the stage for component c at node i of element k: the right-hand side from the
-// GEMM's value v (volume and lifted terms), the material, J's component jc, then the layer (its
+// GEMM's value v (volume and lifted terms), the material (mk: the element's record), J's component jc, then the layer (its
 // source parked at *sxp, PML_IN_STAGE) or an extra source; then res = a res + dt rhs (r0: res on
 // entry) and q_out = q + b res (qc: q).
 DGMAX_FN void finish_value(int k, int c, int i, real_t v, real_t qc, real_t r0, real_t jc,
-                           const real_t* __restrict__ sxp, const real_t* __restrict__ mat,
+                           const real_t* __restrict__ sxp, const real_t* __restrict__ mk,
                            const int* __restrict__ xslot, const real_t* __restrict__ xsrc,
                            const real_t* __restrict__ xscale, const real_t* __restrict__ pcoef, int pml_slots,
                            real_t a, real_t b, real_t dt, real_t* __restrict__ res, real_t* __restrict__ q_out) {{
   const real_t src[3] = {{jc, jc, jc}};  // rhs_component reads src[c] only
-  real_t rc = rhs_component(c, v, real_t(0), mat + (long)k * MAT, qc, src);
+  real_t rc = rhs_component(c, v, real_t(0), mk, qc, src);
   const int slot = element_slot(k, xslot);
 #if PML_IN_STAGE
   if (slot >= 0 && slot < pml_slots)
@@ -1251,7 +1251,7 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
       const long idx = ((long)k * 6 + c) * NP + i;
       const real_t qc = q[idx], r0 = res[idx];
 #endif
-      finish_value(k, c, i, (real_t)acc[nt][h], qc, r0, current_at(sj, e, c, i), sx + (e * 6 + c) * NP + i, mat, xslot,
+      finish_value(k, c, i, (real_t)acc[nt][h], qc, r0, current_at(sj, e, c, i), sx + (e * 6 + c) * NP + i, mat + (long)k * MAT, xslot,
                    xsrc, xscale, pcoef, pml_slots, a, b, dt, res, q_out);
     }}
 }}

@@ -190,6 +190,15 @@ DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, in
 #if PML_IN_STAGE
   advance_group_layer(K, kb, tid, q, xslot, psi, psi_res, pcoef, pml_slots, a, b, dt, SA, sx);
 #endif
+  // the material records of this lane's two rows' elements, loaded once instead of per value (the
+  // stores between the values keep the compiler from reusing loads; unread words are never loaded)
+  real_t mk[2][MAT];
+#pragma unroll
+  for (int hr = 0; hr < 2; ++hr) {
+    const int k = min(kb + min(r0 + 8 * hr, ROWS - 1) / 6, K - 1);
+#pragma unroll
+    for (int w = 0; w < MAT; ++w) mk[hr][w] = mat[(long)k * MAT + w];
+  }
   // accumulator h of column tile nt: row r0 (+ 8 for h >= 2), node 8 nt + 2 tq + h % 2
 #pragma unroll
   for (int nt = 0; nt < NCT; ++nt)
@@ -199,7 +208,7 @@ DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, in
       if (r >= ROWS || i >= NP) continue;
       const int e = r / 6, c = r - 6 * e, k = kb + e;
       if (k >= K) continue;
-      finish_value(k, c, i, acc[nt][h], g->q[e][c][i], sres[e][c][i], current_at(sj, e, c, i), sx + r * SA + i, mat,
+      finish_value(k, c, i, acc[nt][h], g->q[e][c][i], sres[e][c][i], current_at(sj, e, c, i), sx + r * SA + i, mk[h >> 1],
                    xslot, xsrc, xscale, pcoef, pml_slots, a, b, dt, res, q_out);
     }
 }
