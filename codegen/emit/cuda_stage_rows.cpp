@@ -78,53 +78,49 @@ DGMAX_FN void gemm_rows(int k0, const unsigned (*__restrict__ hi)[4], const unsi
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 }
 
-// acc += the curl chunk of operator m: this lane's rows r0 and r0 + 8, columns 8 ks + t and + 4 of A
-// (the m16n8k8 TF32 fragment layout: a0 (r0, t), a1 (r0 + 8, t), a2 (r0, t + 4), a3 (r0 + 8, t + 4)).
-// (In batches of at most KBATCH k steps.)
-DGMAX_FN void curl_chunk(int m, int r0, int t, const real_t* __restrict__ qb, const real_t* __restrict__ gb,
-                         const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
-  const curl_row_t w0 = curl_row(r0, m, qb, gb), w1 = curl_row(r0 + 8, m, qb, gb);
+// acc += A's chunk of `steps` k steps (B's steps k_base ..) in batches of at most KBATCH: value(s, x)
+// gives this lane's four A values of the chunk's step s (a0 .. a3 of the m16n8k8 TF32 fragment
+// layout: rows r0, r0 + 8, r0, r0 + 8; columns t, t, t + 4, t + 4), split into TF32 high and low
+// parts here.
+template <int steps, class Values>
+DGMAX_FN void gemm_in_batches(int k_base, Values value, const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
+  enum { STEPS = steps < KBATCH ? steps : KBATCH };
 #pragma unroll
-  for (int k0 = 0; k0 < NPK / 8; k0 += KBATCH) {
-    enum { STEPS = NPK / 8 < KBATCH ? NPK / 8 : KBATCH };
+  for (int k0 = 0; k0 < steps; k0 += KBATCH) {
     unsigned hi[STEPS][4], lo[STEPS][4];
 #pragma unroll
     for (int ks = 0; ks < STEPS; ++ks) {
-      if (k0 + ks >= NPK / 8) break;  // the last batch's steps end with the chunk's
-      const int j = 8 * (k0 + ks) + t;
-      split_tf32(curl_weight(w0, j), hi[ks][0], lo[ks][0]);
-      split_tf32(curl_weight(w1, j), hi[ks][1], lo[ks][1]);
-      split_tf32(curl_weight(w0, j + 4), hi[ks][2], lo[ks][2]);
-      split_tf32(curl_weight(w1, j + 4), hi[ks][3], lo[ks][3]);
+      if (k0 + ks >= steps) break;  // the last batch's steps end with the chunk's
+      float x[4];
+      value(k0 + ks, x);
+#pragma unroll
+      for (int v = 0; v < 4; ++v) split_tf32(x[v], hi[ks][v], lo[ks][v]);
     }
-    if (k0 + KBATCH <= NPK / 8) gemm_rows<STEPS>(m * (NPK / 8) + k0, hi, lo, ops, acc);
-    else gemm_rows<NPK / 8 % KBATCH>(m * (NPK / 8) + k0, hi, lo, ops, acc);  // the last, short batch
+    if (k0 + KBATCH <= steps) gemm_rows<STEPS>(k_base + k0, hi, lo, ops, acc);
+    else gemm_rows<steps % KBATCH>(k_base + k0, hi, lo, ops, acc);  // the last, short batch
   }
 }
 
-// acc += the flux chunk: this lane's fragments of the staged fluxes sa (rows past 6 EPB: zero), in
-// batches of at most KBATCH k steps.
+// acc += the curl chunk of operator m: this lane's rows r0 and r0 + 8, nodes 8 s + t and + 4.
+DGMAX_FN void curl_chunk(int m, int r0, int t, const real_t* __restrict__ qb, const real_t* __restrict__ gb,
+                         const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
+  const curl_row_t w0 = curl_row(r0, m, qb, gb), w1 = curl_row(r0 + 8, m, qb, gb);
+  gemm_in_batches<NPK / 8>(m * (NPK / 8), [&](int s, float (&x)[4]) {
+    const int j = 8 * s + t;
+    x[0] = curl_weight(w0, j), x[1] = curl_weight(w1, j), x[2] = curl_weight(w0, j + 4), x[3] = curl_weight(w1, j + 4);
+  }, ops, acc);
+}
+
+// acc += the flux chunk: this lane's fragments of the staged fluxes sa (rows past 6 EPB: zero).
 DGMAX_FN void flux_chunk(int r0, int t, const real_t* __restrict__ sa, const real_t* __restrict__ ops,
                          float (*__restrict__ acc)[4]) {
   const real_t* a0 = sa + min(r0, ROWS - 1) * SA + t;
   const real_t* a1 = sa + min(r0 + 8, ROWS - 1) * SA + t;
   const float l0 = r0 < ROWS ? 1.f : 0.f, l1 = r0 + 8 < ROWS ? 1.f : 0.f;
-#pragma unroll
-  for (int k0 = 0; k0 < NFK / 8; k0 += KBATCH) {
-    enum { STEPS = NFK / 8 < KBATCH ? NFK / 8 : KBATCH };
-    unsigned hi[STEPS][4], lo[STEPS][4];
-#pragma unroll
-    for (int ks = 0; ks < STEPS; ++ks) {
-      if (k0 + ks >= NFK / 8) break;
-      const int f = 8 * (k0 + ks);
-      split_tf32(l0 * a0[f], hi[ks][0], lo[ks][0]);
-      split_tf32(l1 * a1[f], hi[ks][1], lo[ks][1]);
-      split_tf32(l0 * a0[f + 4], hi[ks][2], lo[ks][2]);
-      split_tf32(l1 * a1[f + 4], hi[ks][3], lo[ks][3]);
-    }
-    if (k0 + KBATCH <= NFK / 8) gemm_rows<STEPS>(3 * (NPK / 8) + k0, hi, lo, ops, acc);
-    else gemm_rows<NFK / 8 % KBATCH>(3 * (NPK / 8) + k0, hi, lo, ops, acc);
-  }
+  gemm_in_batches<NFK / 8>(3 * (NPK / 8), [&](int s, float (&x)[4]) {
+    const int f = 8 * s;
+    x[0] = l0 * a0[f], x[1] = l1 * a1[f], x[2] = l0 * a0[f + 4], x[3] = l1 * a1[f + 4];
+  }, ops, acc);
 }
 
 // The block's buffers for one group (E plans keep two, so that the next group's copies land while
