@@ -22,6 +22,17 @@ int b_slot(int r, int col, int n_tiles, bool tf32) {
   return ((r >> 2) * n_tiles + (col >> 3)) * 32 + (col & 7) * 4 + (r & 3);
 }
 
+// The fp32 stage with element-field rows (E), 10 elements per group (60 of a warpgroup's 64 rows),
+// `groups` groups per block.
+CudaPlan element_field_row_plan(int groups) {
+  CudaPlan p;
+  p.fusion = 2;
+  p.elements_per_block = 10;
+  p.mma = p.mma_warpgroup = p.mma_state_rows = p.mma_staged = true;
+  p.state_row_groups = groups;
+  return p;
+}
+
 }  // namespace
 
 // Shared-memory wavefronts of the B staging stores with `pad` entries after every 32: thread n of
@@ -181,6 +192,9 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
   CudaPlan p;
   p.fusion = 2;
   p.elements_per_thread = 1;
+  // sm_90, fp32 N = 4: element-field rows, three groups of 10 elements per block sharing the
+  // operators (E3): 1.11-1.12x the W.H plan on two boards (bench/NOTES.md, fifteenth session)
+  if (arch == 90 && single && N == 4) return element_field_row_plan(3);
   if (arch >= 80 && N >= (single ? 4 : 3)) {
     const bool sm90 = arch >= 90;
     p.mma = true;
@@ -201,15 +215,6 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
     // the neighbours' traces with the state at fp64 N = 6 (1.014x with 4 elements, and with H the
     // search's pick); with 4 elements it also won at fp32 N = 4, 6, where H beats both
     p.mma_neighbours = sm90 && p.mma_staged && !single && N == 6;
-    // sm_90, fp32 N = 4: element-field rows, three groups of 10 elements per block sharing the
-    // operators (E3): 1.11-1.12x the W.H plan on two boards (bench/NOTES.md, fifteenth session)
-    if (arch == 90 && single && N == 4) {
-      p = CudaPlan{};
-      p.fusion = 2;
-      p.elements_per_block = 10;
-      p.mma = p.mma_warpgroup = p.mma_state_rows = p.mma_staged = true;
-      p.state_row_groups = 3;
-    }
     return p;
   }
   p.transposed = true;
@@ -365,14 +370,7 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
   // session); three groups per block sharing the operators (E3) 1.11x at N = 4, 0.88x at N = 3, where
   // E2 and E4 lost to it (fifteenth session). E fits shared memory up to N = 5, E3 up to N = 4.
   if (single && limits.arch == 90)
-    for (int groups : {1, 3}) {
-      CudaPlan p;
-      p.fusion = 2;
-      p.elements_per_block = 10;
-      p.mma = p.mma_warpgroup = p.mma_state_rows = p.mma_staged = true;
-      p.state_row_groups = groups;
-      add(p);
-    }
+    for (int groups : {1, 3}) add(element_field_row_plan(groups));
   CudaPlan four = default_cuda_plan(N, single, /*arch=*/0);  // the rule without tensor cores
   four.fusion = 0;
   four.transposed = true;
