@@ -24,6 +24,11 @@ enum { K_ROWS = 3 * NPK + NFK, OPS_LO = K_ROWS * NPK, ROWS = 6 * EPB, NCT = NPK 
 enum { KBATCH = 5 };
 static_assert(GT == 128 * ((ROWS + 63) / 64), "one warpgroup per 64 element-fields");
 static_assert(NTL == NCT, "the wgmma's columns are the nodes");
+// Group buffers per team: with one group per block two, so that the next group's copies land
+// while this one is multiplied; with several teams one, the next group copied once this one is
+// done, while the other teams work (level with two at N = 4, E3; what lets E2 fit at N = 5;
+// bench/NOTES.md, sixteenth session).
+enum { GROUP_BUFFERS = GPB > 1 ? 1 : 2 };
 
 // The operators' high and low parts (OpsT) into shared memory: one asynchronous copy group.
 // btid: the thread's index in the block (all of its groups' threads copy).
@@ -123,9 +128,8 @@ DGMAX_FN void flux_chunk(int r0, int t, const real_t* __restrict__ sa, const rea
   }, ops, acc);
 }
 
-// The block's buffers for one group (E plans keep two, so that the next group's copies land while
-// this one is multiplied): its states [EPB][6][NP] and face data (16-byte aligned: the states are
-// copied 16 bytes at a time).
+// The team's buffers for one group (GROUP_BUFFERS of them): its states [EPB][6][NP] and face data
+// (16-byte aligned: the states are copied 16 bytes at a time).
 struct __align__(16) rows_group_t {
   real_t q[EPB][6][NP];
   group_faces_t faces;
@@ -143,9 +147,10 @@ DGMAX_FN void copy_rows_group(int K, int kb, int tid, const real_t* __restrict__
 
 // One group of EPB elements from kb, its states and face data in g (arrived or arriving: the copy
 // group before the res entries'). In flight on the way, as asynchronous copy groups: the group's
-// res entries (into sres), the neighbours' traces (into sa, once the face data are in) and the
-// next group's states and face data (from kb_next, into g_next); the curl chunks multiply while they
-// travel. Then the fluxes (staged in sa), their chunk, the layer, the update.
+// res entries (into sres), the neighbours' traces (into sa, once the face data are in) and, with
+// two group buffers, the next group's states and face data (from kb_next, into g_next; with one,
+// an empty copy group in its place); the curl chunks multiply while they travel. Then the fluxes
+// (staged in sa), their chunk, the layer, the update.
 DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, int lane, const real_t* __restrict__ q,
                                const real_t* __restrict__ geo, const real_t* __restrict__ mat,
                                const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
@@ -165,7 +170,8 @@ DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, in
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
   group_sync();
   prefetch_neighbours(K, kb, tid, q, gf, sa);  // commits
-  copy_rows_group(K, kb_next, tid, q, geo, etoe, vmapP, g_next);
+  if (GROUP_BUFFERS == 2) copy_rows_group(K, kb_next, tid, q, geo, etoe, vmapP, g_next);
+  else copy_async_commit();  // (as many copy groups in flight either way)
   real_t (*sj)[3][NP] = reinterpret_cast<real_t (*)[3][NP]>(after);  // J: [EPB][3][NP]
 #if HAS_CURRENT
   stage_group_current(K, kb, tid, vert, t, sj);
@@ -209,11 +215,11 @@ DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, in
     }
 }
 
-// A group's buffers (after B, one set per group of the block): the fluxes [6 EPB][SA], res
-// [EPB][6][NP], two groups' states and face data, J [EPB][3][NP]; 16-byte multiples, as the host's
-// CudaPlan::shared_bytes counts them.
+// A team's buffers (after B, one set per team of the block): the fluxes [6 EPB][SA], res
+// [EPB][6][NP], GROUP_BUFFERS groups' states and face data, J [EPB][3][NP]; 16-byte multiples, as
+// the host's CudaPlan::shared_bytes counts them.
 enum {
-  GROUP_BYTES = ((ROWS * SA + EPB * 6 * NP) * sizeof(real_t) + 2 * sizeof(rows_group_t) +
+  GROUP_BYTES = ((ROWS * SA + EPB * 6 * NP) * sizeof(real_t) + GROUP_BUFFERS * sizeof(rows_group_t) +
                  (HAS_CURRENT ? EPB * 3 * NP * sizeof(real_t) : 0) + 15) / 16 * 16
 };
 
@@ -225,8 +231,8 @@ dgmax_stage(STAGE_PARAMS) {
   const int gi = threadIdx.x / GT, tid = threadIdx.x - gi * GT, lane = tid & 31, warp = tid >> 5;
   real_t* sa = reinterpret_cast<real_t*>(smem + 2 * OPS_LO * sizeof(real_t) + gi * GROUP_BYTES);  // fluxes
   real_t (*sres)[6][NP] = reinterpret_cast<real_t (*)[6][NP]>(sa + ROWS * SA);  // res [EPB][6][NP]
-  rows_group_t* groups = reinterpret_cast<rows_group_t*>(&sres[EPB][0][0]);     // two groups' states
-  real_t* after = reinterpret_cast<real_t*>(groups + 2);                        // J [EPB][3][NP]
+  rows_group_t* groups = reinterpret_cast<rows_group_t*>(&sres[EPB][0][0]);     // groups' states
+  real_t* after = reinterpret_cast<real_t*>(groups + GROUP_BUFFERS);            // J [EPB][3][NP]
   const int stride = gridDim.x * GPB * EPB;
   copy_operators(threadIdx.x, ops);
   int kb = k0 + (blockIdx.x * GPB + gi) * EPB, buf = 0;
@@ -234,11 +240,12 @@ dgmax_stage(STAGE_PARAMS) {
   copy_async_wait<1>();  // this thread's part of the operators (its group's first states may still travel)
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // for wgmma's reads, as below
   __syncthreads();       // every thread's part: the operators are in
-  for (; kb < K; kb += stride, buf ^= 1) {
+  for (; kb < K; kb += stride, buf ^= GROUP_BUFFERS - 1) {
     stage_rows_group(K, kb, kb + stride, tid, warp, lane, q, geo, mat, etoe, bc, vmapP, vert, t, res, q_out, a, b, dt,
                      xslot, xsrc, xscale, psi, psi_res, pcoef, pml_slots, ops, sa, sres, &groups[buf],
-                     &groups[buf ^ 1], after);
-    group_sync();  // the group's buffers are consumed before the copies of the group after next land in them
+                     GROUP_BUFFERS == 2 ? &groups[buf ^ 1] : nullptr, after);
+    group_sync();  // the group's buffers are consumed before the copies of a later group land in them
+    if (GROUP_BUFFERS == 1) copy_rows_group(K, kb + stride, tid, q, geo, etoe, vmapP, &groups[0]);
   }
   copy_async_wait<0>();  // nothing in flight when the block exits
 }

@@ -104,11 +104,13 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
   const int current = with_current ? epb * 3 * Np * w : 0;
   if (mma && mma_state_rows) {  // E: the operators' high and low parts [2][3 NPK + NFK][NPK], the face
                                 // fluxes [6 EPB][NFK + 4], res [EPB][6][NP], two groups' states
-                                // [EPB][6][NP] and face data (each rounded up to 16 bytes), J
-    // (per group of the block, E2..E4: all but the operators)
+                                // [EPB][6][NP] and face data (each rounded up to 16 bytes; one
+                                // group's with several teams, E2..E4), J
+    // (per team of the block, E2..E4: all but the operators)
     const MmaShape m = mma_shape(*this, Np, Nfp, single);
-    const int group = (epb * 6 * Np * w + faces + 15) / 16 * 16;
-    const int per_group = (6 * epb * mma_flux_row_stride(m) * 4 + epb * 6 * Np * w + 2 * group + current + 15) / 16 * 16;
+    const int group = (epb * 6 * Np * w + faces + 15) / 16 * 16, buffers = state_row_groups > 1 ? 1 : 2;
+    const int per_group =
+        (6 * epb * mma_flux_row_stride(m) * 4 + epb * 6 * Np * w + buffers * group + current + 15) / 16 * 16;
     return 2 * m.k_rows * m.np_padded * 4 + state_row_groups * per_group;
   }
   if (mma) {  // B fragments: 8 bytes (a double, or a float's TF32 high and low parts) per entry
@@ -179,22 +181,26 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   return p;
 }
 
-CudaPlan default_cuda_plan(int N, bool single, int arch) {
+CudaPlan default_cuda_plan(int N, bool single, int arch, bool with_current) {
   // The best plan of `dgmax tune` on the H100 (K = 384,000, bench/NOTES.md; sustained load since
   // the twelfth session), or one within 5% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32),
   // 4 elements per block, B staged by chunks with the state and face data copied asynchronously
   // (M.C.A); on sm_90 16-row fp64 tiles (W) for fp64 from N = 3 and fp32 at N = 6, warpgroup
-  // MMAs (X, 8 elements) at fp32 N = 5, 7, at fp32 N = 4 with element-field rows in three groups
-  // of 10 per block (E3), 8 elements with two warps per tile (H) at fp64 N = 3, 4, 6 and fp32
-  // N = 6, the neighbours' traces with the state (G) at fp64 N = 6, no staged state at fp64 N = 7, 8
-  // (it costs blocks), 8 elements at fp32 N = 7; below that, transposed operators, fp32 with two
-  // elements per thread. (Other sm_90 and newer devices: fp32 N = 4 as 16-row tiles with H.)
+  // MMAs (X, 8 elements) at fp32 N = 7 and N = 5 with J, with element-field rows in groups of 10
+  // elements at fp32 N = 4 (three per block, E3) and N = 5 without J (two, E2), 8 elements with two
+  // warps per tile (H) at fp64 N = 3, 4, 6 and fp32 N = 6, the neighbours' traces with the state (G)
+  // at fp64 N = 6, no staged state at fp64 N = 7, 8 (it costs blocks), 8 elements at fp32 N = 7;
+  // below that, transposed operators, fp32 with two elements per thread. (Other sm_90 and newer
+  // devices: fp32 N = 4 as 16-row tiles with H.)
   CudaPlan p;
   p.fusion = 2;
   p.elements_per_thread = 1;
   // sm_90, fp32 N = 4: element-field rows, three groups of 10 elements per block sharing the
   // operators (E3): 1.11-1.12x the W.H plan on two boards (bench/NOTES.md, fifteenth session)
   if (arch == 90 && single && N == 4) return element_field_row_plan(3);
+  // sm_90, fp32 N = 5: two groups (E2), each team with one group buffer: 1.12x the X plan
+  // (bench/NOTES.md, sixteenth session); with J's staging it does not fit shared memory
+  if (arch == 90 && single && N == 5 && !with_current) return element_field_row_plan(2);
   if (arch >= 80 && N >= (single ? 4 : 3)) {
     const bool sm90 = arch >= 90;
     p.mma = true;
@@ -228,7 +234,8 @@ CudaPlan default_cuda_plan(int N, bool single, int arch) {
   return p;
 }
 
-std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const CudaBlockLimits& limits) {
+std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const CudaBlockLimits& limits,
+                                bool with_current) {
   const int Np = nodes(N), Nfp = face_nodes(N);
   if (plan.fusion < 0 || plan.fusion > 2) return fmt::format("fusion level {} is not 0, 1 or 2", plan.fusion);
   if (plan.elements_per_thread < 1 || plan.elements_per_block < 1)
@@ -280,19 +287,21 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
   if (plan.threads_per_block(Np, single) > limits.max_threads)
     return fmt::format("{} threads per block, more than the {} a block may have", plan.threads_per_block(Np, single),
                        limits.max_threads);
-  const int shared = plan.shared_bytes(Np, Nfp, single);
+  const int shared = plan.shared_bytes(Np, Nfp, single, with_current);
   if (plan.mma && shared > limits.max_dynamic_shared)
-    return fmt::format("{:.1f} KB of shared memory per block, more than the {} KB a block may have",
-                       shared / 1024.0, limits.max_dynamic_shared / 1024);
+    return fmt::format("{:.1f} KB of shared memory per block{}, more than the {} KB a block may have",
+                       shared / 1024.0, with_current ? " (with the source current's staging)" : "",
+                       limits.max_dynamic_shared / 1024);
   if (!plan.mma && shared > limits.max_static_shared)
     return fmt::format("{:.1f} KB of shared memory per block, more than the {} KB of static shared memory",
                        shared / 1024.0, limits.max_static_shared / 1024);
   return "";
 }
 
-std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBlockLimits& limits) {
+std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBlockLimits& limits,
+                                                bool with_current) {
   const int Np = nodes(N);
-  std::vector<CudaPlan> plans = {default_cuda_plan(N, single, limits.arch)};
+  std::vector<CudaPlan> plans = {default_cuda_plan(N, single, limits.arch, with_current)};
   auto add = [&](const CudaPlan& p) {
     if (std::find(plans.begin(), plans.end(), p) == plans.end()) plans.push_back(p);
   };
@@ -368,15 +377,17 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
   // one group per block 0.73-0.95x the best plan at N = 3..5 on the H100, ahead of 20 and 30 (two
   // and three warpgroups on one group, one block per SM: 0.62-0.83x; bench/NOTES.md, fourteenth
   // session); three groups per block sharing the operators (E3) 1.11x at N = 4, 0.88x at N = 3, where
-  // E2 and E4 lost to it (fifteenth session). E fits shared memory up to N = 5, E3 up to N = 4.
+  // E2 and E4 lost to it (fifteenth session); two groups (E2) with one group buffer per team 1.12x
+  // the X plan at N = 5 (sixteenth session). E fits shared memory up to N = 5, E3 up to N = 4, E2
+  // up to N = 5 without J.
   if (single && limits.arch == 90)
-    for (int groups : {1, 3}) add(element_field_row_plan(groups));
+    for (int groups : {1, 2, 3}) add(element_field_row_plan(groups));
   CudaPlan four = default_cuda_plan(N, single, /*arch=*/0);  // the rule without tensor cores
   four.fusion = 0;
   four.transposed = true;
   add(four);
   std::vector<PlanCandidate> out;
-  for (const CudaPlan& p : plans) out.push_back({p, cuda_plan_rejection(p, N, single, limits)});
+  for (const CudaPlan& p : plans) out.push_back({p, cuda_plan_rejection(p, N, single, limits, with_current)});
   return out;
 }
 

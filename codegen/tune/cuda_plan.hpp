@@ -112,8 +112,9 @@ struct CudaPlan {
 
 // The plan used when the tuning database has none for a problem: measured on an H100
 // (bench/NOTES.md), the best of the plan space over N = 1..8 in the mean.
-// `arch`: the device's compute capability x 10 (tensor-core plans from 80).
-CudaPlan default_cuda_plan(int N, bool single, int arch = 90);
+// `arch`: the device's compute capability x 10 (tensor-core plans from 80). `with_current`: the
+// problem has a source current J, whose staging some plans have no room for (true when unknown).
+CudaPlan default_cuda_plan(int N, bool single, int arch = 90, bool with_current = true);
 
 // What a generated block may use (the device's limits for kernels with static shared memory).
 struct CudaBlockLimits {
@@ -160,8 +161,10 @@ std::string cuda_plan_arch(const CudaPlan& plan, const std::string& device_arch)
 long mma_b_store_wavefronts(const MmaShape& m, int elements_per_block, bool tf32, int pad);
 
 // The reason a plan cannot run for this order and precision, or "" when it can (as far as can be
-// told before compiling; registers and spills are checked on the compiled kernel).
-std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const CudaBlockLimits& limits = {});
+// told before compiling; registers and spills are checked on the compiled kernel). `with_current`:
+// the problem has a source current J, staged in shared memory too (true when unknown).
+std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const CudaBlockLimits& limits = {},
+                                bool with_current = true);
 
 struct PlanCandidate {
   CudaPlan plan;
@@ -172,7 +175,8 @@ struct PlanCandidate {
 // threads, 1, 2 or 4 elements per thread, operators in global memory (row-major or transposed) or
 // shared memory, and vector loads at one element per thread; plus the four-kernel path and the
 // default plan. Rejected plans are listed with their
-// reason. The default plan comes first.
-std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBlockLimits& limits = {});
+// reason. The default plan comes first. `with_current` as for cuda_plan_rejection.
+std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBlockLimits& limits = {},
+                                                bool with_current = true);
 
 }  // namespace dgmax::codegen

@@ -55,7 +55,7 @@ nlohmann::json tune_one(const Problem& p, bool single, const cuda::DeviceCeiling
   const double floor = stage_floor_seconds(p.N, w, K, ceil.flops, ceil.bandwidth);
   auto gdof = [&](double stage) { return stage > 0 ? 6.0 * p.Np() * K / stage / 1e9 : 0.0; };
   std::cout << fmt::format("\nN = {}, {}, K = {}: {} plans\n", p.N, single ? "fp32" : "fp64", K,
-                           codegen::enumerate_cuda_plans(p.N, single).size())
+                           codegen::enumerate_cuda_plans(p.N, single, {}, bool(p.current)).size())
             << fmt::format("  {:<16} {:>10} {:>8} {:>8} {:>8}  {}\n", "plan", "stage [ms]", "GDOF/s", "% floor",
                            "vs dflt", "registers/blocks per SM, or why refused");
   double default_stage = 0;

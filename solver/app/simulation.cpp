@@ -362,7 +362,8 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     // tuning database says now
     if (auto* cuda_be = dynamic_cast<CudaPlanBackend*>(backend.get()); cuda_be && progress.contains("kernel_plan")) {
       const std::optional<codegen::CudaPlan> was = codegen::CudaPlan::parse(progress["kernel_plan"].get<std::string>());
-      if (was && !(*was == cuda_be->plan()) && codegen::cuda_plan_rejection(*was, cfg.order, cfg.precision == Precision::Single).empty()) {
+      if (was && !(*was == cuda_be->plan()) && codegen::cuda_plan_rejection(*was, cfg.order, cfg.precision == Precision::Single, {},
+                                                                      bool(p.current)).empty()) {
         if (!quiet)
           std::cerr << fmt::format("note: continuing with the checkpoint's kernel plan {} (this run would use {})\n",
                                    was->name(), cuda_be->plan().name());

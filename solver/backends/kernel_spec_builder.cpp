@@ -32,7 +32,7 @@ codegen::KernelSpec make_kernel_spec(const Problem& p, bool single) {
   s.Np = ref.Np;
   s.Nfp = ref.Nfp;
   s.single = single;
-  s.plan.cuda = codegen::default_cuda_plan(p.N, single);
+  s.plan.cuda = codegen::default_cuda_plan(p.N, single, 90, bool(p.current));
   s.Dr = row_major(ref.Dr);
   s.Ds = row_major(ref.Ds);
   s.Dt = row_major(ref.Dt);

@@ -41,7 +41,8 @@ class CudaBackend final : public CudaPlanBackend {
 
   void set_plan(const codegen::CudaPlan& plan) override {
     const bool single = std::is_same_v<Real, float>;
-    const std::string why = codegen::cuda_plan_rejection(plan, p_.N, single, cuda_block_limits());
+    const std::string why =
+        codegen::cuda_plan_rejection(plan, p_.N, single, cuda_block_limits(), spec_.current.has_value());
     DGMAX_ASSERT(why.empty(), "cuda plan " + plan.name() + " cannot run: " + why);
     spec_.plan.cuda = plan;
     const codegen::NvrtcOptions opt =
@@ -518,7 +519,8 @@ std::unique_ptr<Backend> make_cuda_backend(const Problem& p, bool single) {
   std::string why;
   if (!cuda::driver_available(&why))
     throw UserError("the cuda backend needs an NVIDIA GPU: " + why, {}, "use backend: cpu (or auto)");
-  return make_cuda_plan_backend(p, single, codegen::default_cuda_plan(p.N, single, cuda_block_limits().arch));
+  return make_cuda_plan_backend(p, single,
+                                codegen::default_cuda_plan(p.N, single, cuda_block_limits().arch, bool(p.current)));
 }
 
 std::unique_ptr<CudaPlanBackend> make_cuda_plan_backend(const Problem& p, bool single, const codegen::CudaPlan& plan) {

@@ -106,7 +106,8 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
   const auto t0 = Clock::now();
   CudaTuneResult out;
   const codegen::CudaBlockLimits limits = cuda_block_limits();
-  const std::vector<codegen::PlanCandidate> candidates = codegen::enumerate_cuda_plans(p.N, single, limits);
+  const std::vector<codegen::PlanCandidate> candidates =
+      codegen::enumerate_cuda_plans(p.N, single, limits, bool(p.current));
   std::vector<codegen::CudaPlan> runnable;
   for (const codegen::PlanCandidate& c : candidates)
     if (c.rejected.empty()) runnable.push_back(c.plan);
@@ -249,23 +250,23 @@ codegen::CudaPlan cuda_plan_for(const Problem& p, bool single, std::string* sour
       throw UserError(std::string("DGMAX_CUDA_PLAN='") + forced + "' is no plan name", {},
                       "write fF.bB.tT[.T][.S][.V] or f2.bB.t1.M[.W][.C][.A][.G], e.g. f2.b4.t1.T (dgmax tune lists the plans)");
     const std::string why = codegen::cuda_plan_rejection(
-        *plan, p.N, single, cuda::driver_available() ? cuda_block_limits() : codegen::CudaBlockLimits{});
+        *plan, p.N, single, cuda::driver_available() ? cuda_block_limits() : codegen::CudaBlockLimits{}, bool(p.current));
     if (!why.empty()) throw UserError(std::string("DGMAX_CUDA_PLAN='") + forced + "' cannot run: " + why);
     if (source) *source = "DGMAX_CUDA_PLAN";
     return *plan;
   }
   if (source) *source = "default";
   // no GPU: the backend, made next, says so in its own words
-  if (!cuda::driver_available()) return codegen::default_cuda_plan(p.N, single);
+  if (!cuda::driver_available()) return codegen::default_cuda_plan(p.N, single, 90, bool(p.current));
   const codegen::CudaBlockLimits limits = cuda_block_limits();
-  const codegen::CudaPlan fallback = codegen::default_cuda_plan(p.N, single, limits.arch);
+  const codegen::CudaPlan fallback = codegen::default_cuda_plan(p.N, single, limits.arch, bool(p.current));
   const std::string root = codegen::NvrtcOptions::default_cache_dir();
   if (root.empty()) return fallback;
   const codegen::TuningDb db(root, "cuda");
   const std::optional<codegen::TunedPlan> t = db.find(cuda_tuning_key(p, single));
   if (!t) return fallback;
   const std::optional<codegen::CudaPlan> plan = codegen::CudaPlan::parse(t->plan);
-  if (!plan || !codegen::cuda_plan_rejection(*plan, p.N, single, limits).empty()) {
+  if (!plan || !codegen::cuda_plan_rejection(*plan, p.N, single, limits, bool(p.current)).empty()) {
     codegen::cache_note("tuning database '" + db.path() + "' names the plan '" + t->plan + "', which cannot run: " +
                         "using the default plan");
     return fallback;

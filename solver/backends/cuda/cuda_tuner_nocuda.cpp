@@ -21,7 +21,7 @@ codegen::TuningKey cuda_tuning_key(const Problem&, bool) {
 
 codegen::CudaPlan cuda_plan_for(const Problem& p, bool single, std::string* source) {
   if (source) *source = "default";
-  return codegen::default_cuda_plan(p.N, single);
+  return codegen::default_cuda_plan(p.N, single, 90, bool(p.current));
 }
 
 }  // namespace dgmax

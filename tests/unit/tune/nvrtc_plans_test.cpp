@@ -87,7 +87,7 @@ TEST(NvrtcPlans, ElementFieldRowPlansCompileWhereTheyFit) {
     // two to four groups per block sharing the operators (E2..E4, named barriers)
     const std::pair<const char*, int> plans[] = {{"f2.b10.t1.M.X.E.A", 5},  {"f2.b20.t1.M.X.E.A", 4},
                                                  {"f2.b30.t1.M.X.E.A", 4},  {"f2.b10.t1.M.X.E2.A", 4},
-                                                 {"f2.b10.t1.M.X.E3.A", 4}, {"f2.b10.t1.M.X.E4.A", 3}};
+                                                 {"f2.b10.t1.M.X.E3.A", 4}, {"f2.b10.t1.M.X.E4.A", 4}};
     for (const auto& [name, fits_to] : plans) {
       spec.plan.cuda = *codegen::CudaPlan::parse(name);
       const std::string why = codegen::cuda_plan_rejection(spec.plan.cuda, N, true);
@@ -113,5 +113,21 @@ TEST(NvrtcPlans, ElementFieldRowPlansCompileWhereTheyFit) {
       ++compiled;
     }
   }
-  EXPECT_GE(compiled, 23) << "N = 1..4 with 1, 2 and 3 warpgroups and 1 to 3 groups, N = 5 with one, E4 to N = 3";
+  EXPECT_GE(compiled, 24) << "N = 1..4 with 1, 2 and 3 warpgroups and 1 to 4 groups, N = 5 with one";
+  // two groups at N = 5 fit without J's staging (the fp32 default there on sm_90)
+  Problem p = test::mixed_problem(5, 5);
+  p.current = SpaceTimeField{};
+  codegen::KernelSpec spec = make_kernel_spec(p, true);
+  spec.plan.cuda = *codegen::CudaPlan::parse("f2.b10.t1.M.X.E2.A");
+  EXPECT_TRUE(spec.plan.cuda == codegen::default_cuda_plan(5, true, 90, false));
+  ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, 5, true, {}, false), "");
+  EXPECT_NE(codegen::cuda_plan_rejection(spec.plan.cuda, 5, true, {}, true), "");
+  const std::string src = codegen::generate_cuda_source(spec);
+  EXPECT_NE(src.find("GPB = 2,"), std::string::npos);
+  EXPECT_EQ(src.find("#define HAS_CURRENT 1"), std::string::npos);
+  codegen::NvrtcOptions opt;
+  opt.arch = "sm_90a";
+  const std::vector<char> cubin = codegen::nvrtc_compile(src, "plan_N5_fp32_E2_noJ", opt);
+  ASSERT_GE(cubin.size(), 4u);
+  EXPECT_EQ(std::string(cubin.data(), 4), "\x7f" "ELF");
 }

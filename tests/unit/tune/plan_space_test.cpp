@@ -115,7 +115,7 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       // fp32 split TF32 as warpgroup MMAs chunked and staged (X.C.A), and with element-field rows (X.E.A)
       std::set<std::string> expected =
           single ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M.C", ".M.C.A", ".M.W.C.A", ".M.X.C.A", ".M.X.E.A",
-                                         ".M.X.E3.A"}
+                                         ".M.X.E2.A", ".M.X.E3.A"}
           : N <= 4
               ? std::set<std::string>{"", ".T", ".T.S", ".T.V", ".M", ".M.A", ".M.C", ".M.C.A", ".M.W", ".M.W.A",
                                       ".M.W.C", ".M.W.C.A"}
@@ -163,14 +163,25 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
         EXPECT_FALSE(c.plan.mma_wide || c.plan.mma_split_columns || c.plan.mma_warpgroup) << c.plan.name();
       // sm_90: fp32 searches the warpgroup MMAs (chunked and staged: with 4 and 8 elements; with
       // element-field rows: 10 elements, refused for shared memory from N = 6)
-      // (and three groups of them per block, E3, refused from N = 5)
+      // (and two and three groups of them per block, E2 and E3, refused from N = 5 with J: the search
+      // without J takes E2 at N = 5 too, as its default)
       EXPECT_EQ(std::count_if(plans.begin(), plans.end(), [](const PlanCandidate& c) { return c.plan.mma_warpgroup; }),
-                single ? 4 : 0) << N;
-      for (const PlanCandidate& c : plans)
-        if (c.plan.mma_state_rows) {
-          EXPECT_EQ(c.plan.elements_per_block, 10) << N;
-          EXPECT_EQ(c.rejected.empty(), N <= (c.plan.state_row_groups == 3 ? 4 : 5)) << N << ": " << c.rejected;
-        }
+                single ? 5 : 0) << N;
+      const auto without_j = enumerate_cuda_plans(N, single, {}, false);
+      for (const auto* space : {&plans, &without_j})
+        for (const PlanCandidate& c : *space)
+          if (c.plan.mma_state_rows) {
+            EXPECT_EQ(c.plan.elements_per_block, 10) << N;
+            const int fits_to = c.plan.state_row_groups == 1 || (c.plan.state_row_groups == 2 && space == &without_j) ? 5 : 4;
+            EXPECT_EQ(c.rejected.empty(), N <= fits_to) << N << " " << c.plan.name() << ": " << c.rejected;
+            if (!c.rejected.empty() && space == &plans && N == 5)
+              EXPECT_NE(c.rejected.find("with the source current's staging"), std::string::npos) << c.rejected;
+          }
+      EXPECT_EQ(without_j.front().rejected, "") << N;
+      EXPECT_EQ(without_j.front().plan.name() == "f2.b10.t1.M.X.E2.A", single && N == 5)
+          << "the default at fp32 N = 5 on sm_90 without J: two groups of element-field rows per block";
+      EXPECT_TRUE(without_j.front().plan == default_cuda_plan(N, single, 90, false)) << N;
+      if (!(single && N == 5)) EXPECT_TRUE(without_j.front().plan == plans.front().plan) << "J changes the default at fp32 N = 5 only";
       if (on80.front().plan.mma) EXPECT_EQ(on80.front().plan.elements_per_block, 4) << N;
       EXPECT_EQ(std::count_if(on80.begin(), on80.end(), [](const PlanCandidate& c) { return c.plan.mma; }),
                 (single ? 4 : 8) + (N <= 6 ? 1 : 0));
@@ -321,8 +332,10 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
   EXPECT_EQ(cuda_plan_rejection(e3, 4, true), "");
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b30.t1.M.X.E3.A"), 1, true),
             "1152 threads per block, more than the 1024 a block may have");
-  EXPECT_NE(cuda_plan_rejection(*CudaPlan::parse("f2.b10.t1.M.X.E4.A"), 4, true).find("KB of shared memory per block"),
-            std::string::npos);  // 4 groups of 52 KB and B's 58 KB
+  // one group buffer per team: 4 teams of 40 KB (with J) and B's 58 KB fit at N = 4, not at N = 5
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b10.t1.M.X.E4.A"), 4, true), "");
+  EXPECT_NE(cuda_plan_rejection(*CudaPlan::parse("f2.b10.t1.M.X.E4.A"), 5, true, {}, false).find("KB of shared memory per block, more than"),
+            std::string::npos);
   CudaPlan g_only = *CudaPlan::parse("f2.b8.t1.M.X.C.A"), g5 = e10;
   g_only.state_row_groups = 2;
   g5.state_row_groups = 5;
@@ -335,7 +348,10 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
   EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b16.t1.M.C"), 8, false), "");
   // all of B at once: 3 x 168 + 180 = 684 rows x 96 columns x 8 B = 513 KB
   const std::string why = cuda_plan_rejection(*CudaPlan::parse("f2.b16.t1.M"), 8, false);
-  EXPECT_NE(why.find("KB of shared memory per block, more than the 227 KB a block may have"), std::string::npos) << why;
+  EXPECT_NE(why.find("KB of shared memory per block (with the source current's staging), more than the 227 KB a block "
+                     "may have"), std::string::npos) << why;
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b16.t1.M"), 8, false, {}, false).find("source current"),
+            std::string::npos);
 }
 
 TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
@@ -381,9 +397,18 @@ TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   const int ops4 = 2 * 184 * 40 * 4, group4 = (60 * 68 + 2100) * 4 + 2 * 11968 + 1050 * 4 + 8;
   EXPECT_EQ(group4, 52864);
   EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E.A")->shared_bytes(35, 15, true), ops4 + group4);
-  // E2, E3: the groups' buffers each, B once
-  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E2.A")->shared_bytes(35, 15, true), ops4 + 2 * group4);
-  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E3.A")->shared_bytes(35, 15, true), ops4 + 3 * group4);
+  // E2, E3: each team's buffers with one group of states and face data (the other team's work hides
+  // the copies), B once
+  const int team4 = group4 - 11968;
+  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E2.A")->shared_bytes(35, 15, true), ops4 + 2 * team4);
+  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E3.A")->shared_bytes(35, 15, true), ops4 + 3 * team4);
+  // N = 5, E2 without J: B [2][3 x 56 + 88][56] floats, per team the fluxes [60][92], res [10][6][56]
+  // and one group (10 x (6 x 56 + 25 + 4 + 84) words = 17960 bytes): 221,664 bytes, under 227 KB;
+  // J's [10][3][56] per team would make it 235,104
+  const int ops5 = 2 * 256 * 56 * 4, team5 = (60 * 92 + 3360) * 4 + 17968;
+  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E2.A")->shared_bytes(56, 21, true, false), ops5 + 2 * team5);
+  EXPECT_EQ(ops5 + 2 * team5, 221664);
+  EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E2.A")->shared_bytes(56, 21, true, true), ops5 + 2 * (team5 + 1680 * 4));
   // N = 3: a group is 10 x (6 x 20 + 25 + 4 + 40) words = 7560 bytes, rounded up to 7568
   EXPECT_EQ(CudaPlan::parse("f2.b10.t1.M.X.E.A")->shared_bytes(20, 10, true, false),
             (2 * 112 * 24 + 60 * 44 + 1200) * 4 + 2 * 7568);
