@@ -20,8 +20,9 @@ std::string state_rows_stage_section() {
 enum { K_ROWS = 3 * NPK + NFK, OPS_LO = K_ROWS * NPK, ROWS = 6 * EPB, NCT = NPK / 8 };
 // k steps per batch of wgmmas: the lanes' A fragments of a batch (2 x 4 registers per step) live
 // only until its wgmmas are done, so a batch's registers bound the kernel's, not a whole chunk's.
-// 5: a curl chunk in one batch at N = 4 (1.01x 4 and 8, 1.004x 4 at N = 3; bench/NOTES.md)
-enum { KBATCH = 5 };
+// A curl chunk in one batch, at least 5 steps: at N = 4 5 (1.01x 4 and 8; 1.004x 4 at N = 3), at
+// N = 5 7 (1.02x 5, 1.01x 4; bench/NOTES.md, fifteenth and sixteenth sessions)
+enum { KBATCH = NPK / 8 > 5 ? NPK / 8 : 5 };
 static_assert(GT == 128 * ((ROWS + 63) / 64), "one warpgroup per 64 element-fields");
 static_assert(NTL == NCT, "the wgmma's columns are the nodes");
 // Group buffers per team: with one group per block two, so that the next group's copies land
