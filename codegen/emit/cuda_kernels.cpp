@@ -1237,33 +1237,38 @@ DGMAX_FN void stage_group(int K, int kb, int tid, int warp, int lane, const real
   copy_async_wait<0>();  // the res entries (copied block-wide)
   __syncthreads();
 #endif
+#if MMA_STAGED
   // A lane's accumulators h and h + 2 are one column (an element's field) at two nodes: its
-  // element's material record is loaded once for both (the stores between the values keep the
-  // compiler from reusing loads; unread words are never loaded).
+  // element's material record is loaded with the first (h < 2) and kept for the second (the stores
+  // between the values keep the compiler from reusing loads; unread words are never loaded).
+  // Unstaged plans load it per value: keeping it cost the fp64 N = 7, 8 stage 4-9% (bench/NOTES.md).
+  real_t mk[2][MAT];
+#endif
 #pragma unroll
   for (int nt = 0; nt < NTW; ++nt)
 #pragma unroll
-    for (int hc = 0; hc < 2; ++hc) {{
-      int i0, e, c;
-      lane_output(nt, hc, warp, lane, i0, e, c);
+    for (int h = 0; h < NACC; ++h) {{
+      int i, e, c;
+      lane_output(nt, h, warp, lane, i, e, c);
       const int k = kb + e;
       if (k >= K) continue;
-      real_t mk[MAT];
-#pragma unroll
-      for (int w = 0; w < MAT; ++w) mk[w] = mat[(long)k * MAT + w];
-#pragma unroll
-      for (int hr = 0; hr < NACC / 2; ++hr) {{  // (8-row tiles: one node)
-        const int h = 2 * hr + hc, i = i0 + 8 * hr;
-        if (i >= NP) continue;
 #if MMA_STAGED
-        const real_t qc = sqr[0][e][c][i], r0 = sqr[1][e][c][i];
+      if (h < 2)
+#pragma unroll
+        for (int w = 0; w < MAT; ++w) mk[h][w] = mat[(long)k * MAT + w];
+      const real_t* mkh = mk[h & 1];
 #else
-        const long idx = ((long)k * 6 + c) * NP + i;
-        const real_t qc = q[idx], r0 = res[idx];
+      const real_t* mkh = mat + (long)k * MAT;
 #endif
-        finish_value(k, c, i, (real_t)acc[nt][h], qc, r0, current_at(sj, e, c, i), sx + (e * 6 + c) * NP + i, mk, xslot,
-                     xsrc, xscale, pcoef, pml_slots, a, b, dt, res, q_out);
-      }}
+      if (i >= NP) continue;
+#if MMA_STAGED
+      const real_t qc = sqr[0][e][c][i], r0 = sqr[1][e][c][i];
+#else
+      const long idx = ((long)k * 6 + c) * NP + i;
+      const real_t qc = q[idx], r0 = res[idx];
+#endif
+      finish_value(k, c, i, (real_t)acc[nt][h], qc, r0, current_at(sj, e, c, i), sx + (e * 6 + c) * NP + i, mkh, xslot,
+                   xsrc, xscale, pcoef, pml_slots, a, b, dt, res, q_out);
     }}
 }}
 
