@@ -288,10 +288,16 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
     return fmt::format("{} threads per block, more than the {} a block may have", plan.threads_per_block(Np, single),
                        limits.max_threads);
   const int shared = plan.shared_bytes(Np, Nfp, single, with_current);
-  if (plan.mma && shared > limits.max_dynamic_shared)
+  if (plan.mma && shared > limits.max_dynamic_shared) {
+    // say so when the source current's staging is what does not fit
+    const int without_j = with_current ? plan.shared_bytes(Np, Nfp, single, false) : shared;
+    const std::string j = without_j <= limits.max_dynamic_shared
+                              ? fmt::format(" ({:.1f} KB of them the source current J's staging: without J it fits)",
+                                            (shared - without_j) / 1024.0)
+                              : "";
     return fmt::format("{:.1f} KB of shared memory per block{}, more than the {} KB a block may have",
-                       shared / 1024.0, with_current ? " (with the source current's staging)" : "",
-                       limits.max_dynamic_shared / 1024);
+                       shared / 1024.0, j, limits.max_dynamic_shared / 1024);
+  }
   if (!plan.mma && shared > limits.max_static_shared)
     return fmt::format("{:.1f} KB of shared memory per block, more than the {} KB of static shared memory",
                        shared / 1024.0, limits.max_static_shared / 1024);
