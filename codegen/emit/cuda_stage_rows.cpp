@@ -18,11 +18,11 @@ std::string state_rows_stage_section() {
 // barrier, all sharing B. (bslot and store_b, which stage_flux_rows stages the fluxes with, are
 // defined with the other forms' ones.)
 enum { K_ROWS = 3 * NPK + NFK, OPS_LO = K_ROWS * NPK, ROWS = 6 * EPB, NCT = NPK / 8 };
-// k steps per batch of wgmmas: the lanes' A fragments of a batch (2 x 4 registers per step) live
-// only until its wgmmas are done, so a batch's registers bound the kernel's, not a whole chunk's.
-// A curl chunk in one batch, at least 5 steps: at N = 4 5 (1.01x 4 and 8; 1.004x 4 at N = 3), at
-// N = 5 7 (1.02x 5, 1.01x 4; bench/NOTES.md, fifteenth and sixteenth sessions)
-enum { KBATCH = NPK / 8 > 5 ? NPK / 8 : 5 };
+// k steps per batch of wgmmas: the lanes build a batch's A fragments (2 x 4 registers per step)
+// while the batch before multiplies, so two batches' registers are live. A curl chunk per batch up
+// to 3 steps (N = 3: 3, 1.02x the batches waited for one by one), 2 from N = 4 (1.005x at N = 4,
+// 1.02x at N = 5; 3 steps there 0.99x and 1.025x; bench/NOTES.md, seventeenth session).
+enum { KBATCH = NPK / 8 <= 3 ? NPK / 8 : 2 };
 static_assert(GT == 128 * ((ROWS + 63) / 64), "one warpgroup per 64 element-fields");
 static_assert(NTL == NCT, "the wgmma's columns are the nodes");
 // Group buffers per team: with one group per block two, so that the next group's copies land
@@ -68,7 +68,8 @@ DGMAX_FN void split_tf32(float x, unsigned& hi, unsigned& lo) {
 }
 
 // acc += the fragments (hi, lo) x B's k steps k0 .. k0 + steps - 1 (lo*hi + hi*lo + hi*hi), as the
-// warpgroup's wgmmas, waited for before returning (the fragments' registers may then change).
+// warpgroup's wgmmas, committed as one group and not waited for: the fragments' registers must not
+// change until wgmma_wait says the group is done (ptxas keeps them live until then).
 template <int steps>
 DGMAX_FN void gemm_rows(int k0, const unsigned (*__restrict__ hi)[4], const unsigned (*__restrict__ lo)[4],
                         const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
@@ -81,39 +82,52 @@ DGMAX_FN void gemm_rows(int k0, const unsigned (*__restrict__ hi)[4], const unsi
     wgmma_tf32(&acc[0][0], hi[ks], b_desc(bk));
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+// Wait until at most `pending` committed wgmma groups are still running.
+template <int pending>
+DGMAX_FN void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(pending) : "memory");
 }
 
-// acc += A's chunk of `steps` k steps (B's steps k_base ..) in batches of at most KBATCH: value(s, x)
-// gives this lane's four A values of the chunk's step s (a0 .. a3 of the m16n8k8 TF32 fragment
-// layout: rows r0, r0 + 8, r0, r0 + 8; columns t, t, t + 4, t + 4), split into TF32 high and low
-// parts here.
-template <int steps, class Values>
-DGMAX_FN void gemm_in_batches(int k_base, Values value, const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
-  enum { STEPS = steps < KBATCH ? steps : KBATCH };
+// acc += A's `steps` k steps (B's steps k_base ..) in batches of KBATCH, each batch's fragments
+// built while the one before multiplies: value(s, x) gives this lane's four A values of step s (a0
+// .. a3 of the m16n8k8 TF32 fragment layout: rows r0, r0 + 8, r0, r0 + 8; columns t, t, t + 4,
+// t + 4), split into TF32 high and low parts here. The last batch is waited for unless
+// last_in_flight (then the caller waits with wgmma_wait<0> before it reads acc).
+template <int steps, bool last_in_flight, class Values>
+DGMAX_FN void gemm_pipelined(int k_base, Values value, const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
+  enum { BATCHES = (steps + KBATCH - 1) / KBATCH };
+  unsigned hi[2][KBATCH][4], lo[2][KBATCH][4];  // two batches' fragments, alternating
 #pragma unroll
-  for (int k0 = 0; k0 < steps; k0 += KBATCH) {
-    unsigned hi[STEPS][4], lo[STEPS][4];
+  for (int bt = 0; bt < BATCHES; ++bt) {
+    const int k0 = bt * KBATCH, buf = bt & 1;
 #pragma unroll
-    for (int ks = 0; ks < STEPS; ++ks) {
+    for (int ks = 0; ks < KBATCH; ++ks) {
       if (k0 + ks >= steps) break;  // the last batch's steps end with the chunk's
       float x[4];
       value(k0 + ks, x);
 #pragma unroll
-      for (int v = 0; v < 4; ++v) split_tf32(x[v], hi[ks][v], lo[ks][v]);
+      for (int v = 0; v < 4; ++v) split_tf32(x[v], hi[buf][ks][v], lo[buf][ks][v]);
     }
-    if (k0 + KBATCH <= steps) gemm_rows<STEPS>(k_base + k0, hi, lo, ops, acc);
-    else gemm_rows<steps % KBATCH>(k_base + k0, hi, lo, ops, acc);  // the last, short batch
+    if (k0 + KBATCH <= steps) gemm_rows<KBATCH>(k_base + k0, hi[buf], lo[buf], ops, acc);
+    else gemm_rows<steps % KBATCH>(k_base + k0, hi[buf], lo[buf], ops, acc);  // the last, short batch
+    if (bt + 1 < BATCHES) wgmma_wait<1>();  // the batch before is done: its registers are free again
   }
+  if (!last_in_flight) wgmma_wait<0>();
 }
 
-// acc += the curl chunk of operator m: this lane's rows r0 and r0 + 8, nodes 8 s + t and + 4.
-DGMAX_FN void curl_chunk(int m, int r0, int t, const real_t* __restrict__ qb, const real_t* __restrict__ gb,
-                         const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
-  const curl_row_t w0 = curl_row(r0, m, qb, gb), w1 = curl_row(r0 + 8, m, qb, gb);
-  gemm_in_batches<NPK / 8>(m * (NPK / 8), [&](int s, float (&x)[4]) {
-    const int j = 8 * s + t;
-    x[0] = curl_weight(w0, j), x[1] = curl_weight(w1, j), x[2] = curl_weight(w0, j + 4), x[3] = curl_weight(w1, j + 4);
+// acc += the three curl chunks, one stream of 3 NPK / 8 k steps (this lane's rows r0 and r0 + 8,
+// nodes 8 s + t and + 4 of operator m's step s), the last batch left in flight.
+DGMAX_FN void curl_chunks(int r0, int t, const real_t* __restrict__ qb, const real_t* __restrict__ gb,
+                          const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
+  enum { S1 = NPK / 8 };
+  curl_row_t w[3][2];
+#pragma unroll
+  for (int m = 0; m < 3; ++m) w[m][0] = curl_row(r0, m, qb, gb), w[m][1] = curl_row(r0 + 8, m, qb, gb);
+  gemm_pipelined<3 * S1, true>(0, [&](int s, float (&x)[4]) {
+    const int m = s / S1, j = 8 * (s - m * S1) + t;
+    x[0] = curl_weight(w[m][0], j), x[1] = curl_weight(w[m][1], j), x[2] = curl_weight(w[m][0], j + 4),
+    x[3] = curl_weight(w[m][1], j + 4);
   }, ops, acc);
 }
 
@@ -123,7 +137,7 @@ DGMAX_FN void flux_chunk(int r0, int t, const real_t* __restrict__ sa, const rea
   const real_t* a0 = sa + min(r0, ROWS - 1) * SA + t;
   const real_t* a1 = sa + min(r0 + 8, ROWS - 1) * SA + t;
   const float l0 = r0 < ROWS ? 1.f : 0.f, l1 = r0 + 8 < ROWS ? 1.f : 0.f;
-  gemm_in_batches<NFK / 8>(3 * (NPK / 8), [&](int s, float (&x)[4]) {
+  gemm_pipelined<NFK / 8, false>(3 * (NPK / 8), [&](int s, float (&x)[4]) {
     const int f = 8 * s;
     x[0] = l0 * a0[f], x[1] = l1 * a1[f], x[2] = l0 * a0[f + 4], x[3] = l1 * a1[f + 4];
   }, ops, acc);
@@ -183,9 +197,10 @@ DGMAX_FN void stage_rows_group(int K, int kb, int kb_next, int tid, int warp, in
 #pragma unroll
     for (int h = 0; h < 4; ++h) acc[nt][h] = 0.f;
   const int gl = lane >> 2, tq = lane & 3, r0 = 16 * warp + gl;
-  for (int m = 0; m < 3; ++m) curl_chunk(m, r0, tq, qb, &gf->geo[0][0], ops, acc);
+  curl_chunks(r0, tq, qb, &gf->geo[0][0], ops, acc);
   copy_async_wait<1>();  // the res entries and the neighbours' traces (the next group may still travel)
   group_sync();
+  wgmma_wait<0>();  // the curl chunks' last batch (it multiplied while the team waited)
   stage_flux_rows_nb(K, kb, tid, mat, bc, vert, t, qb, gf, sa);
   group_sync();
   flux_chunk(r0, tq, sa, ops, acc);
