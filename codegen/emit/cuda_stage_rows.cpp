@@ -68,8 +68,10 @@ DGMAX_FN void split_tf32(float x, unsigned& hi, unsigned& lo) {
 }
 
 // acc += the fragments (hi, lo) x B's k steps k0 .. k0 + steps - 1 (lo*hi + hi*lo + hi*hi), as the
-// warpgroup's wgmmas, committed as one group and not waited for: the fragments' registers must not
-// change until wgmma_wait says the group is done (ptxas keeps them live until then).
+// warpgroup's wgmmas, committed as one group and not waited for: the caller must not write the
+// fragments (or read acc) until wgmma_wait says the group is done. (ptxas checks register reuse
+// under an unfinished wgmma and serializes with an advisory where it finds one; it prints none for
+// these kernels: nvcc -arch=sm_90a -Xptxas -v on the generated sources, seventeenth session.)
 template <int steps>
 DGMAX_FN void gemm_rows(int k0, const unsigned (*__restrict__ hi)[4], const unsigned (*__restrict__ lo)[4],
                         const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {
