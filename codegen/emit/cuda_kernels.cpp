@@ -253,9 +253,16 @@ DGMAX_FN void group_sync() {{
   __syncthreads();
 #endif
 }}
-// A block's face fluxes: one row of NFACE_NODES*6 per element, padded to an odd length, so that
-// the lanes of a warp reading the same entry of two or more elements hit different banks.
-enum {{ SF_ROW = NFACE_NODES * 6 + 1 }};
+// The one-node-per-thread kernels read the staged state and face fluxes in fp32 16 bytes (VW = 4
+// values) at a time: each such load serves 4 operator columns, where scalar loads kept the
+// L1/shared-memory pipe, not the FMAs or device memory, the stage's limit (fp32 N = 3: 86% busy,
+// 1.12x with the vectors). fp64 keeps one value per load: pairs of doubles measured 0.98x at N = 1
+// and level at N = 2 (bench/NOTES.md, eighteenth session).
+enum {{ VW = {vw} }};
+// A block's face fluxes: one row of NFACE_NODES*6 per element (a whole number of VW-vectors; 4 Nfp
+// is even), padded to an odd number of vectors, so that the lanes of a warp reading the same
+// entries of two elements hit different banks.
+enum {{ SF_ROW = (NFACE_NODES * 6 / VW) % 2 ? NFACE_NODES * 6 : NFACE_NODES * 6 + VW }};
 // Only the kernels of the plan's fusion level are compiled (their shared memory is the plan's).
 #define FUSION {fusion}
 #define SHARED_OPS {shared_ops}
@@ -318,10 +325,22 @@ enum {{ SQW = SINGLE ? 8 : 6, OPW = 4 }};
 typedef real_t elem_state_t[NP][SQW];
 #define SQ_AT(s, c, j) (s)[j][c]
 #else
-enum {{ OPW = 3 }};
-typedef real_t elem_state_t[6][NP];
+// an element's staged state, field-major, each field's row padded to NPV nodes (whole 16-byte
+// vectors: the volume loop reads VW nodes of a field at once)
+enum {{ OPW = 3, NPV = (NP + VW - 1) / VW * VW }};
+typedef real_t elem_state_t[6][NPV];
 #define SQ_AT(s, c, j) (s)[c][j]
 #endif
+
+// VW values at p (shared memory, aligned to VW values) into registers.
+DGMAX_FN void load_vec(const real_t* __restrict__ p, real_t* __restrict__ v) {{
+#if SINGLE
+  const float4 a = *reinterpret_cast<const float4*>(p);
+  v[0] = a.x; v[1] = a.y; v[2] = a.z; v[3] = a.w;
+#else
+  v[0] = *p;
+#endif
+}}
 
 // The block's element states (contiguous in q as [EPB][6][NP]) into shared memory, zeros past K.
 DGMAX_FN void stage_state(const real_t* __restrict__ q, int K, int kb, int tid, elem_state_t* __restrict__ sq) {{
@@ -405,7 +424,38 @@ DGMAX_FN void volume_nodes(int i, const elem_state_t* __restrict__ sq, const rea
   for (int r = 0; r < EPT; ++r)
 #pragma unroll
     for (int m = 0; m < 6; ++m) dr[r][m] = ds[r][m] = dt[r][m] = real_t(0);
-  for (int j = 0; j < NP; ++j) {{
+#if VEC
+  constexpr int j_vec = 0;
+#else
+  // VW nodes at a time: one load (fp32: 16 bytes) of a field's nodes j0..j0+VW-1 (the same address for every
+  // lane of an element: a broadcast) per field and element, then VW operator columns; the sums run
+  // over j in the same order as one node at a time
+  constexpr int j_vec = NP / VW * VW;
+  for (int j0 = 0; j0 < j_vec; j0 += VW) {{
+    real_t a[VW], b[VW], c[VW];
+#pragma unroll
+    for (int u = 0; u < VW; ++u) load_ops(ops, i, j0 + u, a[u], b[u], c[u]);
+#pragma unroll
+    for (int r = 0; r < EPT; ++r)
+#pragma unroll
+      for (int m = 0; m < 6; ++m) {{
+        real_t v[VW];
+        load_vec(&sq[r][m][j0], v);
+#pragma unroll
+        for (int u = 0; u < VW; ++u) {{
+          dr[r][m] += a[u] * v[u];
+          ds[r][m] += b[u] * v[u];
+          dt[r][m] += c[u] * v[u];
+        }}
+      }}
+  }}
+#endif
+  // the nodes past the last whole vector (all of them with VEC: node-major state, one node's six
+  // fields per load)
+#if !VEC
+#pragma unroll
+#endif
+  for (int j = j_vec; j < NP; ++j) {{
     real_t a, b, c;
     load_ops(ops, i, j, a, b, c);
 #pragma unroll
@@ -443,12 +493,23 @@ DGMAX_FN void lift_nodes(int i, const real_t (*__restrict__ sf)[SF_ROW], real_t 
   for (int r = 0; r < EPT; ++r)
 #pragma unroll
     for (int c = 0; c < 6; ++c) acc[r][c] = 0;
-  for (int m = 0; m < NFACE_NODES; ++m) {{
-    const real_t l = LIFT_AT(i, m);
+  // LM face nodes per turn (fp32: 2, whose 12 fluxes are three 16-byte loads per element, the same
+  // addresses for every lane of an element; fp64: 1, six loads); the sums run over m in order
+  enum {{ LM = VW > 1 ? VW / 2 : 1, NV = 6 * LM / VW }};
+  static_assert(NFACE_NODES % LM == 0, "whole turns of face nodes");
+  for (int m0 = 0; m0 < NFACE_NODES; m0 += LM) {{
+    real_t l[LM];
+#pragma unroll
+    for (int u = 0; u < LM; ++u) l[u] = LIFT_AT(i, m0 + u);
 #pragma unroll
     for (int r = 0; r < EPT; ++r)
 #pragma unroll
-      for (int c = 0; c < 6; ++c) acc[r][c] += l * sf[r][m * 6 + c];
+      for (int h = 0; h < NV; ++h) {{
+        real_t v[VW];
+        load_vec(&sf[r][m0 * 6 + h * VW], v);
+#pragma unroll
+        for (int u = 0; u < VW; ++u) acc[r][(h * VW + u) % 6] += l[(h * VW + u) / 6] * v[u];
+      }}
   }}
 }}
 
@@ -556,7 +617,7 @@ extern "C" __global__ void dgmax_surface(int K, const real_t* __restrict__ q, co
 extern "C" __global__ void __launch_bounds__(NT)
 dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ mat, const real_t* __restrict__ q,
            const double* __restrict__ vert, double t, real_t* __restrict__ rhs, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
-  __shared__ real_t sf[EPB][SF_ROW];
+  __shared__ __align__(16) real_t sf[EPB][SF_ROW];
   const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = blockIdx.x * EPB;
   {{
     const real_t* fb = flux + (long)kb * NFACE_NODES * 6;
@@ -577,7 +638,7 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
                    const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
                    const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
                    real_t* __restrict__ rhs, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
-  __shared__ real_t sf[EPB][SF_ROW];
+  __shared__ __align__(16) real_t sf[EPB][SF_ROW];
   const int i = threadIdx.x, y = threadIdx.y, kb = blockIdx.x * EPB;
   block_fluxes(K, kb, y * NP + i, q, geo, mat, etoe, bc, vmapP, vert, t, sf);
   __syncthreads();
@@ -595,7 +656,7 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
 extern "C" __global__ void __launch_bounds__(NT)
 dgmax_stage(STAGE_PARAMS) {{
   __shared__ __align__(16) elem_state_t sq[EPB];
-  __shared__ real_t sf[EPB][SF_ROW];
+  __shared__ __align__(16) real_t sf[EPB][SF_ROW];
   const int i = threadIdx.x, y = threadIdx.y, tid = y * NP + i, kb = k0 + blockIdx.x * EPB;
 #if HAS_CURRENT
   // J first, while few registers are live, parked in shared memory until the update: evaluated
@@ -1304,7 +1365,7 @@ dgmax_stage(STAGE_PARAMS) {{
                      fmt::arg("chunked", plan.mma_chunked ? 1 : 0), fmt::arg("bpad", mma.b_pad),
                      fmt::arg("staged", plan.mma_staged ? 1 : 0), fmt::arg("wide", plan.mma_wide ? 1 : 0), fmt::arg("nb", plan.mma_neighbours ? 1 : 0),
                      fmt::arg("wg", plan.mma_warpgroup ? 1 : 0), fmt::arg("e", plan.mma_state_rows ? 1 : 0),
-                     fmt::arg("gpb", plan.mma_state_rows ? plan.state_row_groups : 1),
+                     fmt::arg("gpb", plan.mma_state_rows ? plan.state_row_groups : 1), fmt::arg("vw", s.single ? 4 : 1),
                      fmt::arg("rows_section", plan.mma_state_rows ? state_rows_stage_section() : std::string()),
                      fmt::arg("wgmma_fn", plan.mma_warpgroup ? wgmma_function(8 * mma.n_tiles) : std::string()),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),

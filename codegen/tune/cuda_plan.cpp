@@ -121,8 +121,10 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
     const int b_bytes = static_cast<int>(m.b_entries(mma_chunked ? m.chunk_rows : m.k_rows)) * 8;
     return (b_bytes + 15) / 16 * 16 + (mma_staged ? 2 * epb * 6 * Np * w + faces : 0) + current;
   }
-  const int state = epb * Np * (vector_loads ? (single ? 8 : 6) : 6) * w,
-            fluxes = epb * (4 * Nfp * 6 + 1) * w;  // rows padded to odd (SF_ROW)
+  // (the generated VW, NPV and SF_ROW: rows of whole vectors of VW values, 4 in fp32 and 1 in fp64,
+  // the flux rows an odd number of them)
+  const int vw = single ? 4 : 1, npv = (Np + vw - 1) / vw * vw, flux_row = 4 * Nfp * 6 / vw % 2 ? 4 * Nfp * 6 : 4 * Nfp * 6 + vw;
+  const int state = epb * (vector_loads ? Np * (single ? 8 : 6) : 6 * npv) * w, fluxes = epb * flux_row * w;
   const int ops = shared_ops ? (vector_loads ? 4 : 3) * Np * Np * w : 0;
   const int res = epb * 6 * Np * w;                       // the stage's res entries (staged)
   if (fusion >= 2) return state + res + fluxes + current + ops;  // dgmax_stage

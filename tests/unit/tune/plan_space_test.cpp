@@ -361,12 +361,15 @@ TEST(CudaPlanSpace, TensorCorePlansSayWhyTheyCannotRun) {
 TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   CudaPlan p;  // fusion 2: state + fluxes + current (+ operators)
   p.elements_per_block = 2;
-  // the flux rows are padded to an odd length (24 x 6 + 1); the res entries are staged too
+  // the flux rows are padded to an odd number of vectors (fp64: single values, 24 x 6 + 1; fp32:
+  // quads, 36 + 1), the state's rows to whole vectors (fp32: 10 floats to 12); the res entries are
+  // staged too
   EXPECT_EQ(p.shared_bytes(10, 6, false), 2 * 2 * 6 * 10 * 8 + 2 * (24 * 6 + 1) * 8 + 2 * 3 * 10 * 8);
   p.shared_ops = true;
-  EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 2 * 6 * 10 + 2 * (24 * 6 + 1) + 2 * 3 * 10 + 3 * 100) * 4);
+  EXPECT_EQ(p.shared_bytes(10, 6, true),
+            (2 * 6 * 12 + 2 * 6 * 10 + 2 * (24 * 6 + 4) + 2 * 3 * 10 + 3 * 100) * 4);
   p.fusion = 1;  // the larger of volume (state + operators) and surface+lift (fluxes)
-  EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 6 * 10 + 3 * 100) * 4);
+  EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 6 * 12 + 3 * 100) * 4);
   p.vector_loads = true;  // node rows padded to 8 floats (6 doubles), operators as 4-vectors
   EXPECT_EQ(p.shared_bytes(10, 6, true), (2 * 8 * 10 + 4 * 100) * 4);
   EXPECT_EQ(p.shared_bytes(10, 6, false), (2 * 6 * 10 + 4 * 100) * 8);

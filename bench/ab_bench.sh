@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# On the GPU machine, in one call: the working tree against a baseline tree, side by side. Builds
+# both (build-gpu, and BASE/build-gpu; BASE a git-ignored export of the commit to compare with,
+# carried with the call: `git archive HEAD | tar -x -C .base`), then alternates `dgmax bench` of
+# the two ROUNDS times per precision, each with its own kernel cache, and prints one line per run.
+#   bench/ab_bench.sh ORDERS [BASE] [ROUNDS] [ELEMENTS]      e.g. bench/ab_bench.sh 1..3 .base 2
+# Plans come from each tree's defaults (or DGMAX_CUDA_PLAN). Raw output in $OUT/ab_*.txt.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+orders=$1
+base=${2:-.base}
+rounds=${3:-2}
+elements=${4:-384000}
+out=${OUT:-out}
+mkdir -p "$out"
+cfg=(-DCMAKE_BUILD_TYPE=Release -DDGMAX_USE_VTK=OFF -DDGMAX_USE_GMSH=OFF)
+start=$(date +%s)
+(cmake -S "$base" -B "$base/build-gpu" "${cfg[@]}" > "$out/ab_base_build.log" 2>&1 &&
+  cmake --build "$base/build-gpu" -j4 --target dgmax >> "$out/ab_base_build.log" 2>&1) &
+base_pid=$!
+if [ ! -x build-gpu/dgmax ] || [ "${AB_REBUILD:-1}" = 1 ]; then
+  (cmake -S . -B build-gpu "${cfg[@]}" > "$out/ab_new_build.log" 2>&1 &&
+    cmake --build build-gpu -j12 >> "$out/ab_new_build.log" 2>&1) || { tail -20 "$out/ab_new_build.log"; exit 1; }
+fi
+wait $base_pid || { tail -20 "$out/ab_base_build.log"; exit 1; }
+echo "both built in $(( $(date +%s) - start )) s"
+for p in ${AB_PRECISIONS:-single double}; do
+  for r in $(seq "$rounds"); do
+    for tree in base new; do
+      if [ $tree = base ]; then bin=$base/build-gpu/dgmax; else bin=build-gpu/dgmax; fi
+      DGMAX_CACHE_DIR=$PWD/.ab-cache-$tree "$bin" bench --order "$orders" --elements "$elements" --backends cuda \
+        --precision $p --json "" > "$out/ab_${tree}_${p}_$r.txt" 2>&1
+      grep -E "^ +[0-9]+ +[0-9]+ +cuda" "$out/ab_${tree}_${p}_$r.txt" | sed "s/^/$p $tree r$r /"
+    done
+  done
+done
