@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine, in one call: build dgmax (build-gpu) and the libParanumal peer harness (from
-# .peer, a git-ignored copy of ../shared/peers/libparanumal carried with the call), then time
+# .peer, a git-ignored copy of ../shared/peers/libparanumal carried with the call: here,
+# `cp -a ../shared/peers/libparanumal .peer && echo /.peer/ >> .git/info/exclude`; run with
+# carry [".peer"]), then time
 # both on the same device: `dgmax bench --order ORDERS --elements 384000 --backends cuda` in each
 # precision and the peer's Maxwell solver at N = 3, 4, 5 on its 40x40x40-cell box (K = 384,000).
 #   bench/side_by_side.sh [ORDERS] [PEER_ORDERS]     (defaults: 1..8, "3 4 5"; PEER_ORDERS=none skips it)
@@ -15,13 +17,13 @@ export DGMAX_CACHE_DIR=$PWD/build-gpu/kernel-cache
 if [ -f .tuning/cuda.json ]; then mkdir -p "$DGMAX_CACHE_DIR/tuning" && cp .tuning/cuda.json "$DGMAX_CACHE_DIR/tuning/"; fi
 nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv,noheader
 
-# The shared copy of OCCA lacks three files of its commit (libocca/occa 9866ea5): bin/CMakeLists.txt,
-# include/occa/scripts/findCompilerVendor.cpp and compilerSupportsOpenMP.cpp; without them OCCA
-# does not configure, or aborts at its first kernel. Restore them into .peer/occa from that commit.
+# The shared copy of OCCA lacks two files its build and run need: bin/CMakeLists.txt (OCCA does not
+# configure without it) and include/occa/scripts/findCompilerVendor.cpp (OCCA aborts at its first
+# kernel without it). Stand-ins written here (bench/peer/) go in where they are missing.
 if [ "$peer_orders" != none ] && [ -d .peer ]; then
-  for f in bin/CMakeLists.txt include/occa/scripts/findCompilerVendor.cpp; do
-    [ -f ".peer/occa/$f" ] || { echo "peer: .peer/occa/$f missing (see this script's comment)"; peer_orders=none; }
-  done
+  [ -f .peer/occa/bin/CMakeLists.txt ] || cp bench/peer/occa_bin_CMakeLists.txt .peer/occa/bin/CMakeLists.txt
+  [ -f .peer/occa/include/occa/scripts/findCompilerVendor.cpp ] ||
+    { mkdir -p .peer/occa/include/occa/scripts && cp bench/peer/find_compiler_vendor.cpp .peer/occa/include/occa/scripts/findCompilerVendor.cpp; }
 fi
 if [ "$peer_orders" != none ] && [ -d .peer ]; then
   (cd .peer && PREC=both JOBS=6 ./run_on_gpu.sh build > "$out/peer_build.log" 2>&1; echo "peer build rc $?" >> "$out/peer_build.log") &

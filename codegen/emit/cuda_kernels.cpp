@@ -325,8 +325,8 @@ enum {{ SQW = SINGLE ? 8 : 6, OPW = 4 }};
 typedef real_t elem_state_t[NP][SQW];
 #define SQ_AT(s, c, j) (s)[j][c]
 #else
-// an element's staged state, field-major, each field's row padded to NPV nodes (whole 16-byte
-// vectors: the volume loop reads VW nodes of a field at once)
+// an element's staged state, field-major, each field's row padded to NPV nodes (whole vectors of
+// VW values: the volume loop reads VW nodes of a field at once)
 enum {{ OPW = 3, NPV = (NP + VW - 1) / VW * VW }};
 typedef real_t elem_state_t[6][NPV];
 #define SQ_AT(s, c, j) (s)[c][j]
@@ -427,9 +427,9 @@ DGMAX_FN void volume_nodes(int i, const elem_state_t* __restrict__ sq, const rea
 #if VEC
   constexpr int j_vec = 0;
 #else
-  // VW nodes at a time: one load (fp32: 16 bytes) of a field's nodes j0..j0+VW-1 (the same address for every
-  // lane of an element: a broadcast) per field and element, then VW operator columns; the sums run
-  // over j in the same order as one node at a time
+  // VW nodes at a time: one load (fp32: 16 bytes) of a field's nodes j0..j0+VW-1 per field and
+  // element (the same address for every lane of an element: a broadcast), then VW operator columns;
+  // the sums run over j in the same order as one node at a time
   constexpr int j_vec = NP / VW * VW;
   for (int j0 = 0; j0 < j_vec; j0 += VW) {{
     real_t a[VW], b[VW], c[VW];
@@ -1365,7 +1365,7 @@ dgmax_stage(STAGE_PARAMS) {{
                      fmt::arg("chunked", plan.mma_chunked ? 1 : 0), fmt::arg("bpad", mma.b_pad),
                      fmt::arg("staged", plan.mma_staged ? 1 : 0), fmt::arg("wide", plan.mma_wide ? 1 : 0), fmt::arg("nb", plan.mma_neighbours ? 1 : 0),
                      fmt::arg("wg", plan.mma_warpgroup ? 1 : 0), fmt::arg("e", plan.mma_state_rows ? 1 : 0),
-                     fmt::arg("gpb", plan.mma_state_rows ? plan.state_row_groups : 1), fmt::arg("vw", s.single ? 4 : 1),
+                     fmt::arg("gpb", plan.mma_state_rows ? plan.state_row_groups : 1), fmt::arg("vw", cuda_state_vector_width(s.single)),
                      fmt::arg("rows_section", plan.mma_state_rows ? state_rows_stage_section() : std::string()),
                      fmt::arg("wgmma_fn", plan.mma_warpgroup ? wgmma_function(8 * mma.n_tiles) : std::string()),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),

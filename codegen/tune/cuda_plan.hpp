@@ -110,6 +110,11 @@ struct CudaPlan {
   }
 };
 
+// Values per shared-memory load of the staged state and face fluxes in the one-node-per-thread
+// kernels (VW in the generated source; the state's rows and the flux rows are padded to whole such
+// vectors): 4 in fp32 (16 bytes), 1 in fp64, where pairs of doubles measured no faster.
+int cuda_state_vector_width(bool single);
+
 // The plan used when the tuning database has none for a problem: measured on an H100
 // (bench/NOTES.md), the best of the plan space over N = 1..8 in the mean.
 // `arch`: the device's compute capability x 10 (tensor-core plans from 80). `with_current`: the
