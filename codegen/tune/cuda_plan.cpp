@@ -194,7 +194,7 @@ CudaPlan default_cuda_plan(int N, bool single, int arch, bool with_current) {
   // elements at fp32 N = 4 (three per block, E3) and N = 5 without J (two, E2), 8 elements with two
   // warps per tile (H) at fp64 N = 3, 4, 6 and fp32 N = 6, the neighbours' traces with the state (G)
   // at fp64 N = 6, no staged state at fp64 N = 7, 8 (it costs blocks), 8 elements at fp32 N = 7;
-  // below that, transposed operators, fp32 with two elements per thread. (Other sm_90 and newer
+  // below that, transposed operators, fp32 N = 3 with two elements per thread. (Other sm_90 and newer
   // devices: fp32 N = 4 as 16-row tiles with H.)
   CudaPlan p;
   p.fusion = 2;
@@ -228,12 +228,14 @@ CudaPlan default_cuda_plan(int N, bool single, int arch, bool with_current) {
     return p;
   }
   p.transposed = true;
-  if (single && N >= 2 && N <= 3) {  // 12, 6 elements per block: 60, 60 threads
+  if (single && N == 3) {  // 6 elements per block, two per thread: 60 threads
     p.elements_per_thread = 2;
-    p.elements_per_block = N == 2 ? 12 : 6;
+    p.elements_per_block = 6;
     return p;
   }
-  // about 64 threads per block, one element per thread (within 3% of the best at N = 1, 2)
+  // about 64 threads per block, one element per thread (within 3% of the best at N = 1, 2; fp32
+  // N = 2 since its 16-byte state and flux loads: 1.12x the 12-element, two-per-thread plan in the
+  // H200's search, bench/NOTES.md, eighteenth session)
   p.elements_per_block = std::max(1, (64 + nodes(N) / 2) / nodes(N));
   return p;
 }
