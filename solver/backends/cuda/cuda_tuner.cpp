@@ -128,6 +128,11 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
   auto be = make_cuda_plan_backend(p, single, runnable.front());
   be->set_state(q);        // kept across plans (set_plan keeps the state)
   const double dt = 1e-6;  // timing only: a tiny step keeps the random state bounded
+  {  // the device at its working clock before the first plan is timed (kTimingWarmupSeconds)
+    const double probe = be->time_steps(1, dt) / 5.0;
+    be->time_steps(std::clamp(static_cast<int>(codegen::kTimingWarmupSeconds / (5 * std::max(probe, 1e-8))), 1, 10000),
+                   dt);
+  }
   double best_stage = 0;
   for (const codegen::PlanCandidate& c : candidates) {
     PlanTrial trial;
