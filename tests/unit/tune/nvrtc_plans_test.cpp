@@ -3,7 +3,10 @@
 // generated source is broken without a GPU. The plan's text does not depend on the order beyond
 // its sizes: every plan at N = 2 and N = 5 in fp64 and fp32 (about 4 s of NVRTC per plan on 2
 // cores; the default plans of N = 1..8 are compiled by NvrtcKernels).
+#include <elf.h>
 #include <gtest/gtest.h>
+
+#include <cstring>
 
 #include "codegen/emit/cuda_kernels.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
@@ -12,6 +15,65 @@
 #include "solver/backends/kernel_spec_builder.hpp"
 
 using namespace dgmax;
+
+namespace {
+
+// The size of section `name` of a 64-bit ELF image (a cubin), or -1 when it has none. A kernel's
+// static shared memory is its section ".nv.shared.<kernel>" (no bits in the file, just a size).
+long elf_section_size(const std::vector<char>& elf, const std::string& name) {
+  Elf64_Ehdr eh;
+  if (elf.size() < sizeof eh) return -1;
+  std::memcpy(&eh, elf.data(), sizeof eh);
+  auto section = [&](int i) {
+    Elf64_Shdr sh;
+    std::memcpy(&sh, elf.data() + eh.e_shoff + static_cast<size_t>(i) * eh.e_shentsize, sizeof sh);
+    return sh;
+  };
+  if (eh.e_shoff + static_cast<size_t>(eh.e_shnum) * eh.e_shentsize > elf.size()) return -1;
+  const Elf64_Shdr names = section(eh.e_shstrndx);
+  for (int i = 0; i < eh.e_shnum; ++i) {
+    const Elf64_Shdr sh = section(i);
+    if (names.sh_offset + sh.sh_name < elf.size() && name == elf.data() + names.sh_offset + sh.sh_name)
+      return static_cast<long>(sh.sh_size);
+  }
+  return -1;
+}
+
+}  // namespace
+
+// What the host counts as a one-node-per-thread plan's static shared memory (its refusals at 48 KB
+// go by it) is what the compiled kernels declare: the .nv.shared section of the plan's largest
+// kernel in the cubin, less the 1 KB that sm_80 and newer reserve per block (in the section, not in
+// the kernel's attribute), up to the alignment of its arrays (16 bytes each at most). Plans at
+// N = 2 and 4 (Np = 10, 35: state rows padded in fp32) in both precisions, with J (staged by the
+// stage kernel).
+TEST(NvrtcPlans, StaticSharedMemoryIsWhatThePlanCounts) {
+  const long reserved = 1024;
+  int checked = 0;
+  for (int N : {2, 4}) {
+    const Problem p = test::mixed_problem(N, N);
+    for (bool single : {false, true}) {
+      codegen::KernelSpec spec = make_kernel_spec(p, single);
+      for (const char* name : {"f2.b6.t2.T", "f2.b4.t1.T.S", "f2.b4.t1.T.V", "f1.b4.t2.T.S", "f0.b4.t1.T"}) {
+        spec.plan.cuda = *codegen::CudaPlan::parse(name);
+        if (!codegen::cuda_plan_rejection(spec.plan.cuda, N, single).empty()) continue;  // fp64 N = 4 with S
+        ++checked;
+        codegen::NvrtcOptions opt;
+        opt.arch = "sm_90";
+        const std::vector<char> cubin = codegen::nvrtc_compile(
+            codegen::generate_cuda_source(spec), "shared_N" + std::to_string(N) + (single ? "_fp32_" : "_fp64_") + name,
+            opt);
+        long declared = 0;
+        for (const char* kernel : {"dgmax_stage", "dgmax_volume", "dgmax_lift", "dgmax_surface_lift"})
+          declared = std::max(declared, elf_section_size(cubin, std::string(".nv.shared.") + kernel) - reserved);
+        const long counted = spec.plan.cuda.shared_bytes(p.Np(), p.Nfp(), single, /*with_current=*/true);
+        EXPECT_GE(declared, counted) << "N = " << N << (single ? " fp32 " : " fp64 ") << name;
+        EXPECT_LT(declared, counted + 16 * 5) << "N = " << N << (single ? " fp32 " : " fp64 ") << name;
+      }
+    }
+  }
+  EXPECT_GE(checked, 18);
+}
 
 TEST(NvrtcPlans, EveryAcceptedPlanCompiles) {
   for (int N : {2, 5}) {
