@@ -228,6 +228,7 @@ DGMAX_FN const real_t* element_pml_coef(int slot, int pml_slots, const real_t* _
 std::string generate_cuda_source(const KernelSpec& s) {
   const CudaPlan& plan = s.plan.cuda;
   const MmaShape mma = mma_shape(plan, s.Np, s.Nfp, s.single);
+  const StagedRows rows = staged_rows(s.Np, s.Nfp, s.single);
   std::ostringstream src;
   src << kernel_header_comment(s, "cuda")
       << fmt::format("// Plan {}: fusion level {}, {} elements per block, {} per thread ({} threads per block),\n"
@@ -259,10 +260,10 @@ DGMAX_FN void group_sync() {{
 // 1.12x with the vectors). fp64 keeps one value per load: pairs of doubles measured 0.98x at N = 1
 // and level at N = 2 (bench/NOTES.md, eighteenth session).
 enum {{ VW = {vw} }};
-// A block's face fluxes: one row of NFACE_NODES*6 per element (a whole number of VW-vectors; 4 Nfp
-// is even), padded to an odd number of vectors, so that the lanes of a warp reading the same
-// entries of two elements hit different banks.
-enum {{ SF_ROW = (NFACE_NODES * 6 / VW) % 2 ? NFACE_NODES * 6 : NFACE_NODES * 6 + VW }};
+// A block's face fluxes: one row of NFACE_NODES*6 per element, padded to an odd number of
+// VW-vectors, so that the lanes of a warp reading the same entries of two elements hit different
+// banks (codegen/tune/cuda_plan.hpp: staged_rows).
+enum {{ SF_ROW = {sf_row} }};
 // Only the kernels of the plan's fusion level are compiled (their shared memory is the plan's).
 #define FUSION {fusion}
 #define SHARED_OPS {shared_ops}
@@ -327,7 +328,7 @@ typedef real_t elem_state_t[NP][SQW];
 #else
 // an element's staged state, field-major, each field's row padded to NPV nodes (whole vectors of
 // VW values: the volume loop reads VW nodes of a field at once)
-enum {{ OPW = 3, NPV = (NP + VW - 1) / VW * VW }};
+enum {{ OPW = 3, NPV = {npv} }};
 typedef real_t elem_state_t[6][NPV];
 #define SQ_AT(s, c, j) (s)[c][j]
 #endif
@@ -1365,7 +1366,7 @@ dgmax_stage(STAGE_PARAMS) {{
                      fmt::arg("chunked", plan.mma_chunked ? 1 : 0), fmt::arg("bpad", mma.b_pad),
                      fmt::arg("staged", plan.mma_staged ? 1 : 0), fmt::arg("wide", plan.mma_wide ? 1 : 0), fmt::arg("nb", plan.mma_neighbours ? 1 : 0),
                      fmt::arg("wg", plan.mma_warpgroup ? 1 : 0), fmt::arg("e", plan.mma_state_rows ? 1 : 0),
-                     fmt::arg("gpb", plan.mma_state_rows ? plan.state_row_groups : 1), fmt::arg("vw", cuda_state_vector_width(s.single)),
+                     fmt::arg("gpb", plan.mma_state_rows ? plan.state_row_groups : 1), fmt::arg("vw", rows.vw), fmt::arg("npv", rows.state_row), fmt::arg("sf_row", rows.flux_row),
                      fmt::arg("rows_section", plan.mma_state_rows ? state_rows_stage_section() : std::string()),
                      fmt::arg("wgmma_fn", plan.mma_warpgroup ? wgmma_function(8 * mma.n_tiles) : std::string()),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),

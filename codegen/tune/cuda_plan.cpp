@@ -97,7 +97,10 @@ MmaShape mma_shape(const CudaPlan& plan, int Np, int Nfp, bool single) {
   return mma_shape(Np, Nfp, plan.elements_per_block, single, plan.mma_wide, plan.mma_warpgroup, plan.mma_state_rows);
 }
 
-int cuda_state_vector_width(bool single) { return single ? 4 : 1; }
+StagedRows staged_rows(int Np, int Nfp, bool single) {
+  const int vw = single ? 4 : 1, flux = 4 * Nfp * 6;  // 4 Nfp is even: whole vectors
+  return {vw, (Np + vw - 1) / vw * vw, flux / vw % 2 ? flux : flux + vw};
+}
 
 int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) const {
   const int w = single ? 4 : 8, epb = elements_per_block;
@@ -123,10 +126,9 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
     const int b_bytes = static_cast<int>(m.b_entries(mma_chunked ? m.chunk_rows : m.k_rows)) * 8;
     return (b_bytes + 15) / 16 * 16 + (mma_staged ? 2 * epb * 6 * Np * w + faces : 0) + current;
   }
-  // (the generated NPV and SF_ROW: rows of whole vectors, the flux rows an odd number of them)
-  const int vw = cuda_state_vector_width(single), npv = (Np + vw - 1) / vw * vw,
-            flux_row = 4 * Nfp * 6 / vw % 2 ? 4 * Nfp * 6 : 4 * Nfp * 6 + vw;
-  const int state = epb * (vector_loads ? Np * (single ? 8 : 6) : 6 * npv) * w, fluxes = epb * flux_row * w;
+  const StagedRows rows = staged_rows(Np, Nfp, single);
+  const int state = epb * (vector_loads ? Np * (single ? 8 : 6) : 6 * rows.state_row) * w,
+            fluxes = epb * rows.flux_row * w;
   const int ops = shared_ops ? (vector_loads ? 4 : 3) * Np * Np * w : 0;
   const int res = epb * 6 * Np * w;                       // the stage's res entries (staged)
   if (fusion >= 2) return state + res + fluxes + current + ops;  // dgmax_stage

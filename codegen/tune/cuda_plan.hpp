@@ -110,10 +110,15 @@ struct CudaPlan {
   }
 };
 
-// Values per shared-memory load of the staged state and face fluxes in the one-node-per-thread
-// kernels (VW in the generated source; the state's rows and the flux rows are padded to whole such
-// vectors): 4 in fp32 (16 bytes), 1 in fp64, where pairs of doubles measured no faster.
-int cuda_state_vector_width(bool single);
+// The shared-memory rows of the one-node-per-thread kernels (the generated VW, NPV and SF_ROW,
+// and what shared_bytes counts): `vw` values per load of the staged state and face fluxes, 4 in
+// fp32 (16 bytes), 1 in fp64, where pairs of doubles measured no faster; each field's state row
+// padded to `state_row` = Np rounded up to whole vectors; each element's flux row (4 Nfp x 6) to
+// `flux_row`, an odd number of vectors, so that two elements read by one warp use other banks.
+struct StagedRows {
+  int vw, state_row, flux_row;
+};
+StagedRows staged_rows(int Np, int Nfp, bool single);
 
 // The plan used when the tuning database has none for a problem: measured on an H100
 // (bench/NOTES.md), the best of the plan space over N = 1..8 in the mean.
