@@ -19,12 +19,6 @@ inline constexpr int kFinalists = 4;
 // cap the clock hunts between about 1380 and 1800 MHz over 100-200 ms, which 0.3 s windows did not
 // average out (one plan up to 7% apart between calls) and one-second windows do (within 0.5%).
 inline constexpr double kFinalWarmupSeconds = 0.4, kFinalMeasuredSeconds = 1.0;
-// Before the first plan's bursts the device runs that plan this long: the search's first timed
-// plan (the default) otherwise ran on a GPU coming out of idle clocks after the compile phase
-// (fp64 N = 1 on an H200, the first search of its process: the default's burst read 40.5 GDOF/s
-// against 43.5-44.3 in `dgmax bench`, where the later searches' defaults read at or above bench,
-// fp64 N = 2 51.4 against 48.4; bench/NOTES.md, eighteenth session), so it was ranked too slow.
-inline constexpr double kTimingWarmupSeconds = 0.2;
 // A finalist displaces the burst winner when it is faster sustained by more than this factor.
 inline constexpr double kDisplaceMargin = 1.015;
 // The finals are skipped when they could take the search past this (it stays within a minute).

@@ -129,7 +129,6 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
   be->set_state(q);        // kept across plans (set_plan keeps the state)
   const double dt = 1e-6;  // timing only: a tiny step keeps the random state bounded
   double best_stage = 0;
-  bool warmed_up = false;
   for (const codegen::PlanCandidate& c : candidates) {
     PlanTrial trial;
     trial.plan = c.plan;
@@ -141,13 +140,7 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
     }
     if (trial.rejected.empty()) {
       // the first step after loading the module also tells how many to time
-      double probe = be->time_steps(1, dt) / 5.0;
-      if (!warmed_up) {  // the device at its working clock before the first plan is timed
-        be->time_steps(std::clamp(static_cast<int>(codegen::kTimingWarmupSeconds / (5 * std::max(probe, 1e-8))), 1, 10000),
-                       dt);
-        probe = be->time_steps(1, dt) / 5.0;
-        warmed_up = true;
-      }
+      const double probe = be->time_steps(1, dt) / 5.0;
       if (best_stage > 0 && probe > 2 * best_stage) {
         trial.stage_seconds = probe;  // twice as slow as the best so far: one step says enough
         trial.timed_once = true;
