@@ -24,8 +24,6 @@ if [ "$peer_orders" != none ] && [ -d .peer ]; then
   [ -f .peer/occa/bin/CMakeLists.txt ] || cp bench/peer/occa_bin_CMakeLists.txt .peer/occa/bin/CMakeLists.txt
   [ -f .peer/occa/include/occa/scripts/findCompilerVendor.cpp ] ||
     { mkdir -p .peer/occa/include/occa/scripts && cp bench/peer/find_compiler_vendor.cpp .peer/occa/include/occa/scripts/findCompilerVendor.cpp; }
-fi
-if [ "$peer_orders" != none ] && [ -d .peer ]; then
   (cd .peer && PREC=both JOBS=6 ./run_on_gpu.sh build > "$out/peer_build.log" 2>&1; echo "peer build rc $?" >> "$out/peer_build.log") &
   peer_build=$!
 fi

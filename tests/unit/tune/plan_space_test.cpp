@@ -139,6 +139,11 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_EQ(plans.front().plan.name() == "f2.b10.t1.M.X.E3.A", single && N == 4)
           << "the default at fp32 N = 4 on sm_90: three groups of element-field rows per block";
       EXPECT_EQ(default_cuda_plan(4, true, 100).name(), "f2.b8.t1.M.W.H.C.A") << "E3 measured on sm_90 only";
+      // below the tensor cores: one element per thread (about 64 threads), but two at fp32 N = 3;
+      // fp32 N = 2 one since the 16-byte state and flux loads (eighteenth session)
+      if (single && N == 2) EXPECT_EQ(plans.front().plan.name(), "f2.b6.t1.T");
+      if (single && N == 3) EXPECT_EQ(plans.front().plan.name(), "f2.b6.t2.T");
+      if (N == 1) EXPECT_EQ(plans.front().plan.name(), "f2.b16.t1.T");
       if (plans.front().plan.mma)
         EXPECT_EQ(plans.front().plan.elements_per_block,
                   single && N == 4 ? 10 : plans.front().plan.mma_split_columns || (single && (N == 5 || N == 7)) ? 8 : 4)
