@@ -1,11 +1,16 @@
 // Every plan of the cuda plan space that is not refused compiles with NVRTC for sm_90 (with a
 // current source and incident fields: the stage kernel's largest form), so CI catches a plan whose
 // generated source is broken without a GPU. The plan's text does not depend on the order beyond
-// its sizes: every plan at N = 2 and N = 5 in fp64 and fp32 (about 4 s of NVRTC per plan on 2
-// cores; the default plans of N = 1..8 are compiled by NvrtcKernels).
+// its sizes, nor on its number of elements per block beyond a size (outside the tensor-core
+// plans): every plan's source at N = 2 and N = 5 in fp64 and fp32 is generated, and each form is
+// compiled once per precision, at one of the two orders, alternating (2-4 s of NVRTC per compile
+// on 2 cores; every plan compiled was 6 minutes of CI). The default plans of N = 1..8 are compiled
+// by NvrtcKernels.
 #include <elf.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "codegen/emit/cuda_kernels.hpp"
@@ -76,32 +81,63 @@ TEST(NvrtcPlans, StaticSharedMemoryIsWhatThePlanCounts) {
 }
 
 TEST(NvrtcPlans, EveryAcceptedPlanCompiles) {
-  for (int N : {2, 5}) {
-    const Problem p = test::mixed_problem(N, N);
-    for (bool single : {false, true}) {
-      codegen::KernelSpec spec = make_kernel_spec(p, single);
-      for (const codegen::PlanCandidate& c : codegen::enumerate_cuda_plans(N, single)) {
+  const int orders[] = {2, 5};
+  // A plan's form: all but its number of elements per block, which is a size in the source (the
+  // block's thread count and array extents) except in tensor-core plans (the MMA tile's columns).
+  auto form = [](codegen::CudaPlan q) {
+    if (!q.mma) q.elements_per_block = 0;
+    return q;
+  };
+  for (bool single : {false, true}) {
+    codegen::KernelSpec specs[2] = {make_kernel_spec(test::mixed_problem(2, 2), single),
+                                    make_kernel_spec(test::mixed_problem(5, 5), single)};
+    // each form -> the (order index, plan) pairs where the space has it, in enumeration order
+    std::vector<std::pair<codegen::CudaPlan, std::vector<std::pair<int, codegen::CudaPlan>>>> forms;
+    int accepted = 0;
+    for (int o : {0, 1})
+      for (const codegen::PlanCandidate& c : codegen::enumerate_cuda_plans(orders[o], single)) {
         if (!c.rejected.empty()) continue;
-        spec.plan.cuda = c.plan;
-        const std::string src = codegen::generate_cuda_source(spec);
-        EXPECT_NE(src.find("// Plan " + c.plan.name() + ":"), std::string::npos);
-        codegen::NvrtcOptions opt;
-        opt.arch = codegen::cuda_plan_arch(c.plan, "sm_90");  // X plans: sm_90a
-        const std::vector<char> cubin = codegen::nvrtc_compile(
-            src, "plan_N" + std::to_string(N) + (single ? "_fp32_" : "_fp64_") + c.plan.name(), opt);
-        ASSERT_GE(cubin.size(), 4u);
-        EXPECT_EQ(std::string(cubin.data(), 4), "\x7f" "ELF") << "N = " << N << " plan " << c.plan.name();
+        ++accepted;
+        codegen::KernelSpec& spec = specs[o];
+        spec.plan.cuda = c.plan;  // every plan's source is generated and names its plan
+        EXPECT_NE(codegen::generate_cuda_source(spec).find("// Plan " + c.plan.name() + ":"), std::string::npos)
+            << "N = " << orders[o] << " plan " << c.plan.name();
+        auto it = std::find_if(forms.begin(), forms.end(), [&](const auto& f) { return f.first == form(c.plan); });
+        if (it == forms.end()) forms.push_back({form(c.plan), {{o, c.plan}}});
+        else it->second.push_back({o, c.plan});
       }
+    int compiled[2] = {0, 0};
+    for (size_t i = 0; i < forms.size(); ++i) {
+      const auto& at = forms[i].second;
+      const auto& [o, plan] = at[i % at.size()];  // a form at both orders: alternate
+      codegen::KernelSpec& spec = specs[o];
+      spec.plan.cuda = plan;
+      codegen::NvrtcOptions opt;
+      opt.arch = codegen::cuda_plan_arch(plan, "sm_90");  // X plans: sm_90a
+      const std::string N = std::to_string(orders[o]);
+      const std::vector<char> cubin = codegen::nvrtc_compile(codegen::generate_cuda_source(spec),
+                                                             "plan_N" + N + (single ? "_fp32_" : "_fp64_") + plan.name(), opt);
+      ASSERT_GE(cubin.size(), 4u);
+      EXPECT_EQ(std::string(cubin.data(), 4), "\x7f" "ELF") << "N = " << N << " plan " << plan.name();
+      ++compiled[o];
     }
+    std::printf("%s: %d plans accepted at N = 2 and 5, %zu forms, compiled %d at N = 2 and %d at N = 5\n",
+                single ? "fp32" : "fp64", accepted, forms.size(), compiled[0], compiled[1]);
+    // the space is not empty at either order (a refusal of everything would pass vacuously)
+    EXPECT_GE(compiled[0], 10) << (single ? "fp32" : "fp64") << " N = 2";
+    EXPECT_GE(compiled[1], 10) << (single ? "fp32" : "fp64") << " N = 5";
   }
 }
 
 // The tensor-core stage's shape (m tiles, k steps, padding rows) depends on the order: its
 // smallest plans (B at once and chunked) and the default form (chunked, staged: its face data
 // staged with the state), also with wide tiles (fp64 DMMA) and with the neighbours' traces gathered
-// asynchronously (G) and fp32 as warpgroup MMAs (X, sm_90a), compile at every order N = 1..8, with
-// sources and incident fields.
+// asynchronously (G) and fp32 as warpgroup MMAs (X, sm_90a), with sources and incident fields.
+// Every form's source is generated and checked at every order N = 1..8; it is compiled at the
+// smallest and largest shapes (N = 1, 8) and at one order between, a different one for each form,
+// so that every order is compiled in both precisions (NVRTC is 2-3 s per compile on 2 cores).
 TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
+  int compiled[8][2] = {};  // [N - 1][fp32]
   for (int N = 1; N <= 8; ++N) {
     const Problem p = test::mixed_problem(N, N);
     for (bool single : {false, true}) {
@@ -110,7 +146,8 @@ TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
                                         "f2.b4.t1.M.W.C.A",   "f2.b4.t1.M.W.C.A.G", "f2.b4.t1.M.C.A.G"};
       if (single)  // warpgroup MMAs (sm_90a), 24 and 48 columns, also unchunked
         names.insert(names.end(), {"f2.b4.t1.M.X.C.A", "f2.b8.t1.M.X.C.A.G", "f2.b8.t1.M.X.C"});
-      for (const char* name : names) {
+      for (size_t form = 0; form < names.size(); ++form) {
+        const char* name = names[form];
         spec.plan.cuda = *codegen::CudaPlan::parse(name);
         ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, N, single), "") << "N = " << N << " " << name;
         const std::string src = codegen::generate_cuda_source(spec);
@@ -125,6 +162,9 @@ TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
         // G: the traces copied with cp.async into B's flux rows, the fluxes staged from there
         const bool g = spec.plan.cuda.mma_neighbours;
         EXPECT_NE(src.find(g ? "#define MMA_NB 1" : "#define MMA_NB 0"), std::string::npos) << name;
+        const int between = 2 + static_cast<int>(form + (single ? 3 : 0)) % 6;  // N = 2..7
+        if (N != 1 && N != 8 && N != between) continue;
+        ++compiled[N - 1][single];
         codegen::NvrtcOptions opt;
         opt.arch = codegen::cuda_plan_arch(spec.plan.cuda, "sm_90");
         EXPECT_EQ(opt.arch, x ? "sm_90a" : "sm_90") << name;
@@ -135,6 +175,8 @@ TEST(NvrtcPlans, TensorCorePlanCompilesAtEveryOrder) {
       }
     }
   }
+  for (int N = 1; N <= 8; ++N)
+    for (int single : {0, 1}) EXPECT_GE(compiled[N - 1][single], 1) << "N = " << N << (single ? " fp32" : " fp64");
 }
 
 // Element-field rows (E, sm_90a): one, two and three warpgroups compile at every order where their
