@@ -14,7 +14,10 @@ option(DGMAX_FUZZ "Build the libFuzzer targets in tests/fuzz (needs clang)" OFF)
 
 if(DGMAX_SANITIZE)
   string(REPLACE ";" "," _dgmax_san "${DGMAX_SANITIZE}")
-  add_compile_options(-fsanitize=${_dgmax_san} -fno-omit-frame-pointer -g)
+  add_compile_options(-fsanitize=${_dgmax_san} -fno-omit-frame-pointer)
+  if(NOT CMAKE_BUILD_TYPE MATCHES "^(Debug|RelWithDebInfo)$")
+    add_compile_options(-g1)  # line tables: reports name functions and lines
+  endif()
   add_link_options(-fsanitize=${_dgmax_san})
   if(_dgmax_san MATCHES "undefined")
     add_compile_options(-fno-sanitize-recover=undefined)
