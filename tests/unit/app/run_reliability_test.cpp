@@ -37,6 +37,13 @@ std::string bigger_cavity() {
   return s.replace(0, s.find('\n'), "mesh: {box: {cells: [4, 4, 4]}}");
 }
 
+// A run that should succeed, with its stderr in the failure message (a flaky failure in CI must
+// say why).
+::testing::AssertionResult succeeded(const CliResult& r) {
+  if (r.code == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "dgmax exited " << r.code << "; stderr:\n" << r.err << "\nstdout:\n" << r.out;
+}
+
 class RunReliability : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -165,7 +172,7 @@ TEST_F(RunReliability, ARunTooLargeForHostMemoryIsRefused) {
 // ---- the output directory: one run at a time -----------------------------------------------------
 
 TEST_F(RunReliability, AnEarlierRunIsMovedAsideNotMixed) {
-  ASSERT_EQ(run(kCavity, "--set output.vtk_every=0.1").code, 0);
+  ASSERT_TRUE(succeeded(run(kCavity, "--set output.vtk_every=0.1")));
   const size_t first_files = std::distance(fs::directory_iterator(out_), fs::directory_iterator{});
   // a failing run into the same directory: its partial output, and the earlier run complete aside
   const CliResult r = run(kCavity, "--set time.cfl=2");
@@ -177,7 +184,7 @@ TEST_F(RunReliability, AnEarlierRunIsMovedAsideNotMixed) {
   EXPECT_FALSE(fs::exists(out_ + "/fields_00005.vtu") || fs::exists(out_ + "/fields_00005.h5"));
   EXPECT_GE(std::distance(fs::directory_iterator(out_ + "/previous"), fs::directory_iterator{}), first_files - 1);
   // --overwrite deletes instead
-  ASSERT_EQ(run(kCavity, "--overwrite").code, 0);
+  ASSERT_TRUE(succeeded(run(kCavity, "--overwrite")));
   EXPECT_FALSE(fs::exists(out_ + "/previous/fields_00005.vtu") && fs::exists(out_ + "/fields_00005.vtu"));
   EXPECT_EQ(manifest()["state"], "finished");
 }
@@ -186,9 +193,9 @@ TEST_F(RunReliability, AnEarlierRunIsMovedAsideNotMixed) {
 TEST_F(RunReliability, AnHdf5RunLeavesNoStaleCollection) {
   if (!DGMAX_HAS_VTK) GTEST_SKIP() << "dgmax built without VTK (-DDGMAX_USE_VTK=OFF): no VTU run to follow";
   // (a failing VTU run is a failure, not a reason to skip)
-  ASSERT_EQ(run(kCavity, "--set output.format=vtu").code, 0);
+  ASSERT_TRUE(succeeded(run(kCavity, "--set output.format=vtu")));
   ASSERT_TRUE(fs::exists(out_ + "/fields.pvd"));
-  ASSERT_EQ(run(kCavity, "--set output.format=hdf5").code, 0);
+  ASSERT_TRUE(succeeded(run(kCavity, "--set output.format=hdf5")));
   EXPECT_FALSE(fs::exists(out_ + "/fields.pvd"));
   EXPECT_FALSE(fs::exists(out_ + "/fields_00000.vtu"));
   EXPECT_TRUE(fs::exists(out_ + "/previous/fields.pvd"));
@@ -196,7 +203,7 @@ TEST_F(RunReliability, AnHdf5RunLeavesNoStaleCollection) {
 
 // A mesh that cannot be loaded is a config error in effect: the earlier run stays where it is.
 TEST_F(RunReliability, AMeshErrorLeavesTheDirectoryAlone) {
-  ASSERT_EQ(run(kCavity).code, 0);
+  ASSERT_TRUE(succeeded(run(kCavity)));
   const CliResult r = run("mesh: {file: no_such_mesh.msh}\ndiscretization: {order: 1}\n");
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_EQ(summary()["status"], "finished");
@@ -206,8 +213,8 @@ TEST_F(RunReliability, AMeshErrorLeavesTheDirectoryAlone) {
 TEST_F(RunReliability, AUserFileInTheDirectoryIsLeftAlone) {
   fs::create_directories(out_);
   std::ofstream(out_ + "/notes.txt") << "mine";
-  ASSERT_EQ(run(kCavity).code, 0);
-  ASSERT_EQ(run(kCavity).code, 0);
+  ASSERT_TRUE(succeeded(run(kCavity)));
+  ASSERT_TRUE(succeeded(run(kCavity)));
   EXPECT_EQ(read_all(out_ + "/notes.txt"), "mine");
 }
 
