@@ -54,12 +54,13 @@ int host_simd_bits() {
   return 128;
 }
 
-CpuPlan default_cpu_plan(int N, bool single) {
+CpuPlan default_cpu_plan(int N, bool single) { return default_cpu_plan_for_simd(N, single, host_simd_bits()); }
+
+CpuPlan default_cpu_plan_for_simd(int N, bool single, int bits) {
   (void)N;
   CpuPlan p;
-  const int bits = host_simd_bits();
   p.batch = bits / (single ? 32 : 64);
-  p.vector_bits = bits >= 512 ? 512 : 0;
+  p.vector_bits = bits >= 256 ? bits : 0;  // 128: every x86-64 compiler's choice anyway
   p.elements_per_chunk = 0;  // one range per thread: 1.3-1.6x at N = 1, 2 on 16 cores (bench/NOTES.md, eleventh session)
   return p;
 }

@@ -60,7 +60,12 @@ int host_simd_bits();
 // one SIMD register of elements per batch, 512-bit vectors where the host has them, one contiguous
 // range of batches per thread (the neighbours' traces along the element curve stay in the
 // thread's own caches; round-robin chunks of 4 batches put them in other cores').
+// Vectors as wide as the host's registers, also at 256 bits: GCC tunes some AVX2 CPUs (-march=native
+// giving znver1, e.g. the AMD EPYC dev VM) for 128-bit vectors, which halved the stage's width there
+// (v256 ran 1.2-1.8x the compiler's choice at N = 1..6, bench/NOTES.md, twentieth session).
 CpuPlan default_cpu_plan(int N, bool single);
+// The same for a host whose widest registers have `simd_bits` (512, 256 or 128).
+CpuPlan default_cpu_plan_for_simd(int N, bool single, int simd_bits);
 
 // Whether a state of `state_entries` reals (K·6·Np, ghosts included) needs wide trace offsets:
 // the fused stage's int offsets reach state_entries - 1.

@@ -85,6 +85,13 @@ TEST(CpuPlans, NamesParseBack) {
   EXPECT_EQ(d.elements_per_chunk, 0);  // one contiguous range of batches per thread
   EXPECT_EQ(d.name().rfind("f1.w" + std::to_string(d.batch) + ".c0.", 0), 0u) << d.name();
   EXPECT_FALSE(d.wide_trace_offsets);
+  EXPECT_EQ(d.vector_bits, codegen::host_simd_bits() >= 256 ? codegen::host_simd_bits() : 0) << d.name();
+  // one register of elements, and vectors of the register's width (not the compiler's tuning)
+  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 512).name(), "f1.w8.c0.v512.fma");
+  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, true, 512).name(), "f1.w16.c0.v512.fma");
+  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 256).name(), "f1.w4.c0.v256.fma");
+  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, true, 256).name(), "f1.w8.c0.v256.fma");
+  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 128).name(), "f1.w2.c0.v0.fma");
 }
 
 // The fused stage stores each exterior trace's offset in the state as an int: the largest is the
