@@ -9,6 +9,7 @@
 #include "codegen/emit/c_expr.hpp"
 #include "codegen/emit/kernel_common.hpp"
 #include "codegen/lower/flux_inputs.hpp"
+#include "solver/util/error.hpp"
 
 namespace dgmax::codegen {
 
@@ -17,6 +18,15 @@ namespace {
 // The OpenMP schedule of a loop: `chunk` iterations per chunk, dealt round robin; 0: one
 // contiguous range per thread (the ranges the state's first touch gave each thread's memory).
 std::string omp_schedule(int chunk) { return chunk > 0 ? "static, " + std::to_string(chunk) : "static"; }
+
+// The volume loop's calls of batch_derivatives at a node: 6 / nf passes of nf fields.
+std::string volume_passes(int nf) {
+  DGMAX_ASSERT(nf >= 1 && 6 % nf == 0, "volume fields per pass " + std::to_string(nf) + " do not divide 6");
+  std::string out;
+  for (int m0 = 0; m0 < 6; m0 += nf)
+    out += fmt::format("    batch_derivatives<{}, {}>(i, u, dr, ds, dt);\n", m0, nf);
+  return out;
+}
 
 // The fused stage (plan.fused): dgmax_stage, one pass over the elements per LSERK stage, batch by
 // batch of W elements held element-interleaved in local arrays.
@@ -44,6 +54,7 @@ std::string fused_stage_source(const KernelSpec& s) {
 // face fluxes, volume terms, lift, the layer's terms and the update are computed there and the
 // new state and residual written once. Every operator entry loaded serves W elements x 6 fields.
 enum {{ W = {W} }};  // elements per batch (SIMD lanes)
+enum {{ VOLUME_FIELDS = {volume_fields} }};  // fields per pass of the volume loop (batch_derivatives)
 // small elements (a few cache lines of state): prefetch the next batch's far neighbours. A C++
 // constant, not a macro: NP is an enumerator, which #if would read as 0 (then always on).
 static constexpr bool kPrefetchNeighbours = 6 * NP * sizeof(real_t) <= 512;
@@ -163,27 +174,43 @@ DGMAX_FN void batch_lift(const real_t (*__restrict fl)[W], real_t (*__restrict l
 //   E: (curl H - LIFT fl_E) / eps - (sigma/eps) E,   H: (-curl E + LIFT fl_H) / mu.
 // Node by node: d/dr, d/ds, d/dt of the six fields (18 accumulators of W lanes), the metric, then
 // LIFT times the face fluxes (6 accumulators).
+// d/dr, d/ds, d/dt at node i of fields M0 .. M0+NF-1 into dr, ds, dt: [6][W]. The plan's volume
+// loop runs in passes of NF fields (VOLUME_FIELDS): 3 NF accumulators of W lanes each, which a
+// host with 16 vector registers holds for NF = 3 and not for 6.
+template <int M0, int NF>
+DGMAX_FN void batch_derivatives(int i, const real_t (*__restrict u)[W], real_t (*__restrict dr)[W],
+                                real_t (*__restrict ds)[W], real_t (*__restrict dt)[W]) {{
+  alignas(64) real_t ar[NF][W], as[NF][W], at[NF][W];
+  for (int m = 0; m < NF; ++m)
+#pragma omp simd
+    for (int e = 0; e < W; ++e) ar[m][e] = as[m][e] = at[m][e] = real_t(0);
+  for (int j = 0; j < NP; ++j) {{
+    const real_t a = Dr[i][j], b = Ds[i][j], c = Dt[i][j];
+    for (int m = 0; m < NF; ++m)
+#pragma omp simd
+      for (int e = 0; e < W; ++e) {{
+        const real_t v = u[(M0 + m) * NP + j][e];
+        ar[m][e] = OP_FMA(a, v, ar[m][e]);
+        as[m][e] = OP_FMA(b, v, as[m][e]);
+        at[m][e] = OP_FMA(c, v, at[m][e]);
+      }}
+  }}
+  for (int m = 0; m < NF; ++m)
+#pragma omp simd
+    for (int e = 0; e < W; ++e) {{
+      dr[M0 + m][e] = ar[m][e];
+      ds[M0 + m][e] = as[m][e];
+      dt[M0 + m][e] = at[m][e];
+    }}
+}}
+
 DGMAX_FN void batch_rhs(const real_t (*__restrict u)[W], const real_t (*__restrict g)[W], const real_t (*__restrict mk)[W],
                         const real_t (*__restrict fl)[W], real_t (*__restrict r)[W]) {{
   alignas(64) real_t lf[NP * 6][W];  // [node][field][lane]: LIFT times the face fluxes
   batch_lift(fl, lf);
   for (int i = 0; i < NP; ++i) {{
     alignas(64) real_t dr[6][W], ds[6][W], dt[6][W];  // [field][lane]
-    for (int m = 0; m < 6; ++m)
-#pragma omp simd
-      for (int e = 0; e < W; ++e) dr[m][e] = ds[m][e] = dt[m][e] = real_t(0);
-    for (int j = 0; j < NP; ++j) {{
-      const real_t a = Dr[i][j], b = Ds[i][j], c = Dt[i][j];
-      for (int m = 0; m < 6; ++m)
-#pragma omp simd
-        for (int e = 0; e < W; ++e) {{
-          const real_t v = u[m * NP + j][e];
-          dr[m][e] = OP_FMA(a, v, dr[m][e]);
-          ds[m][e] = OP_FMA(b, v, ds[m][e]);
-          dt[m][e] = OP_FMA(c, v, dt[m][e]);
-        }}
-    }}
-    const real_t (*__restrict acc)[W] = lf + 6 * i;  // LIFT row i times the face fluxes
+{volume_passes}    const real_t (*__restrict acc)[W] = lf + 6 * i;  // LIFT row i times the face fluxes
 #pragma omp simd
     for (int e = 0; e < W; ++e) {{
       real_t d[3][6];  // d[axis][field]
@@ -301,7 +328,8 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
 }}
 
 )",
-                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),
+                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("volume_fields", plan.volume_fields),
+                     fmt::arg("volume_passes", volume_passes(plan.volume_fields)), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),
                      fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("wide", plan.wide_trace_offsets ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),
                      fmt::arg("fscale", kGeoFscale), fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu),

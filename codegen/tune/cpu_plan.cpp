@@ -13,8 +13,8 @@
 namespace dgmax::codegen {
 
 std::string CpuPlan::name() const {
-  return fmt::format("f{}.w{}.c{}.v{}{}{}", fused ? 1 : 0, batch, elements_per_chunk, vector_bits, fma ? ".fma" : "",
-                     wide_trace_offsets ? ".o64" : "");
+  return fmt::format("f{}.w{}.c{}.v{}{}{}{}", fused ? 1 : 0, batch, elements_per_chunk, vector_bits, fma ? ".fma" : "",
+                     volume_fields != 6 ? ".h" + std::to_string(volume_fields) : "", wide_trace_offsets ? ".o64" : "");
 }
 
 std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
@@ -36,8 +36,12 @@ std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
     else if (field == 2 && number('c', p.elements_per_chunk)) ++field;
     else if (field == 3 && number('v', p.vector_bits)) ++field;
     else if (field == 4 && part == "fma") p.fma = true, ++field;
-    else if ((field == 4 || field == 5) && part == "o64") p.wide_trace_offsets = true, field = 6;
+    else if ((field == 4 || field == 5) && part.size() == 2 && number('h', p.volume_fields)) field = 6;
+    else if (field >= 4 && field <= 6 && part == "o64") p.wide_trace_offsets = true, field = 7;
     else return std::nullopt;
+  }
+  if (p.volume_fields < 1 || p.volume_fields > 3) {  // "h6" is the default, written without a suffix
+    if (p.volume_fields != 6 || text.find(".h6") != std::string::npos) return std::nullopt;
   }
   if (field < 4 || fused > 1 || p.batch < 1 || p.batch > 64 || p.elements_per_chunk < 0) return std::nullopt;
   if (p.vector_bits != 0 && p.vector_bits != 128 && p.vector_bits != 256 && p.vector_bits != 512) return std::nullopt;
@@ -61,6 +65,7 @@ CpuPlan default_cpu_plan_for_simd(int N, bool single, int bits) {
   CpuPlan p;
   p.batch = bits / (single ? 32 : 64);
   p.vector_bits = bits >= 256 ? bits : 0;  // 128: every x86-64 compiler's choice anyway
+  p.volume_fields = bits >= 512 ? 6 : 3;    // 16 registers: see volume_fields
   p.elements_per_chunk = 0;  // one range per thread: 1.3-1.6x at N = 1, 2 on 16 cores (bench/NOTES.md, eleventh session)
   return p;
 }
@@ -80,9 +85,9 @@ CpuPlan cpu_plan_for(int N, bool single, size_t state_entries) {
   const std::optional<CpuPlan> plan = CpuPlan::parse(forced);
   if (!plan)
     throw UserError("DGMAX_CPU_PLAN='" + forced + "' is no plan name", {},
-                    "write fF.wW.cC.vV[.fma][.o64], e.g. f1.w8.c32.v512.fma (F: 1 fused, 0 four passes; W: elements "
+                    "write fF.wW.cC.vV[.fma][.hH][.o64], e.g. f1.w8.c32.v512.fma (F: 1 fused, 0 four passes; W: elements "
                     "per batch; C: elements per OpenMP chunk, 0: one range per thread; V: vector bits, 0 = the compiler's "
-                    "choice; o64: 64-bit exterior-trace offsets)");
+                    "choice; H: fields per volume pass, 1..3, default 6; o64: 64-bit exterior-trace offsets)");
   return cpu_plan_fitting_state(*plan, state_entries);
 }
 

@@ -40,15 +40,21 @@ struct CpuPlan {
   // (bench/NOTES.md, thirteenth session). Needed when the state (ghosts included) has 2^31
   // entries or more (cpu_plan_fitting_state sets it then).
   bool wide_trace_offsets = false;
+  // Fields per pass of the fused stage's volume loop (6, 3, 2 or 1): each pass holds 3 x this many
+  // accumulators of one batch. 6 needs 18 of them plus the state's 6 and the operators' 3 in
+  // registers, more than AVX2's 16: in passes of 3 the loop ran 1.04-1.1x faster at N = 3..6 on
+  // the AVX2 dev VM (bench/NOTES.md, twentieth session).
+  int volume_fields = 6;
 
-  // "f1.w8.c32.v512.fma.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0: the
-  // compiler's choice), "fma" when set, "o64" with wide trace offsets.
+  // "f1.w8.c32.v512.fma.h3.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0:
+  // the compiler's choice), "fma" when set, "hF" with F volume fields per pass (absent: 6), "o64"
+  // with wide trace offsets.
   std::string name() const;
   static std::optional<CpuPlan> parse(const std::string& name);
   bool operator==(const CpuPlan& o) const {
     return fused == o.fused && batch == o.batch && elements_per_chunk == o.elements_per_chunk &&
-           vector_bits == o.vector_bits && fma == o.fma &&
-           wide_trace_offsets == o.wide_trace_offsets;
+           vector_bits == o.vector_bits && fma == o.fma && wide_trace_offsets == o.wide_trace_offsets &&
+           volume_fields == o.volume_fields;
   }
 };
 
@@ -62,7 +68,8 @@ int host_simd_bits();
 // thread's own caches; round-robin chunks of 4 batches put them in other cores').
 // Vectors as wide as the host's registers, also at 256 bits: GCC tunes some AVX2 CPUs (-march=native
 // giving znver1, e.g. the AMD EPYC dev VM) for 128-bit vectors, which halved the stage's width there
-// (v256 ran 1.2-1.8x the compiler's choice at N = 1..6, bench/NOTES.md, twentieth session).
+// (v256 ran 1.2-1.8x the compiler's choice at N = 1..6, bench/NOTES.md, twentieth session). With
+// 16 vector registers (256 bits and less) the volume loop runs in passes of 3 fields (h3).
 CpuPlan default_cpu_plan(int N, bool single);
 // The same for a host whose widest registers have `simd_bits` (512, 256 or 128).
 CpuPlan default_cpu_plan_for_simd(int N, bool single, int simd_bits);

@@ -25,9 +25,11 @@ namespace {
 constexpr double kDoubleTol = 1e-15, kSingleTol = 2e-6;  // as cpu_backend_test.cpp
 
 // chunk: elements per OpenMP chunk, -1: two batches; 0: one range per thread (the default)
-codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chunk = -1, bool wide = false) {
+codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chunk = -1, bool wide = false,
+                      int volume_fields = 6) {
   codegen::CpuPlan p;
   p.wide_trace_offsets = wide;
+  p.volume_fields = volume_fields;
   p.fused = fused;
   p.batch = batch;
   p.elements_per_chunk = chunk < 0 ? 2 * batch : chunk;
@@ -40,13 +42,16 @@ codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chun
 // elements (512 bits where the host has AVX-512, else 256), half of one, an odd width, none (1);
 // with and without FMA; OpenMP chunks of two batches or one range of batches per thread; the
 // exterior traces' offsets as ints (states under 2^31 entries) or computed in 64 bits (o64; the
-// path of larger states, which no test can allocate, taken here on small ones).
+// path of larger states, which no test can allocate, taken here on small ones); the volume loop in
+// passes of 3, 2 and 1 fields.
 std::vector<codegen::CpuPlan> variants(int bits) {
   const int simd = codegen::host_simd_bits() >= 512 ? 512 : 256;
   const int lanes = simd / bits;
   return {plan(false, 1, 0, false),       plan(true, lanes, simd, true, 0), plan(true, lanes, simd, false),
           plan(true, lanes / 2, 0, true), plan(true, 3, 0, true, 0),        plan(true, 1, 0, false),
-          plan(true, lanes, simd, true, 0, true), plan(true, 3, 0, false, -1, true)};
+          plan(true, lanes, simd, true, 0, true), plan(true, 3, 0, false, -1, true),
+          plan(true, lanes, simd, true, 0, false, 3), plan(true, 3, 0, true, -1, true, 2),
+          plan(true, lanes, simd, false, 0, false, 1)};
 }
 
 std::string pml_config(const std::string& precision) {
@@ -79,6 +84,12 @@ TEST(CpuPlans, NamesParseBack) {
   EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.v512.o64.fma").has_value());
   EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.v512.fma.o64.o64").has_value());
   EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.o64").has_value());
+  EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.fma.h3.o64")->volume_fields, 3);
+  EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.h2")->volume_fields, 2);
+  EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.fma")->volume_fields, 6);
+  for (const char* bad : {"f1.w4.c0.v256.fma.h6", "f1.w4.c0.v256.fma.h4", "f1.w4.c0.v256.fma.h0",
+                          "f1.w4.c0.v256.fma.o64.h3", "f1.w4.c0.v256.h3.fma", "f1.w4.c0.v256.fma.h3.h3"})
+    EXPECT_FALSE(codegen::CpuPlan::parse(bad).has_value()) << bad;
   const codegen::CpuPlan d = codegen::default_cpu_plan(3, false);
   EXPECT_TRUE(d.fused);
   EXPECT_EQ(d.batch, codegen::host_simd_bits() / 64);
@@ -89,9 +100,10 @@ TEST(CpuPlans, NamesParseBack) {
   // one register of elements, and vectors of the register's width (not the compiler's tuning)
   EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 512).name(), "f1.w8.c0.v512.fma");
   EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, true, 512).name(), "f1.w16.c0.v512.fma");
-  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 256).name(), "f1.w4.c0.v256.fma");
-  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, true, 256).name(), "f1.w8.c0.v256.fma");
-  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 128).name(), "f1.w2.c0.v0.fma");
+  // and with 16 registers (256 bits and less) the volume loop in passes of 3 fields
+  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 256).name(), "f1.w4.c0.v256.fma.h3");
+  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, true, 256).name(), "f1.w8.c0.v256.fma.h3");
+  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 128).name(), "f1.w2.c0.v0.fma.h3");
 }
 
 // The fused stage stores each exterior trace's offset in the state as an int: the largest is the
