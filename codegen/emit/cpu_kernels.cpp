@@ -54,7 +54,6 @@ std::string fused_stage_source(const KernelSpec& s) {
 // face fluxes, volume terms, lift, the layer's terms and the update are computed there and the
 // new state and residual written once. Every operator entry loaded serves W elements x 6 fields.
 enum {{ W = {W} }};  // elements per batch (SIMD lanes)
-enum {{ VOLUME_FIELDS = {volume_fields} }};  // fields per pass of the volume loop (batch_derivatives)
 // small elements (a few cache lines of state): prefetch the next batch's far neighbours. A C++
 // constant, not a macro: NP is an enumerator, which #if would read as 0 (then always on).
 static constexpr bool kPrefetchNeighbours = 6 * NP * sizeof(real_t) <= 512;
@@ -170,13 +169,9 @@ DGMAX_FN void batch_lift(const real_t (*__restrict fl)[W], real_t (*__restrict l
   }}
 }}
 
-// The right-hand side of a batch before source and extra terms, r: [6*NP][W]:
-//   E: (curl H - LIFT fl_E) / eps - (sigma/eps) E,   H: (-curl E + LIFT fl_H) / mu.
-// Node by node: d/dr, d/ds, d/dt of the six fields (18 accumulators of W lanes), the metric, then
-// LIFT times the face fluxes (6 accumulators).
-// d/dr, d/ds, d/dt at node i of fields M0 .. M0+NF-1 into dr, ds, dt: [6][W]. The plan's volume
-// loop runs in passes of NF fields (VOLUME_FIELDS): 3 NF accumulators of W lanes each, which a
-// host with 16 vector registers holds for NF = 3 and not for 6.
+// d/dr, d/ds, d/dt at node i of fields M0 .. M0+NF-1 into dr, ds, dt: [6][W]. The volume loop
+// runs in passes of NF fields (the plan's hF): 3 NF accumulators of W lanes each, which a host with
+// 16 vector registers holds for NF = 3 and not for 6.
 template <int M0, int NF>
 DGMAX_FN void batch_derivatives(int i, const real_t (*__restrict u)[W], real_t (*__restrict dr)[W],
                                 real_t (*__restrict ds)[W], real_t (*__restrict dt)[W]) {{
@@ -204,6 +199,10 @@ DGMAX_FN void batch_derivatives(int i, const real_t (*__restrict u)[W], real_t (
     }}
 }}
 
+// The right-hand side of a batch before source and extra terms, r: [6*NP][W]:
+//   E: (curl H - LIFT fl_E) / eps - (sigma/eps) E,   H: (-curl E + LIFT fl_H) / mu.
+// Node by node: d/dr, d/ds, d/dt of the six fields (batch_derivatives, in the plan's passes), the
+// metric, then LIFT times the face fluxes (6 accumulators).
 DGMAX_FN void batch_rhs(const real_t (*__restrict u)[W], const real_t (*__restrict g)[W], const real_t (*__restrict mk)[W],
                         const real_t (*__restrict fl)[W], real_t (*__restrict r)[W]) {{
   alignas(64) real_t lf[NP * 6][W];  // [node][field][lane]: LIFT times the face fluxes
@@ -328,8 +327,7 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
 }}
 
 )",
-                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("volume_fields", plan.volume_fields),
-                     fmt::arg("volume_passes", volume_passes(plan.volume_fields)), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),
+                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("volume_passes", volume_passes(plan.volume_fields)), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),
                      fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("wide", plan.wide_trace_offsets ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),
                      fmt::arg("fscale", kGeoFscale), fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu),

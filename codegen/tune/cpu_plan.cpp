@@ -36,12 +36,11 @@ std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
     else if (field == 2 && number('c', p.elements_per_chunk)) ++field;
     else if (field == 3 && number('v', p.vector_bits)) ++field;
     else if (field == 4 && part == "fma") p.fma = true, ++field;
-    else if ((field == 4 || field == 5) && part.size() == 2 && number('h', p.volume_fields)) field = 6;
+    // h1..h3 (6, the default, is written without a suffix)
+    else if ((field == 4 || field == 5) && part.size() == 2 && part[0] == 'h' && part[1] >= '1' && part[1] <= '3')
+      p.volume_fields = part[1] - '0', field = 6;
     else if (field >= 4 && field <= 6 && part == "o64") p.wide_trace_offsets = true, field = 7;
     else return std::nullopt;
-  }
-  if (p.volume_fields < 1 || p.volume_fields > 3) {  // "h6" is the default, written without a suffix
-    if (p.volume_fields != 6 || text.find(".h6") != std::string::npos) return std::nullopt;
   }
   if (field < 4 || fused > 1 || p.batch < 1 || p.batch > 64 || p.elements_per_chunk < 0) return std::nullopt;
   if (p.vector_bits != 0 && p.vector_bits != 128 && p.vector_bits != 256 && p.vector_bits != 512) return std::nullopt;

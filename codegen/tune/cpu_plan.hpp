@@ -42,7 +42,7 @@ struct CpuPlan {
   bool wide_trace_offsets = false;
   // Fields per pass of the fused stage's volume loop (6, 3, 2 or 1): each pass holds 3 x this many
   // accumulators of one batch. 6 needs 18 of them plus the state's 6 and the operators' 3 in
-  // registers, more than AVX2's 16: in passes of 3 the loop ran 1.04-1.1x faster at N = 3..6 on
+  // registers, more than AVX2's 16: in passes of 3 the stage ran 1.03-1.14x faster at N = 3..6 on
   // the AVX2 dev VM (bench/NOTES.md, twentieth session).
   int volume_fields = 6;
 
@@ -68,7 +68,7 @@ int host_simd_bits();
 // thread's own caches; round-robin chunks of 4 batches put them in other cores').
 // Vectors as wide as the host's registers, also at 256 bits: GCC tunes some AVX2 CPUs (-march=native
 // giving znver1, e.g. the AMD EPYC dev VM) for 128-bit vectors, which halved the stage's width there
-// (v256 ran 1.2-1.8x the compiler's choice at N = 1..6, bench/NOTES.md, twentieth session). With
+// (v256 ran 1.15-1.5x the compiler's choice at N = 1..6, bench/NOTES.md, twentieth session). With
 // 16 vector registers (256 bits and less) the volume loop runs in passes of 3 fields (h3).
 CpuPlan default_cpu_plan(int N, bool single);
 // The same for a host whose widest registers have `simd_bits` (512, 256 or 128).

@@ -15,6 +15,7 @@
 #include "run_cli.hpp"
 
 using dgmax::test::CliResult;
+using dgmax::test::lsan_tracer_failed;
 using dgmax::test::read_all;
 using dgmax::test::run_dgmax;
 using dgmax::test::run_dgmax_env;
@@ -272,3 +273,15 @@ TEST_F(RunReliability, SigintAndSigtermStopCleanly) {
 }
 
 }  // namespace
+
+// The tests' dgmax runner (tests/common/run_cli.hpp) runs a command again only when LeakSanitizer's
+// own tracer failed at exit: exit 1 with its fatal-error banner and no leak report. A leak (exit 23,
+// a report) or a dgmax error is never retried.
+TEST(RunCliHelper, OnlyLeakSanitizersOwnFailureIsRunAgain) {
+  const std::string banner = "Tracer caught signal 11: addr=0x0 pc=0x0 sp=0x0\n==1==LeakSanitizer has encountered a fatal error.\n";
+  EXPECT_TRUE(lsan_tracer_failed(CliResult{1, "", banner}));
+  EXPECT_FALSE(lsan_tracer_failed(CliResult{1, "", "error: the output directory is empty\n"}));
+  EXPECT_FALSE(lsan_tracer_failed(CliResult{23, "", "==1==ERROR: LeakSanitizer: detected memory leaks\n"}));
+  EXPECT_FALSE(lsan_tracer_failed(CliResult{1, "", banner + "==1==ERROR: LeakSanitizer: detected memory leaks\n"}));
+  EXPECT_FALSE(lsan_tracer_failed(CliResult{0, "", banner}));
+}

@@ -135,6 +135,7 @@ TEST(CpuPlans, ForcedPlanIsUsedOrRefused) {
   const UserError e =
       expect_hinted_user_error([] { codegen::cpu_plan_for(3, false, 1000); }, {"DGMAX_CPU_PLAN='f1.w8'", "no plan name"});
   EXPECT_NE(e.hint().find("f1.w8.c32.v512.fma"), std::string::npos) << e.render();
+  EXPECT_NE(e.hint().find("[.hH]"), std::string::npos) << e.render();
   ::unsetenv("DGMAX_CPU_PLAN");
   EXPECT_TRUE(codegen::cpu_plan_for(3, false, 1000) == codegen::default_cpu_plan(3, false));
 }
