@@ -264,6 +264,9 @@ enum {{ VW = {vw} }};
 // VW-vectors, so that the lanes of a warp reading the same entries of two elements hit different
 // banks (codegen/tune/cuda_plan.hpp: staged_rows).
 enum {{ SF_ROW = {sf_row} }};
+// The one-node-per-thread kernels' bounds: NT threads, and with a register cap (plan option R) the
+// blocks per SM it leaves room for, so that the compiler keeps each thread within the cap.
+#define NODE_KERNEL_BOUNDS {node_bounds}
 // Only the kernels of the plan's fusion level are compiled (their shared memory is the plan's).
 #define FUSION {fusion}
 #define SHARED_OPS {shared_ops}
@@ -578,7 +581,7 @@ DGMAX_FN void lift_block(int K, int kb, int i, int y, const real_t (*__restrict_
 
 #if FUSION <= 1
 // Volume terms: rhs_E = curl H, rhs_H = -curl E.
-extern "C" __global__ void __launch_bounds__(NT)
+extern "C" __global__ void NODE_KERNEL_BOUNDS
 dgmax_volume(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo, real_t* __restrict__ rhs) {{
   __shared__ __align__(16) elem_state_t sq[EPB];
 #if SHARED_OPS
@@ -615,7 +618,7 @@ extern "C" __global__ void dgmax_surface(int K, const real_t* __restrict__ q, co
 }}
 
 // Lift: the face fluxes of the block's elements (contiguous in flux) staged in shared memory.
-extern "C" __global__ void __launch_bounds__(NT)
+extern "C" __global__ void NODE_KERNEL_BOUNDS
 dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ mat, const real_t* __restrict__ q,
            const double* __restrict__ vert, double t, real_t* __restrict__ rhs, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
   __shared__ __align__(16) real_t sf[EPB][SF_ROW];
@@ -634,7 +637,7 @@ dgmax_lift(int K, const real_t* __restrict__ flux, const real_t* __restrict__ ma
 #if FUSION == 1
 // Surface and lift fused: the face fluxes of the block's elements stay in shared memory instead of
 // a round trip through device memory.
-extern "C" __global__ void __launch_bounds__(NT)
+extern "C" __global__ void NODE_KERNEL_BOUNDS
 dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                    const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
                    const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
@@ -654,7 +657,7 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
 // because neighbours read q_in while this block writes its elements' new state. The blocks cover
 // elements [k0, K): a partitioned run launches the interior range while face traces travel, then
 // the rest (k0 a multiple of EPB, so the blocks are those of one launch over all elements).
-extern "C" __global__ void __launch_bounds__(NT)
+extern "C" __global__ void NODE_KERNEL_BOUNDS
 dgmax_stage(STAGE_PARAMS) {{
   __shared__ __align__(16) elem_state_t sq[EPB];
   __shared__ __align__(16) real_t sf[EPB][SF_ROW];
@@ -1371,6 +1374,9 @@ dgmax_stage(STAGE_PARAMS) {{
                      fmt::arg("wgmma_fn", plan.mma_warpgroup ? wgmma_function(8 * mma.n_tiles) : std::string()),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
                      fmt::arg("vec", plan.vector_loads ? 1 : 0), fmt::arg("single", s.single ? 1 : 0),
+                     fmt::arg("node_bounds", plan.max_registers > 0
+                                                 ? fmt::format("__launch_bounds__(NT, {})", plan.min_blocks_per_sm(s.Np, s.single))
+                                                 : std::string("__launch_bounds__(NT)")),
                      fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu), fmt::arg("sigma_eps", kMatSigmaOverEps));
   src << fmt::format(R"(// One LSERK stage over all n values.
 extern "C" __global__ void dgmax_update(long n, real_t a, real_t b, real_t dt, const real_t* __restrict__ rhs,

@@ -136,12 +136,20 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
 }
 
 std::string CudaPlan::name() const {
-  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
+  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
                      transposed ? ".T" : "", shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "",
                      mma_wide ? ".W" : "", mma_split_columns ? ".H" : "", mma_warpgroup ? ".X" : "",
                      mma_state_rows ? (state_row_groups > 1 ? fmt::format(".E{}", state_row_groups) : ".E") : "",
                      mma_chunked ? ".C" : "", mma_staged ? ".A" : "",
-                     mma_neighbours ? ".G" : "");
+                     mma_neighbours ? ".G" : "", max_registers > 0 ? fmt::format(".R{}", max_registers) : "");
+}
+
+int CudaPlan::min_blocks_per_sm(int Np, bool single) const {
+  if (max_registers <= 0) return 1;
+  // the register file (64K 32-bit registers per SM) over the registers of one block of whole warps;
+  // at most 32 resident blocks per SM (sm_80, sm_90)
+  const int warps = (threads_per_block(Np, single) + 31) / 32;
+  return std::clamp(65536 / (max_registers * 32 * warps), 1, 32);
 }
 
 std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
@@ -151,7 +159,7 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   std::string part;
   int field = 0;
   bool seen_T = false, seen_S = false, seen_V = false, seen_M = false, seen_W = false, seen_C = false,
-       seen_A = false, seen_G = false, seen_H = false, seen_X = false, seen_E = false;
+       seen_A = false, seen_G = false, seen_H = false, seen_X = false, seen_E = false, seen_R = false;
   while (std::getline(in, part, '.')) {
     if (part.empty()) return std::nullopt;
     auto number = [&](char tag, int& out) {
@@ -181,7 +189,9 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
     else if (field == 3 && part == "C" && seen_M && !seen_C && !seen_A && !seen_G) p.mma_chunked = seen_C = true;
     else if (field == 3 && part == "A" && seen_M && !seen_A && !seen_G) p.mma_staged = seen_A = true;
     else if (field == 3 && part == "G" && seen_M && !seen_G) p.mma_neighbours = seen_G = true;
+    else if (field == 3 && !seen_R && number('R', p.max_registers)) seen_R = true;
     else return std::nullopt;
+    if (seen_R && part[0] != 'R') return std::nullopt;  // R comes last
   }
   if (field != 3 || p.fusion > 2 || p.elements_per_block < 1 || p.elements_per_thread < 1) return std::nullopt;
   return p;
@@ -233,6 +243,14 @@ CudaPlan default_cuda_plan(int N, bool single, int arch, bool with_current) {
   if (single && N == 3) {  // 6 elements per block, two per thread: 60 threads
     p.elements_per_thread = 2;
     p.elements_per_block = 6;
+    // sm_90: at most 64 registers (74 uncapped), 13 blocks per SM instead of 12: 1.027x in three
+    // `dgmax bench` runs on the H200 (bench/NOTES.md, twenty-first session)
+    if (arch == 90) p.max_registers = 64;
+    return p;
+  }
+  if (!single && N == 1 && arch == 90) {  // 32 elements (128 threads), operators in shared memory:
+    p.elements_per_block = 32;            // 1.04x the 16-element plan in `dgmax bench` on the H200
+    p.shared_ops = true;                  // (two rounds; the search's pick, twenty-first session)
     return p;
   }
   // about 64 threads per block, one element per thread (within 3% of the best at N = 1, 2; fp32
@@ -289,6 +307,15 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
       return fmt::format("two warps per tile (H) need an even number of column tiles: a multiple of 8 elements "
                          "per block, not {}", plan.elements_per_block);
   }
+  if (plan.max_registers != 0) {
+    if (plan.mma) return "a register cap (R) is an option of the one-node-per-thread kernels (not of M plans)";
+    if (plan.max_registers < 32 || plan.max_registers > 248 || plan.max_registers % 8 != 0)
+      return fmt::format("a register cap (R) is a multiple of 8 from 32 to 248 (registers are allocated 8 at a "
+                         "time), not {}", plan.max_registers);
+    if (plan.max_registers * 32 * ((plan.threads_per_block(Np, single) + 31) / 32) > 65536)
+      return fmt::format("{} registers per thread for {} threads per block exceed the 64K registers of an SM",
+                         plan.max_registers, plan.threads_per_block(Np, single));
+  }
   if (plan.elements_per_block % plan.elements_per_thread != 0)
     return fmt::format("{} elements per block is no multiple of {} elements per thread", plan.elements_per_block,
                        plan.elements_per_thread);
@@ -334,6 +361,17 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
           p.vector_loads = layout == 3;
           if (layout == 3 && ept != 1) continue;
           add(p);
+        }
+        // the fused stage with transposed operators and at most 64 registers, for more resident
+        // warps: fp32 up to N = 3, where these plans lead. 48 registers spilled and lost (0.5-0.99x),
+        // and fp64 spills at 64 from N = 2 (0.97x there, 0.16-0.76x at N = 3; bench/NOTES.md,
+        // twenty-first session)
+        if (fusion == 2 && ept <= 2 && single && N <= 3) {
+          p.transposed = true;
+          p.shared_ops = p.vector_loads = false;
+          p.max_registers = 64;
+          add(p);
+          p.max_registers = 0;
         }
       }
   // tensor cores: 4 or 8 elements per block (3 or 6 column tiles per warp). 16 (12 tiles) never

@@ -78,6 +78,14 @@ struct CudaPlan {
   // copy of the operators: more warps per SM for the same shared memory (E's copies of B per block
   // capped it at 1-3 blocks of 4 warps, bench/NOTES.md, fourteenth session).
   int state_row_groups = 1;
+  // One-node-per-thread plans (not M): registers per thread capped at this many (0: the compiler's
+  // choice), through the kernels' __launch_bounds__ minimum of blocks per SM. More resident warps
+  // to hide the face gathers' latency, for the price of spills if the cap is too low (plan suffix
+  // R64, R56, ...).
+  int max_registers = 0;
+  // The minimum of resident blocks per SM that the kernels' __launch_bounds__ ask for, from
+  // max_registers (1 without a cap).
+  int min_blocks_per_sm(int Np, bool single = false) const;
 
   // Threads per block of the volume, lift and stage kernels (an mma stage: one warp per 8 nodes in
   // fp64, per 16 in fp32 and in W plans; two per 16 with H).
@@ -97,7 +105,7 @@ struct CudaPlan {
   // transposed, S = shared operators, V = vector loads, M = tensor cores, W = fp64 DMMA in 16-row
   // tiles (both precisions), H = two warps per tile (half the columns each), X = warpgroup MMAs
   // (fp32, sm_90a), E = element-fields as the GEMM's rows (with X; E2..E4: groups per block), C = chunked, A = asynchronous
-  // staging, G = neighbours' traces gathered asynchronously.
+  // staging, G = neighbours' traces gathered asynchronously, Rn = at most n registers per thread.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
@@ -106,7 +114,7 @@ struct CudaPlan {
            vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked && mma_staged == o.mma_staged &&
            mma_wide == o.mma_wide && mma_neighbours == o.mma_neighbours && mma_split_columns == o.mma_split_columns &&
            mma_warpgroup == o.mma_warpgroup && mma_state_rows == o.mma_state_rows &&
-           state_row_groups == o.state_row_groups;
+           state_row_groups == o.state_row_groups && max_registers == o.max_registers;
   }
 };
 

@@ -19,6 +19,12 @@ inline constexpr int kFinalists = 4;
 // cap the clock hunts between about 1380 and 1800 MHz over 100-200 ms, which 0.3 s windows did not
 // average out (one plan up to 7% apart between calls) and one-second windows do (within 0.5%).
 inline constexpr double kFinalWarmupSeconds = 0.4, kFinalMeasuredSeconds = 1.0;
+// Before the first plan's burst the GPU runs the first plan this long: coming out of idle (or out
+// of the compile phase) its clock is not yet up, and the first plan timed (the default, by the
+// enumeration's order) read 0.93x its working speed at fp64 N = 1 on the H200 (40.5 against
+// bench's 43.5 GDOF/s, bench/NOTES.md, eighteenth session), which ranks the default too low.
+// With it the burst reads 41.8-42.0 (twenty-first session): part of the gap, at 0.2 s a search.
+inline constexpr double kFirstWarmupSeconds = 0.2;
 // A finalist displaces the burst winner when it is faster sustained by more than this factor.
 inline constexpr double kDisplaceMargin = 1.015;
 // The finals are skipped when they could take the search past this (it stays within a minute).

@@ -80,6 +80,41 @@ TEST(CudaPlanSpace, NamesRoundTrip) {
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad;
 }
 
+TEST(CudaPlanSpace, RegisterCapIsTheLastPartOfTheName) {
+  ASSERT_TRUE(CudaPlan::parse("f2.b6.t2.T.R64").has_value());
+  EXPECT_EQ(CudaPlan::parse("f2.b6.t2.T.R64")->max_registers, 64);
+  EXPECT_EQ(CudaPlan::parse("f2.b6.t2.T.R64")->name(), "f2.b6.t2.T.R64");
+  EXPECT_EQ(CudaPlan::parse("f2.b6.t1.R48")->name(), "f2.b6.t1.R48");
+  EXPECT_EQ(CudaPlan::parse("f2.b6.t2.T")->max_registers, 0) << "no R: the compiler's choice";
+  EXPECT_NE(*CudaPlan::parse("f2.b6.t2.T.R64"), *CudaPlan::parse("f2.b6.t2.T"));
+  for (const char* bad : {"f2.b6.t2.R64.T", "f2.b6.t2.T.R64.R56", "f2.b6.t2.T.R", "f2.b6.t2.T.Rx", "f2.b6.t2.T.R64x",
+                          "f2.b6.t2.T.R123456", "f2.b6.R64.t2"})
+    EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": R, digits, last";
+}
+
+TEST(CudaPlanSpace, RegisterCapSetsTheBlocksPerSmTheCompilerMustFit) {
+  CudaPlan p = *CudaPlan::parse("f2.b6.t2.T");  // N = 3: 3 x 20 = 60 threads, two warps
+  EXPECT_EQ(p.min_blocks_per_sm(20), 1) << "no cap";
+  p.max_registers = 64;
+  EXPECT_EQ(p.min_blocks_per_sm(20), 16);  // 65536 / (64 x 64)
+  p.max_registers = 56;
+  EXPECT_EQ(p.min_blocks_per_sm(20), 18);  // 65536 / (56 x 64) = 18.3
+  p.max_registers = 32;
+  EXPECT_EQ(p.min_blocks_per_sm(20), 32) << "at most 32 resident blocks";
+  EXPECT_EQ(cuda_plan_rejection(p, 3, true), "");
+  p.max_registers = 60;
+  EXPECT_EQ(cuda_plan_rejection(p, 3, true),
+            "a register cap (R) is a multiple of 8 from 32 to 248 (registers are allocated 8 at a time), not 60");
+  p.max_registers = 24;
+  EXPECT_NE(cuda_plan_rejection(p, 3, true), "");
+  // 4 elements of 84 nodes (N = 6): 336 threads, 11 warps x 32 x 248 registers > 64K
+  const CudaPlan big = *CudaPlan::parse("f2.b4.t1.T.R248");
+  EXPECT_EQ(cuda_plan_rejection(big, 6, false),
+            "248 registers per thread for 336 threads per block exceed the 64K registers of an SM");
+  EXPECT_EQ(cuda_plan_rejection(*CudaPlan::parse("f2.b4.t1.M.C.A.R64"), 4, false),
+            "a register cap (R) is an option of the one-node-per-thread kernels (not of M plans)");
+}
+
 TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
   for (int N = 1; N <= 8; ++N)
     for (bool single : {false, true}) {
@@ -127,6 +162,8 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
         expected.insert({".M.W.H.C.A", ".M.W.H.C.A.G"});
         if (!single) expected.insert(".M.W.H.C");
       }
+      // the fused stage with transposed operators and at most 64 registers: fp32 up to N = 3
+      if (single && N <= 3) expected.insert(".T.R64");
       EXPECT_EQ(layouts, expected) << "N = " << N << (single ? " fp32" : " fp64");
       for (const PlanCandidate& c : plans) {
         if (c.plan.mma_neighbours) EXPECT_EQ(c.plan.elements_per_block, c.plan.mma_split_columns ? 8 : 4) << c.plan.name();
@@ -142,8 +179,10 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       // below the tensor cores: one element per thread (about 64 threads), but two at fp32 N = 3;
       // fp32 N = 2 one since the 16-byte state and flux loads (eighteenth session)
       if (single && N == 2) EXPECT_EQ(plans.front().plan.name(), "f2.b6.t1.T");
-      if (single && N == 3) EXPECT_EQ(plans.front().plan.name(), "f2.b6.t2.T");
-      if (N == 1) EXPECT_EQ(plans.front().plan.name(), "f2.b16.t1.T");
+      if (single && N == 3) EXPECT_EQ(plans.front().plan.name(), "f2.b6.t2.T.R64");
+      if (single && N == 3) EXPECT_EQ(default_cuda_plan(3, true, 80).name(), "f2.b6.t2.T") << "R64 measured on sm_90";
+      if (N == 1) EXPECT_EQ(plans.front().plan.name(), single ? "f2.b16.t1.T" : "f2.b32.t1.T.S");
+      if (N == 1) EXPECT_EQ(default_cuda_plan(1, false, 80).name(), "f2.b16.t1.T") << "b32.S measured on sm_90";
       if (plans.front().plan.mma)
         EXPECT_EQ(plans.front().plan.elements_per_block,
                   single && N == 4 ? 10 : plans.front().plan.mma_split_columns || (single && (N == 5 || N == 7)) ? 8 : 4)
