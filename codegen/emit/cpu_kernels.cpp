@@ -19,12 +19,12 @@ namespace {
 // contiguous range per thread (the ranges the state's first touch gave each thread's memory).
 std::string omp_schedule(int chunk) { return chunk > 0 ? "static, " + std::to_string(chunk) : "static"; }
 
-// The volume loop's calls of batch_derivatives at a node: 6 / nf passes of nf fields.
-std::string volume_passes(int nf) {
-  DGMAX_ASSERT(nf >= 1 && 6 % nf == 0, "volume fields per pass " + std::to_string(nf) + " do not divide 6");
+// The calls of `call` (batch_derivatives, batch_lift_fields) in 6 / nf passes of nf fields, each
+// line `indent` + call<m0, nf>(args).
+std::string field_passes(int nf, const std::string& call, const std::string& args, const std::string& indent) {
+  DGMAX_ASSERT(nf >= 1 && 6 % nf == 0, "fields per pass " + std::to_string(nf) + " do not divide 6");
   std::string out;
-  for (int m0 = 0; m0 < 6; m0 += nf)
-    out += fmt::format("    batch_derivatives<{}, {}>(i, u, dr, ds, dt);\n", m0, nf);
+  for (int m0 = 0; m0 < 6; m0 += nf) out += fmt::format("{}{}<{}, {}>({});\n", indent, call, m0, nf, args);
   return out;
 }
 
@@ -140,34 +140,39 @@ DGMAX_FN void batch_fluxes(const int* __restrict ke, const real_t (*__restrict u
 
 // LIFT times the face fluxes fl: [4*NFP][6][W] for every node, lf: [NP][6][W] (a pass of its
 // own before the volume terms: the node loop then holds the 18 derivative accumulators only).
-// LR rows at a time (18 accumulators): each face-flux vector loaded serves LR rows, so the pass is
-// bound by the FMAs rather than by reading fl (tens of KB at N >= 5, beyond L1) once per row.
+// LR rows at a time: each face-flux vector loaded serves LR rows, so the pass is bound by the FMAs
+// rather than by reading fl (tens of KB at N >= 5, beyond L1) once per row. Fields C0 .. C0+NC-1
+// (the plan's hF passes, as in the volume loop): LR x NC accumulators of W lanes, 18 for all six
+// fields, which 16 vector registers do not hold; 9 for three.
 enum {{ LR = 3 }};
-DGMAX_FN void batch_lift(const real_t (*__restrict fl)[W], real_t (*__restrict lf)[W]) {{
+template <int C0, int NC>
+DGMAX_FN void batch_lift_fields(const real_t (*__restrict fl)[W], real_t (*__restrict lf)[W]) {{
   for (int i0 = 0; i0 < NP; i0 += LR) {{
     int row[LR];  // the last block repeats row NP-1 past the end (computed, not stored)
     for (int r = 0; r < LR; ++r) row[r] = i0 + r < NP ? i0 + r : NP - 1;
-    alignas(64) real_t acc[LR][6][W];
+    alignas(64) real_t acc[LR][NC][W];
     for (int r = 0; r < LR; ++r)
-      for (int c = 0; c < 6; ++c)
+      for (int c = 0; c < NC; ++c)
 #pragma omp simd
         for (int e = 0; e < W; ++e) acc[r][c][e] = real_t(0);
     for (int m = 0; m < NFACE_NODES; ++m) {{
       real_t l[LR];
       for (int r = 0; r < LR; ++r) l[r] = LIFT[row[r]][m];
-      for (int c = 0; c < 6; ++c)
+      for (int c = 0; c < NC; ++c)
 #pragma omp simd
         for (int e = 0; e < W; ++e) {{
-          const real_t v = fl[m * 6 + c][e];
+          const real_t v = fl[m * 6 + C0 + c][e];
           for (int r = 0; r < LR; ++r) acc[r][c][e] = OP_FMA(l[r], v, acc[r][c][e]);
         }}
     }}
     for (int r = 0; r < LR && i0 + r < NP; ++r)
-      for (int c = 0; c < 6; ++c)
+      for (int c = 0; c < NC; ++c)
 #pragma omp simd
-        for (int e = 0; e < W; ++e) lf[(i0 + r) * 6 + c][e] = acc[r][c][e];
+        for (int e = 0; e < W; ++e) lf[(i0 + r) * 6 + C0 + c][e] = acc[r][c][e];
   }}
 }}
+DGMAX_FN void batch_lift(const real_t (*__restrict fl)[W], real_t (*__restrict lf)[W]) {{
+{lift_passes}}}
 
 // d/dr, d/ds, d/dt at node i of fields M0 .. M0+NF-1 into dr, ds, dt: [6][W]. The volume loop
 // runs in passes of NF fields (the plan's hF): 3 NF accumulators of W lanes each, which a host with
@@ -327,7 +332,8 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
 }}
 
 )",
-                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("volume_passes", volume_passes(plan.volume_fields)), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),
+                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("volume_passes", field_passes(plan.volume_fields, "batch_derivatives", "i, u, dr, ds, dt", "    ")),
+                     fmt::arg("lift_passes", field_passes(plan.volume_fields, "batch_lift_fields", "fl, lf", "  ")), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),
                      fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("wide", plan.wide_trace_offsets ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),
                      fmt::arg("fscale", kGeoFscale), fmt::arg("inv_eps", kMatInvEps), fmt::arg("inv_mu", kMatInvMu),

@@ -86,7 +86,7 @@ CpuPlan cpu_plan_for(int N, bool single, size_t state_entries) {
     throw UserError("DGMAX_CPU_PLAN='" + forced + "' is no plan name", {},
                     "write fF.wW.cC.vV[.fma][.hH][.o64], e.g. f1.w8.c32.v512.fma (F: 1 fused, 0 four passes; W: elements "
                     "per batch; C: elements per OpenMP chunk, 0: one range per thread; V: vector bits, 0 = the compiler's "
-                    "choice; H: fields per volume pass, 1..3, default 6; o64: 64-bit exterior-trace offsets)");
+                    "choice; H: fields per pass of the volume loop and the lift, 1..3, default 6; o64: 64-bit exterior-trace offsets)");
   return cpu_plan_fitting_state(*plan, state_entries);
 }
 

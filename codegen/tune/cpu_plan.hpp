@@ -40,14 +40,15 @@ struct CpuPlan {
   // (bench/NOTES.md, thirteenth session). Needed when the state (ghosts included) has 2^31
   // entries or more (cpu_plan_fitting_state sets it then).
   bool wide_trace_offsets = false;
-  // Fields per pass of the fused stage's volume loop (6, 3, 2 or 1): each pass holds 3 x this many
-  // accumulators of one batch. 6 needs 18 of them plus the state's 6 and the operators' 3 in
-  // registers, more than AVX2's 16: in passes of 3 the stage ran 1.03-1.14x faster at N = 3..6 on
-  // the AVX2 dev VM (bench/NOTES.md, twentieth session).
+  // Fields per pass of the fused stage's volume loop and of its lift (6, 3, 2 or 1): each volume
+  // pass holds 3 x this many accumulators of one batch, each lift pass 3 rows x this many. 6 needs
+  // 18 of them plus the state's 6 and the operators' 3 in registers, more than AVX2's 16: in passes
+  // of 3 the stage ran 1.03-1.14x faster at N = 3..6 on the AVX2 dev VM (the volume loop, bench/
+  // NOTES.md, twentieth session), and the lift's passes gave 1.02-1.07x more (twenty-first).
   int volume_fields = 6;
 
   // "f1.w8.c32.v512.fma.h3.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0:
-  // the compiler's choice), "fma" when set, "hF" with F volume fields per pass (absent: 6), "o64"
+  // the compiler's choice), "fma" when set, "hF" with F fields per volume and lift pass (absent: 6), "o64"
   // with wide trace offsets.
   std::string name() const;
   static std::optional<CpuPlan> parse(const std::string& name);
