@@ -10,8 +10,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
 
 #include "codegen/emit/cuda_kernels.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
@@ -23,23 +28,54 @@ using namespace dgmax;
 
 namespace {
 
-// The size of section `name` of a 64-bit ELF image (a cubin), or -1 when it has none. A kernel's
-// static shared memory is its section ".nv.shared.<kernel>" (no bits in the file, just a size).
-long elf_section_size(const std::vector<char>& elf, const std::string& name) {
+// Section `name` of a 64-bit ELF image (a cubin), if it has one.
+std::optional<Elf64_Shdr> elf_section(const std::vector<char>& elf, const std::string& name) {
   Elf64_Ehdr eh;
-  if (elf.size() < sizeof eh) return -1;
+  if (elf.size() < sizeof eh) return std::nullopt;
   std::memcpy(&eh, elf.data(), sizeof eh);
   auto section = [&](int i) {
     Elf64_Shdr sh;
     std::memcpy(&sh, elf.data() + eh.e_shoff + static_cast<size_t>(i) * eh.e_shentsize, sizeof sh);
     return sh;
   };
-  if (eh.e_shoff + static_cast<size_t>(eh.e_shnum) * eh.e_shentsize > elf.size()) return -1;
+  if (eh.e_shoff + static_cast<size_t>(eh.e_shnum) * eh.e_shentsize > elf.size()) return std::nullopt;
   const Elf64_Shdr names = section(eh.e_shstrndx);
   for (int i = 0; i < eh.e_shnum; ++i) {
     const Elf64_Shdr sh = section(i);
-    if (names.sh_offset + sh.sh_name < elf.size() && name == elf.data() + names.sh_offset + sh.sh_name)
-      return static_cast<long>(sh.sh_size);
+    if (names.sh_offset + sh.sh_name < elf.size() && name == elf.data() + names.sh_offset + sh.sh_name) return sh;
+  }
+  return std::nullopt;
+}
+
+// The size of section `name`, or -1 when there is none. A kernel's static shared memory is its
+// section ".nv.shared.<kernel>" (no bits in the file, just a size).
+long elf_section_size(const std::vector<char>& elf, const std::string& name) {
+  const std::optional<Elf64_Shdr> sh = elf_section(elf, name);
+  return sh ? static_cast<long>(sh->sh_size) : -1;
+}
+
+// The registers per thread of `kernel` in a cubin, what the driver reports as NUM_REGS, or -1:
+// the EIATTR_REGCOUNT attribute (0x2f: the kernel's symbol index, then the count) of the cubin's
+// .nv.info section, whose entries are a format byte, an attribute byte and, for format 4, a 16-bit
+// size and that many bytes (formats 2, 3: 2 bytes of value; 1: none). The kernel's symbol index is
+// the sh_info of its code section .text.<kernel>.
+int cubin_registers(const std::vector<char>& cubin, const std::string& kernel) {
+  const std::optional<Elf64_Shdr> text = elf_section(cubin, ".text." + kernel), info = elf_section(cubin, ".nv.info");
+  if (!text || !info || info->sh_offset + info->sh_size > cubin.size()) return -1;
+  const unsigned char* b = reinterpret_cast<const unsigned char*>(cubin.data()) + info->sh_offset;
+  for (size_t at = 0; at + 4 <= info->sh_size;) {
+    const int format = b[at], attribute = b[at + 1];
+    if (format != 4) {
+      at += format == 1 ? 2 : 4;
+      continue;
+    }
+    const size_t size = b[at + 2] | (b[at + 3] << 8);
+    uint32_t payload[2] = {0, 0};
+    if (attribute == 0x2f && size == 8 && at + 12 <= info->sh_size) {
+      std::memcpy(payload, b + at + 4, 8);
+      if (payload[0] == text->sh_info) return static_cast<int>(payload[1]);
+    }
+    at += 4 + size;
   }
   return -1;
 }
@@ -78,6 +114,34 @@ TEST(NvrtcPlans, StaticSharedMemoryIsWhatThePlanCounts) {
     }
   }
   EXPECT_GE(checked, 18);
+}
+
+// A register cap (R) holds in the compiled stage kernel, where the uncapped plan uses more: fp32
+// N = 3, `f2.b6.t2.T` (74 registers on the H200 without J) against R64 and R48.
+TEST(NvrtcPlans, RegisterCapHoldsInTheCompiledKernel) {
+  const Problem p = test::mixed_problem(3, 3);
+  codegen::KernelSpec spec = make_kernel_spec(p, true);
+  codegen::NvrtcOptions opt;
+  opt.arch = "sm_90";
+  std::map<int, int> registers;  // cap (0: none) -> the stage kernel's registers
+  for (int cap : {0, 64, 48}) {
+    spec.plan.cuda = *codegen::CudaPlan::parse("f2.b6.t2.T");
+    spec.plan.cuda.max_registers = cap;
+    ASSERT_EQ(codegen::cuda_plan_rejection(spec.plan.cuda, 3, true), "");
+    const std::string source = codegen::generate_cuda_source(spec);
+    EXPECT_NE(source.find(cap ? fmt::format("#define NODE_KERNEL_BOUNDS __launch_bounds__(NT, {})",
+                                            spec.plan.cuda.min_blocks_per_sm(p.Np(), true))
+                              : std::string("#define NODE_KERNEL_BOUNDS __launch_bounds__(NT)\n")),
+              std::string::npos)
+        << cap;
+    registers[cap] = cubin_registers(codegen::nvrtc_compile(source, "regcap_R" + std::to_string(cap), opt), "dgmax_stage");
+  }
+  std::printf("fp32 N = 3 f2.b6.t2.T, dgmax_stage: %d registers, %d with R64, %d with R48\n", registers[0],
+              registers[64], registers[48]);
+  EXPECT_GT(registers[0], 64) << "the uncapped stage: the cap would change nothing";
+  EXPECT_LE(registers[64], 64);
+  EXPECT_LE(registers[48], 48);
+  EXPECT_GT(registers[48], 0);
 }
 
 TEST(NvrtcPlans, EveryAcceptedPlanCompiles) {
