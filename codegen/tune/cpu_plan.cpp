@@ -14,7 +14,7 @@ namespace dgmax::codegen {
 
 std::string CpuPlan::name() const {
   return fmt::format("f{}.w{}.c{}.v{}{}{}{}", fused ? 1 : 0, batch, elements_per_chunk, vector_bits, fma ? ".fma" : "",
-                     volume_fields != 6 ? ".h" + std::to_string(volume_fields) : "", wide_trace_offsets ? ".o64" : "");
+                     fields_per_pass != 6 ? ".h" + std::to_string(fields_per_pass) : "", wide_trace_offsets ? ".o64" : "");
 }
 
 std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
@@ -38,7 +38,7 @@ std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
     else if (field == 4 && part == "fma") p.fma = true, ++field;
     // h1..h3 (6, the default, is written without a suffix)
     else if ((field == 4 || field == 5) && part.size() == 2 && part[0] == 'h' && part[1] >= '1' && part[1] <= '3')
-      p.volume_fields = part[1] - '0', field = 6;
+      p.fields_per_pass = part[1] - '0', field = 6;
     else if (field >= 4 && field <= 6 && part == "o64") p.wide_trace_offsets = true, field = 7;
     else return std::nullopt;
   }
@@ -64,7 +64,7 @@ CpuPlan default_cpu_plan_for_simd(int N, bool single, int bits) {
   CpuPlan p;
   p.batch = bits / (single ? 32 : 64);
   p.vector_bits = bits >= 256 ? bits : 0;  // 128: every x86-64 compiler's choice anyway
-  p.volume_fields = bits >= 512 ? 6 : 3;    // 16 registers: see volume_fields
+  p.fields_per_pass = bits >= 512 ? 6 : 3;    // 16 registers: see fields_per_pass
   p.elements_per_chunk = 0;  // one range per thread: 1.3-1.6x at N = 1, 2 on 16 cores (bench/NOTES.md, eleventh session)
   return p;
 }

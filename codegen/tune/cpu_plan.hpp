@@ -45,7 +45,7 @@ struct CpuPlan {
   // 18 of them plus the state's 6 and the operators' 3 in registers, more than AVX2's 16: in passes
   // of 3 the stage ran 1.03-1.14x faster at N = 3..6 on the AVX2 dev VM (the volume loop, bench/
   // NOTES.md, twentieth session), and the lift's passes gave 1.02-1.07x more (twenty-first).
-  int volume_fields = 6;
+  int fields_per_pass = 6;
 
   // "f1.w8.c32.v512.fma.h3.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0:
   // the compiler's choice), "fma" when set, "hF" with F fields per volume and lift pass (absent: 6), "o64"
@@ -55,7 +55,7 @@ struct CpuPlan {
   bool operator==(const CpuPlan& o) const {
     return fused == o.fused && batch == o.batch && elements_per_chunk == o.elements_per_chunk &&
            vector_bits == o.vector_bits && fma == o.fma && wide_trace_offsets == o.wide_trace_offsets &&
-           volume_fields == o.volume_fields;
+           fields_per_pass == o.fields_per_pass;
   }
 };
 

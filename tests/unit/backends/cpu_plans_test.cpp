@@ -26,10 +26,10 @@ constexpr double kDoubleTol = 1e-15, kSingleTol = 2e-6;  // as cpu_backend_test.
 
 // chunk: elements per OpenMP chunk, -1: two batches; 0: one range per thread (the default)
 codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chunk = -1, bool wide = false,
-                      int volume_fields = 6) {
+                      int fields_per_pass = 6) {
   codegen::CpuPlan p;
   p.wide_trace_offsets = wide;
-  p.volume_fields = volume_fields;
+  p.fields_per_pass = fields_per_pass;
   p.fused = fused;
   p.batch = batch;
   p.elements_per_chunk = chunk < 0 ? 2 * batch : chunk;
@@ -43,7 +43,7 @@ codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chun
 // with and without FMA; OpenMP chunks of two batches or one range of batches per thread; the
 // exterior traces' offsets as ints (states under 2^31 entries) or computed in 64 bits (o64; the
 // path of larger states, which no test can allocate, taken here on small ones); the volume loop in
-// passes of 3, 2 and 1 fields.
+// and the lift in passes of 3, 2 and 1 fields.
 std::vector<codegen::CpuPlan> variants(int bits) {
   const int simd = codegen::host_simd_bits() >= 512 ? 512 : 256;
   const int lanes = simd / bits;
@@ -84,9 +84,9 @@ TEST(CpuPlans, NamesParseBack) {
   EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.v512.o64.fma").has_value());
   EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.v512.fma.o64.o64").has_value());
   EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.o64").has_value());
-  EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.fma.h3.o64")->volume_fields, 3);
-  EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.h2")->volume_fields, 2);
-  EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.fma")->volume_fields, 6);
+  EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.fma.h3.o64")->fields_per_pass, 3);
+  EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.h2")->fields_per_pass, 2);
+  EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.fma")->fields_per_pass, 6);
   for (const char* bad : {"f1.w4.c0.v256.fma.h6", "f1.w4.c0.v256.fma.h4", "f1.w4.c0.v256.fma.h0",
                           "f1.w4.c0.v256.fma.o64.h3", "f1.w4.c0.v256.h3.fma", "f1.w4.c0.v256.fma.h3.h3"})
     EXPECT_FALSE(codegen::CpuPlan::parse(bad).has_value()) << bad;
