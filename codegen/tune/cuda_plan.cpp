@@ -144,12 +144,18 @@ std::string CudaPlan::name() const {
                      mma_neighbours ? ".G" : "", max_registers > 0 ? fmt::format(".R{}", max_registers) : "");
 }
 
+namespace {
+
+// Blocks of `threads` threads with `registers` each that the register file of an SM (64K 32-bit
+// registers) holds, the block's threads rounded up to whole warps. 0: not one.
+int register_file_blocks(int registers, int threads) { return 65536 / (registers * 32 * ((threads + 31) / 32)); }
+
+}  // namespace
+
 int CudaPlan::min_blocks_per_sm(int Np, bool single) const {
   if (max_registers <= 0) return 1;
-  // the register file (64K 32-bit registers per SM) over the registers of one block of whole warps;
   // at most 32 resident blocks per SM (sm_80, sm_90)
-  const int warps = (threads_per_block(Np, single) + 31) / 32;
-  return std::clamp(65536 / (max_registers * 32 * warps), 1, 32);
+  return std::clamp(register_file_blocks(max_registers, threads_per_block(Np, single)), 1, 32);
 }
 
 std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
@@ -312,7 +318,7 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
     if (plan.max_registers < 32 || plan.max_registers > 248 || plan.max_registers % 8 != 0)
       return fmt::format("a register cap (R) is a multiple of 8 from 32 to 248 (registers are allocated 8 at a "
                          "time), not {}", plan.max_registers);
-    if (plan.max_registers * 32 * ((plan.threads_per_block(Np, single) + 31) / 32) > 65536)
+    if (register_file_blocks(plan.max_registers, plan.threads_per_block(Np, single)) < 1)
       return fmt::format("{} registers per thread for {} threads per block exceed the 64K registers of an SM",
                          plan.max_registers, plan.threads_per_block(Np, single));
   }

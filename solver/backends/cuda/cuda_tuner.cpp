@@ -253,7 +253,8 @@ codegen::CudaPlan cuda_plan_for(const Problem& p, bool single, std::string* sour
     const std::optional<codegen::CudaPlan> plan = codegen::CudaPlan::parse(forced);
     if (!plan)
       throw UserError(std::string("DGMAX_CUDA_PLAN='") + forced + "' is no plan name", {},
-                      "write fF.bB.tT[.T][.S][.V] or f2.bB.t1.M[.W][.C][.A][.G], e.g. f2.b4.t1.T (dgmax tune lists the plans)");
+                      "write fF.bB.tT[.T][.S][.V][.Rn] (Rn: at most n registers per thread) or "
+                      "f2.bB.t1.M[.W][.H][.X][.E|.E2|.E3|.E4][.C][.A][.G], e.g. f2.b4.t1.T (dgmax tune lists the plans)");
     const std::string why = codegen::cuda_plan_rejection(
         *plan, p.N, single, cuda::driver_available() ? cuda_block_limits() : codegen::CudaBlockLimits{}, bool(p.current));
     if (!why.empty()) throw UserError(std::string("DGMAX_CUDA_PLAN='") + forced + "' cannot run: " + why);
