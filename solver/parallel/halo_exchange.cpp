@@ -39,11 +39,21 @@ HaloExchange::HaloExchange(const Halo& halo, const RefElement& ref, int stride, 
   recv_index_ = trace_indices(halo.recv, ref, stride, recv_offset_);
   send_.assign(send_index_.size() * value_bytes_, 0);
   recv_.assign(recv_index_.size() * value_bytes_, 0);
+  send_data_ = send_.data();
+  recv_data_ = recv_.data();
 #if DGMAX_HAS_MPI
   requests_.assign(2 * neighbours_.size(), nullptr);
 #else
   if (active()) throw InternalError("a halo exchange with neighbours in a build without MPI");
 #endif
+}
+
+void HaloExchange::use_buffers(void* send, void* recv) {
+  DGMAX_ASSERT((send || bytes_sent() == 0) && (recv || bytes_received() == 0), "use_buffers() without memory");
+  send_data_ = static_cast<unsigned char*>(send);
+  recv_data_ = static_cast<unsigned char*>(recv);
+  send_ = {};
+  recv_ = {};
 }
 
 HaloExchange::HaloExchange(HaloExchange&&) noexcept = default;
@@ -60,12 +70,12 @@ void HaloExchange::post() {
   constexpr int kTag = 7100;  // face traces
   for (int r = 0; r < R; ++r) {
     const size_t n = (recv_offset_[r + 1] - recv_offset_[r]) * value_bytes_;
-    MPI_Irecv(recv_.data() + recv_offset_[r] * value_bytes_, static_cast<int>(n), MPI_BYTE, neighbours_[r], kTag,
+    MPI_Irecv(recv_data_ + recv_offset_[r] * value_bytes_, static_cast<int>(n), MPI_BYTE, neighbours_[r], kTag,
               MPI_COMM_WORLD, &req[r]);
   }
   for (int r = 0; r < R; ++r) {
     const size_t n = (send_offset_[r + 1] - send_offset_[r]) * value_bytes_;
-    MPI_Isend(send_.data() + send_offset_[r] * value_bytes_, static_cast<int>(n), MPI_BYTE, neighbours_[r], kTag,
+    MPI_Isend(send_data_ + send_offset_[r] * value_bytes_, static_cast<int>(n), MPI_BYTE, neighbours_[r], kTag,
               MPI_COMM_WORLD, &req[R + r]);
   }
 }

@@ -53,21 +53,28 @@ class HaloExchange {
   // Host buffers (send: [send_index().size()], recv: [recv_index().size()] values): a device
   // backend copies its packed traces into send_buffer(), then post(); wait(), then copies
   // recv_buffer() to the device.
-  void* send_buffer() { return send_.data(); }
-  void* recv_buffer() { return recv_.data(); }
+  void* send_buffer() { return send_data_; }
+  void* recv_buffer() { return recv_data_; }
+  // The caller's host memory instead of the exchange's own (a device backend's page-locked
+  // buffers, which its copies reach at full rate), each of bytes_sent() / bytes_received() at
+  // least, kept alive by the caller while the exchange is used.
+  void use_buffers(void* send, void* recv);
   void post();
   void wait();
   // Seconds spent inside wait(): the exchange time the overlapped work did not hide.
   double wait_seconds() const { return wait_s_; }
   // Messages and bytes sent per exchange.
   int messages() const { return static_cast<int>(neighbours_.size()); }
-  size_t bytes_sent() const { return send_.size(); }
+  size_t bytes_sent() const { return send_index_.size() * value_bytes_; }
+  size_t bytes_received() const { return recv_index_.size() * value_bytes_; }
 
  private:
   std::vector<int> neighbours_;
   std::vector<size_t> send_offset_, recv_offset_;  // [R + 1] value offsets per neighbour
   std::vector<int> send_index_, recv_index_;
-  std::vector<unsigned char> send_, recv_;
+  std::vector<unsigned char> send_, recv_;  // own buffers, unless use_buffers() gave others
+  unsigned char* send_data_ = nullptr;
+  unsigned char* recv_data_ = nullptr;
   size_t value_bytes_ = 8;
   std::vector<void*> requests_;  // opaque MPI requests (an MPI build only), [2R]
   double wait_s_ = 0;

@@ -220,8 +220,9 @@ class CudaBackend final : public CudaPlanBackend {
     stop.record();
     return stop.elapsed_ms(start) / 1e3;
   }
-  double exchange_wait_seconds() const override { return exposed_s_; }
-  double exchange_hidden_seconds() const override { return hidden_s_; }
+  // (both wait for the device: the exchange's times are read off its events)
+  double exchange_wait_seconds() const override { return halo_ ? halo_->exposed_seconds() : 0.0; }
+  double exchange_hidden_seconds() const override { return halo_ ? halo_->hidden_seconds() : 0.0; }
   void step(double t, double dt) override {
     begin_timed();
     step_kernels(t, dt);
@@ -363,17 +364,12 @@ class CudaBackend final : public CudaPlanBackend {
     q_.zero();
     if (halo_exchanges(p_.md->halo)) {
       halo_ = std::make_unique<CudaHalo>(ctx_, p_.md->halo, *p_.ref, p_.Np(), std::is_same_v<Real, float>);
-      interior_start_ = cuda::Event(ctx_);
-      interior_stop_ = cuda::Event(ctx_);
     }
   }
 
   // A partitioned run: the ghosts' face nodes of q := the neighbours' traces (before every stage).
   void exchange(const cuda::DeviceBuffer& q) {
-    if (!halo_) return;
-    const double w0 = halo_->wait_seconds();
-    halo_->exchange(q.ptr());
-    exposed_s_ += halo_->wait_seconds() - w0;
+    if (halo_) halo_->exchange(q.ptr());
   }
 
   // Elements [0, split) need no ghost (the owned elements come interior first, Halo::K_interior):
@@ -386,19 +382,11 @@ class CudaBackend final : public CudaPlanBackend {
     return (interior < 0 ? p_.K_owned() : interior) / epb * epb;
   }
 
-  // One stage with the exchange behind the interior elements. The host waits for the messages while
-  // the device computes [0, split); the copy back then waits for that launch, so the wait W is
-  // hidden up to the launch's device time T: hidden min(W, T), exposed max(0, W - T).
+  // One stage with the exchange behind the interior elements: the device computes [0, split) while
+  // the traces travel (the stage kernel reads q's ghosts only for the elements after split, and
+  // writes q_next), then the rest once the ghosts are in.
   void overlapped_stage(int split, double t, Real a, Real b, Real dt) {
-    halo_->begin(q_.ptr());
-    interior_start_.record();
-    launch_stage(q_, q_next_, t, a, b, dt, 0, split);
-    interior_stop_.record();
-    const double w0 = halo_->wait_seconds();
-    halo_->end(q_.ptr());
-    const double wait = halo_->wait_seconds() - w0, busy = 1e-3 * interior_stop_.elapsed_ms(interior_start_);
-    hidden_s_ += std::min(wait, busy);
-    exposed_s_ += std::max(0.0, wait - busy);
+    halo_->exchange(q_.ptr(), [&] { launch_stage(q_, q_next_, t, a, b, dt, 0, split); });
     launch_stage(q_, q_next_, t, a, b, dt, split, p_.K_owned());
     std::swap(q_, q_next_);
   }
@@ -500,8 +488,6 @@ class CudaBackend final : public CudaPlanBackend {
   CudaMonitors monitors_{ctx_, std::is_same_v<Real, float>, p_.Np()};  // probes and DFT monitors
   std::unique_ptr<CudaHalo> halo_;  // several ranks: the face-trace exchange
   bool overlap_enabled_ = env("DGMAX_HALO_OVERLAP") != "0";  // (=0: for measuring what the overlap gains)
-  cuda::Event interior_start_, interior_stop_;  // around the interior launch (made with halo_)
-  double exposed_s_ = 0, hidden_s_ = 0;  // exchange time not hidden / hidden behind interior elements
 };
 
 }  // namespace

@@ -58,6 +58,13 @@ namespace {
   X(cuMemcpyHtoD_v2)                                                                                  \
   X(cuMemcpyDtoH_v2)                                                                                  \
   X(cuMemcpyDtoD_v2)                                                                                  \
+  X(cuMemcpyHtoDAsync_v2)                                                                             \
+  X(cuMemcpyDtoHAsync_v2)                                                                             \
+  X(cuMemHostAlloc)                                                                                   \
+  X(cuMemFreeHost)                                                                                    \
+  X(cuStreamCreate)                                                                                   \
+  X(cuStreamDestroy_v2)                                                                               \
+  X(cuStreamWaitEvent)                                                                                \
   X(cuMemsetD8_v2)                                                                                    \
   X(cuMemGetInfo_v2)                                                                                  \
   X(cuEventCreate)                                                                                    \
@@ -547,6 +554,22 @@ void DeviceBuffer::download(void* dst, size_t bytes, size_t offset) const {
              "cuMemcpyDtoH(" + bytes_text(bytes) + " from '" + what_ + "')");
 }
 
+void DeviceBuffer::upload_async(const void* src, size_t bytes, Stream stream, size_t offset) {
+  check_range(*this, "upload_async", bytes, offset);
+  if (bytes == 0) return;
+  ctx_->make_current();
+  ok_or_fail(api().cuMemcpyHtoDAsync_v2(ptr_ + offset, src, bytes, stream),
+             "cuMemcpyHtoDAsync(" + bytes_text(bytes) + " to '" + what_ + "')");
+}
+
+void DeviceBuffer::download_async(void* dst, size_t bytes, Stream stream, size_t offset) const {
+  check_range(*this, "download_async", bytes, offset);
+  if (bytes == 0) return;
+  ctx_->make_current();
+  ok_or_fail(api().cuMemcpyDtoHAsync_v2(dst, ptr_ + offset, bytes, stream),
+             "cuMemcpyDtoHAsync(" + bytes_text(bytes) + " from '" + what_ + "')");
+}
+
 void DeviceBuffer::copy_from(const DeviceBuffer& src, size_t bytes, size_t dst_offset, size_t src_offset) {
   check_range(*this, "copy_from (destination)", bytes, dst_offset);
   check_range(src, "copy_from (source)", bytes, src_offset);
@@ -729,6 +752,84 @@ void launch(Function f, const char* kernel_name, Dim3 grid, Dim3 block, size_t s
   }
 }
 
+// ---- PinnedBuffer, OwnedStream -------------------------------------------------------------------
+
+PinnedBuffer::PinnedBuffer(Context& ctx, size_t bytes, std::string what) : ctx_(&ctx) {
+  if (bytes == 0) return;
+  ctx.make_current();
+  void* p = nullptr;
+  ok_or_fail(api().cuMemHostAlloc(&p, bytes, 0),
+             "cuMemHostAlloc(" + bytes_text(bytes) + (what.empty() ? std::string() : " for " + what) + ")");
+  ptr_ = p;
+  size_ = bytes;
+}
+
+PinnedBuffer::~PinnedBuffer() { release(); }
+
+PinnedBuffer::PinnedBuffer(PinnedBuffer&& other) noexcept : ctx_(other.ctx_), ptr_(other.ptr_), size_(other.size_) {
+  other.ptr_ = nullptr;
+  other.size_ = 0;
+}
+
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    ctx_ = other.ctx_;
+    ptr_ = other.ptr_;
+    size_ = other.size_;
+    other.ptr_ = nullptr;
+    other.size_ = 0;
+  }
+  return *this;
+}
+
+void PinnedBuffer::release() noexcept {
+  if (ptr_ && ctx_) {
+    try {
+      ctx_->make_current();
+      api().cuMemFreeHost(ptr_);
+    } catch (...) {
+    }
+  }
+  ptr_ = nullptr;
+  size_ = 0;
+}
+
+OwnedStream::OwnedStream(Context& ctx) : ctx_(&ctx) {
+  ctx.make_current();
+  CUstream s = nullptr;
+  ok_or_fail(api().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  stream_ = s;
+}
+
+OwnedStream::~OwnedStream() { release(); }
+
+OwnedStream::OwnedStream(OwnedStream&& other) noexcept : ctx_(other.ctx_), stream_(other.stream_) {
+  other.stream_ = nullptr;
+}
+
+OwnedStream& OwnedStream::operator=(OwnedStream&& other) noexcept {
+  if (this != &other) {
+    release();
+    ctx_ = other.ctx_;
+    stream_ = other.stream_;
+    other.stream_ = nullptr;
+  }
+  return *this;
+}
+
+void OwnedStream::release() noexcept {
+  if (stream_ && ctx_) {
+    try {
+      ctx_->make_current();
+      api().cuStreamSynchronize(stream_);  // its copies may still read or write buffers freed next
+      api().cuStreamDestroy_v2(stream_);
+    } catch (...) {
+    }
+  }
+  stream_ = nullptr;
+}
+
 void synchronize(Stream stream) { ok_or_fail(api().cuStreamSynchronize(stream), "cuStreamSynchronize"); }
 
 // ---- Event -------------------------------------------------------------------------------------------
@@ -779,8 +880,15 @@ void Event::synchronize() const {
   ok_or_fail(api().cuEventSynchronize(event_), "cuEventSynchronize");
 }
 
+void Event::wait_in(Stream stream) const {
+  DGMAX_ASSERT(event_ != nullptr, "wait_in() on an empty (moved-from) event");
+  ctx_->make_current();
+  ok_or_fail(api().cuStreamWaitEvent(stream, event_, 0), "cuStreamWaitEvent");
+}
+
 float Event::elapsed_ms(const Event& start) const {
   DGMAX_ASSERT(event_ != nullptr && start.event_ != nullptr, "elapsed_ms() with an empty (moved-from) event");
+  start.synchronize();
   synchronize();
   float ms = 0;
   ok_or_fail(api().cuEventElapsedTime(&ms, start.event_, event_), "cuEventElapsedTime");

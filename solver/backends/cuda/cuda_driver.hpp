@@ -147,6 +147,10 @@ class DeviceBuffer {
   // Synchronous copies of `bytes` at byte `offset` of this buffer; InternalError when out of range.
   void upload(const void* src, size_t bytes, size_t offset = 0);
   void download(void* dst, size_t bytes, size_t offset = 0) const;
+  // The same queued on `stream` (host memory should be a PinnedBuffer's: pageable memory makes the
+  // driver copy synchronously through a staging buffer).
+  void upload_async(const void* src, size_t bytes, Stream stream, size_t offset = 0);
+  void download_async(void* dst, size_t bytes, Stream stream, size_t offset = 0) const;
   void copy_from(const DeviceBuffer& src, size_t bytes, size_t dst_offset = 0, size_t src_offset = 0);
   void zero();  // all bytes 0 (cuMemsetD8)
 
@@ -161,6 +165,49 @@ class DeviceBuffer {
   DevicePtr ptr_ = 0;
   size_t size_ = 0;
   std::string what_;
+};
+
+// Page-locked host memory (cuMemHostAlloc / cuMemFreeHost), for copies that run at the link's full
+// rate and asynchronously. Move-only; an empty buffer owns nothing.
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  PinnedBuffer(Context& ctx, size_t bytes, std::string what = {});
+  ~PinnedBuffer();
+  PinnedBuffer(PinnedBuffer&& other) noexcept;
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+
+  void* data() const { return ptr_; }
+  size_t size() const { return size_; }
+
+ private:
+  void release() noexcept;
+  Context* ctx_ = nullptr;
+  void* ptr_ = nullptr;
+  size_t size_ = 0;
+};
+
+// A stream of its own that does not wait for the legacy default stream (CU_STREAM_NON_BLOCKING):
+// copies queued on it run beside the kernels of the default stream; order the two with events
+// (Event::record on one, Event::wait_in on the other). Move-only.
+class OwnedStream {
+ public:
+  OwnedStream() = default;
+  explicit OwnedStream(Context& ctx);
+  ~OwnedStream();  // waits for the work queued on it first
+  OwnedStream(OwnedStream&& other) noexcept;
+  OwnedStream& operator=(OwnedStream&& other) noexcept;
+  OwnedStream(const OwnedStream&) = delete;
+  OwnedStream& operator=(const OwnedStream&) = delete;
+
+  Stream get() const { return stream_; }
+
+ private:
+  void release() noexcept;
+  Context* ctx_ = nullptr;
+  Stream stream_ = nullptr;
 };
 
 // A loaded cubin (cuModuleLoadData / cuModuleUnload). Move-only.
@@ -229,7 +276,11 @@ class Event {
 
   void record(Stream stream = nullptr);
   void synchronize() const;
-  // Milliseconds from `start` to this event, both recorded; waits for this event first.
+  // Work queued on `stream` from now on waits for this event's last record (cuStreamWaitEvent).
+  void wait_in(Stream stream) const;
+  // Milliseconds from `start` to this event, both recorded; waits for this event first (and for
+  // `start`, which may have been recorded on another stream; the result is then negative when
+  // `start` came later).
   float elapsed_ms(const Event& start) const;
 
  private:

@@ -61,7 +61,21 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
 void DeviceBuffer::release() noexcept {}
 void DeviceBuffer::upload(const void*, size_t, size_t) { no_cuda(); }
 void DeviceBuffer::download(void*, size_t, size_t) const { no_cuda(); }
+void DeviceBuffer::upload_async(const void*, size_t, Stream, size_t) { no_cuda(); }
+void DeviceBuffer::download_async(void*, size_t, Stream, size_t) const { no_cuda(); }
 void DeviceBuffer::copy_from(const DeviceBuffer&, size_t, size_t, size_t) { no_cuda(); }
+
+PinnedBuffer::PinnedBuffer(Context&, size_t, std::string) { no_cuda(); }
+PinnedBuffer::~PinnedBuffer() = default;
+PinnedBuffer::PinnedBuffer(PinnedBuffer&&) noexcept {}
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&&) noexcept { return *this; }
+void PinnedBuffer::release() noexcept {}
+
+OwnedStream::OwnedStream(Context&) { no_cuda(); }
+OwnedStream::~OwnedStream() = default;
+OwnedStream::OwnedStream(OwnedStream&&) noexcept {}
+OwnedStream& OwnedStream::operator=(OwnedStream&&) noexcept { return *this; }
+void OwnedStream::release() noexcept {}
 void DeviceBuffer::zero() { no_cuda(); }
 
 Module::Module(const std::vector<char>&, std::string) { no_cuda(); }
@@ -89,6 +103,7 @@ Event& Event::operator=(Event&&) noexcept { return *this; }
 void Event::release() noexcept {}
 void Event::record(Stream) { no_cuda(); }
 void Event::synchronize() const { no_cuda(); }
+void Event::wait_in(Stream) const { no_cuda(); }
 float Event::elapsed_ms(const Event&) const { no_cuda(); }
 
 }  // namespace dgmax::cuda

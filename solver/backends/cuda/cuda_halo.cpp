@@ -18,6 +18,16 @@ CudaHalo::CudaHalo(cuda::Context& ctx, const Halo& halo, const RefElement& ref, 
   };
   buffer(host_.send_index(), send_index_, send_, "halo traces sent");
   buffer(host_.recv_index(), recv_index_, recv_, "halo traces received");
+  send_host_ = cuda::PinnedBuffer(ctx_, std::max<size_t>(1, host_.bytes_sent()), "halo traces sent (host)");
+  recv_host_ = cuda::PinnedBuffer(ctx_, std::max<size_t>(1, host_.bytes_received()), "halo traces received (host)");
+  host_.use_buffers(send_host_.data(), recv_host_.data());
+  copies_ = cuda::OwnedStream(ctx_);
+  for (Timing& t : timing_) {
+    t.gathered = cuda::Event(ctx_);
+    t.scattered = cuda::Event(ctx_);
+    t.interior_start = cuda::Event(ctx_);
+    t.interior_stop = cuda::Event(ctx_);
+  }
 }
 
 cuda::Function CudaHalo::function(const char* name) {
@@ -30,28 +40,65 @@ cuda::Function CudaHalo::function(const char* name) {
   return module_->function(name);
 }
 
-void CudaHalo::begin(cuda::DevicePtr q) {
+// Timeline of one exchange (default stream above, the exchange's stream below):
+//   ... | gather | interior work ..................... | (wait) | rest
+//                 \ copy to host | (MPI on the host) | copy back, scatter /
+// The copies wait for the gather, the rest for the scatter: events, no host synchronization but
+// the one before the messages are sent.
+void CudaHalo::exchange(cuda::DevicePtr q, const std::function<void()>& interior) {
   if (!host_.active()) return;
-  const size_t w = single_ ? sizeof(float) : sizeof(double);
+  Timing& t = timing_[slot_];
+  const cuda::Stream side = copies_.get();
   long n = static_cast<long>(host_.send_index().size());
   cuda::DevicePtr idx = send_index_.ptr(), buf = send_.ptr();
   void* gargs[] = {&n, &idx, &q, &buf};
   cuda::launch(function("dgmax_halo_gather"), "dgmax_halo_gather", static_cast<unsigned>((n + 255) / 256), 256, 0, gargs);
-  send_.download(host_.send_buffer(), static_cast<size_t>(n) * w);  // waits for the gather
+  t.gathered.record();
+  t.gathered.wait_in(side);
+  send_.download_async(send_host_.data(), host_.bytes_sent(), side);
+  t.interior = static_cast<bool>(interior);
+  if (interior) {
+    t.interior_start.record();
+    interior();
+    t.interior_stop.record();
+  }
+  cuda::synchronize(side);  // the traces are on the host (the interior work goes on)
   host_.post();
-}
-
-void CudaHalo::end(cuda::DevicePtr q) {
-  if (!host_.active()) return;
-  const size_t w = single_ ? sizeof(float) : sizeof(double);
+  // the exchange before this one is complete now (this gather came after its scatter): read it
+  harvest(timing_[1 - slot_]);
   host_.wait();
-  // (a copy from pageable memory: it starts after the work queued since begin)
+  recv_.upload_async(recv_host_.data(), host_.bytes_received(), side);
   long m = static_cast<long>(host_.recv_index().size());
-  recv_.upload(host_.recv_buffer(), static_cast<size_t>(m) * w);
   cuda::DevicePtr ridx = recv_index_.ptr(), rbuf = recv_.ptr();
   void* sargs[] = {&m, &ridx, &rbuf, &q};
   cuda::launch(function("dgmax_halo_scatter"), "dgmax_halo_scatter", static_cast<unsigned>((m + 255) / 256), 256, 0,
-               sargs);
+               sargs, side);
+  t.scattered.record(side);
+  t.scattered.wait_in(nullptr);
+  t.pending = true;
+  slot_ = 1 - slot_;
+}
+
+// exposed: how long after the interior work (or the gather, without it) the ghosts arrived;
+// hidden: the rest of the exchange's span.
+void CudaHalo::harvest(Timing& t) {
+  if (!t.pending) return;
+  const double span = std::max(0.0, 1e-3 * t.scattered.elapsed_ms(t.gathered));
+  const double exposed =
+      t.interior ? std::clamp(1e-3 * t.scattered.elapsed_ms(t.interior_stop), 0.0, span) : span;
+  exposed_s_ += exposed;
+  hidden_s_ += span - exposed;
+  t.pending = false;
+}
+
+double CudaHalo::exposed_seconds() {
+  for (Timing& t : timing_) harvest(t);
+  return exposed_s_;
+}
+
+double CudaHalo::hidden_seconds() {
+  for (Timing& t : timing_) harvest(t);
+  return hidden_s_;
 }
 
 }  // namespace dgmax
