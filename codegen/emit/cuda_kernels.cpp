@@ -361,6 +361,27 @@ DGMAX_FN void stage_state(const real_t* __restrict__ q, int K, int kb, int tid, 
 DGMAX_FN void stage_state_async(const real_t* __restrict__ q, int K, int kb, int tid, elem_state_t* __restrict__ sq) {{
   const real_t* qb = q + (long)kb * 6 * NP;
   const int valid = min(EPB, K - kb) * 6 * NP;
+#if !VEC && WIDE_FACES
+  // Rows not padded (fp64, fp32 with NP a multiple of 4): the block's states are one run of
+  // EPB*6*NP values in q and in shared memory alike, whole 16-byte vectors (6*NP is a multiple of
+  // their length, and so is every block's offset in q): 16-byte copies, a quarter (fp32) or half
+  // (fp64) of the copies and their index arithmetic.
+#if SINGLE
+  typedef float4 vec16_t;
+#else
+  typedef double2 vec16_t;
+#endif
+  enum {{ V16 = 16 / sizeof(real_t) }};
+  if constexpr (NPV == NP && (6 * NP) % V16 == 0) {{
+    real_t* s = &SQ_AT(sq[0], 0, 0);
+    for (int n = tid * V16; n < EPB * 6 * NP; n += NT * V16) {{
+      if (n < valid) copy_async(reinterpret_cast<vec16_t*>(s + n), reinterpret_cast<const vec16_t*>(qb + n));
+      else *reinterpret_cast<vec16_t*>(s + n) = vec16_t{{}};
+    }}
+    copy_async_commit();
+    return;
+  }}
+#endif
   for (int n = tid; n < EPB * 6 * NP; n += NT) {{
     const int e = n / (6 * NP), c = n / NP - 6 * e, j = n % NP;
     if (n < valid) copy_async(&SQ_AT(sq[e], c, j), qb + n);
@@ -408,14 +429,49 @@ DGMAX_FN void stage_ops(int tid, real_t* __restrict__ sops) {{
 DGMAX_FN void block_fluxes(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                            const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
                            const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
-                           real_t (*__restrict__ sf)[SF_ROW]) {{
+                           real_t (*__restrict__ sf)[SF_ROW], real_t (*__restrict__ hv)[4][HV_ROW]) {{
+  // The flux's face-invariant part (normal, materials: for upwind its two divisions and the
+  // material and normal loads) once per element face, into shared memory (hv: [EPB][4][HV_ROW],
+  // declared by the kernel, whose shared memory the plan counts).
+#if FLUX_SPLIT
+  for (int n = tid; n < EPB * 4; n += NT) {{
+    const int e = n / 4, f = n % 4, k = kb + e;
+    if (k < K) {{
+      real_t in[29];
+      face_invariant_inputs(k, f, geo + (long)k * GEO, etoe[k * 4 + f], mat, in);
+      flux_face_part(in, hv[e][f]);
+    }}
+  }}
+  __syncthreads();
+#endif
   // a fixed trip count, unrolled: the turns' index loads (vmapP, etoe) and the neighbour loads that
   // depend on them are issued together instead of one chain after the other
 #pragma unroll
   for (int it = 0; it < (EPB * NFACE_NODES + NT - 1) / NT; ++it) {{
     const int n = tid + it * NT;
     const int e = n / NFACE_NODES, m = n - e * NFACE_NODES, k = kb + e;
-    if (n < EPB * NFACE_NODES && k < K) face_node_flux(k, m / NFP, m % NFP, q, geo, mat, etoe, bc, vmapP, vert, t, &sf[e][m * 6]);
+    if (n >= EPB * NFACE_NODES || k >= K) continue;
+    const int f = m / NFP, j = m % NFP;
+#if FLUX_SPLIT
+    const int kP = etoe[k * 4 + f];
+    if (kP >= 0) {{  // an interior face: the node's part of the flux (boundaries: the whole one below)
+      const int nP = vmapP[(k * 4 + f) * NFP + j], iM = Fmask[f][j];
+      const real_t* qk = q + (long)k * 6 * NP;
+      const real_t* xP = q + (long)(nP / NP) * 6 * NP + nP % NP;
+      real_t in[12], out[6];
+#pragma unroll
+      for (int c = 0; c < 6; ++c) {{
+        in[c] = qk[c * NP + iM];
+        in[6 + c] = xP[c * NP];
+      }}
+      flux_node_part(in, hv[e][f], out);
+      const real_t fs = geo[(long)k * GEO + {geo_fscale} + f];
+#pragma unroll
+      for (int c = 0; c < 6; ++c) sf[e][m * 6 + c] = fs * out[c];
+      continue;
+    }}
+#endif
+    face_node_flux(k, f, j, q, geo, mat, etoe, bc, vmapP, vert, t, &sf[e][m * 6]);
   }}
 }}
 
@@ -644,7 +700,12 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
                    real_t* __restrict__ rhs, const int* __restrict__ xslot, const real_t* __restrict__ xsrc, const real_t* __restrict__ xscale) {{
   __shared__ __align__(16) real_t sf[EPB][SF_ROW];
   const int i = threadIdx.x, y = threadIdx.y, kb = blockIdx.x * EPB;
-  block_fluxes(K, kb, y * NP + i, q, geo, mat, etoe, bc, vmapP, vert, t, sf);
+#if WIDE_FACES
+  __shared__ real_t hv[EPB][4][HV_ROW];
+#else
+  real_t (*hv)[4][HV_ROW] = nullptr;
+#endif
+  block_fluxes(K, kb, y * NP + i, q, geo, mat, etoe, bc, vmapP, vert, t, sf, hv);
   __syncthreads();
   lift_block(K, kb, i, y, sf, mat, q, vert, t, rhs, xslot, xsrc, xscale);
 }}
@@ -693,7 +754,12 @@ dgmax_stage(STAGE_PARAMS) {{
       for (int c = 0; c < 6; ++c) copy_async(&sres[e][c][i], res + ((long)k * 6 + c) * NP + i);
   }}
   copy_async_commit();
-  block_fluxes(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, sf);
+#if WIDE_FACES
+  __shared__ real_t hv[EPB][4][HV_ROW];
+#else
+  real_t (*hv)[4][HV_ROW] = nullptr;
+#endif
+  block_fluxes(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, sf, hv);
   copy_async_wait<1>();  // the state
   __syncthreads();
   real_t curl[EPT][6], acc[EPT][6];
@@ -1374,6 +1440,7 @@ dgmax_stage(STAGE_PARAMS) {{
                      fmt::arg("wgmma_fn", plan.mma_warpgroup ? wgmma_function(8 * mma.n_tiles) : std::string()),
                      fmt::arg("nepb", cuda_norm_elements_per_block(s.Np)), fmt::arg("shared_ops", plan.shared_ops ? 1 : 0), fmt::arg("fusion", plan.fusion),
                      fmt::arg("vec", plan.vector_loads ? 1 : 0), fmt::arg("single", s.single ? 1 : 0),
+                     fmt::arg("geo_fscale", kGeoFscale),
                      fmt::arg("node_bounds", plan.max_registers > 0
                                                  ? fmt::format("__launch_bounds__(NT, {})", plan.min_blocks_per_sm(s.Np, s.single))
                                                  : std::string("__launch_bounds__(NT)")),

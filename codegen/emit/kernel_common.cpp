@@ -6,6 +6,7 @@
 
 #include "codegen/dsl/ast.hpp"
 #include "codegen/emit/c_expr.hpp"
+#include "codegen/lower/flux_inputs.hpp"
 
 namespace dgmax::codegen {
 
@@ -324,6 +325,32 @@ std::string kernel_common_section(const KernelSpec& s, bool cuda) {
   src << "// Numerical flux: out = (flux_E, flux_H) at one face node.\n"
       << "DGMAX_FN void numerical_flux(const real_t* __restrict__ in, real_t* __restrict__ out) {\n"
       << emit_c_statements(s.flux.dag, st) << "}\n\n";
+  if (cuda) {
+    // the same statements split: what depends on the face alone (normal, materials: slots 12..28)
+    // once per face, the rest per face node
+    std::vector<bool> face_slot(kNumFluxInputs, false);
+    for (int slot = kNormal; slot < kNumFluxInputs; ++slot) face_slot[slot] = true;
+    const CSplitStatements split = emit_c_statements_split(s.flux.dag, st, face_slot, "hv");
+    src << fmt::format(R"(// numerical_flux in two parts: flux_face_part from a face's invariant inputs (in[12..28]) into hv
+// (FLUX_HOISTED values, at most HV_ROW: else FLUX_SPLIT is 0 and the callers use numerical_flux),
+// flux_node_part from a node's traces (in[0..11]) and hv. The same operations in the same order.
+// WIDE_FACES: faces of 10 nodes or more (N >= 3), where the one-node-per-thread kernels keep hv in
+// shared memory and use the split (cuda_wide_faces: it pays there, not at N = 1, 2).
+enum {{ FLUX_HOISTED = {hoisted}, HV_ROW = {hv_row} }};
+#define WIDE_FACES {wide}
+#define FLUX_SPLIT {split}
+DGMAX_FN void flux_face_part(const real_t* __restrict__ in, real_t* __restrict__ hv) {{
+{invariant}}}
+DGMAX_FN void flux_node_part(const real_t* __restrict__ in, const real_t* __restrict__ hv, real_t* __restrict__ out) {{
+{variant}}}
+
+)",
+                       fmt::arg("hoisted", split.hoisted), fmt::arg("hv_row", kCudaHoistedFluxValues),
+                       fmt::arg("wide", cuda_wide_faces(s.Nfp) ? 1 : 0),
+                       fmt::arg("split", cuda_wide_faces(s.Nfp) && split.hoisted <= kCudaHoistedFluxValues ? 1 : 0),
+                       fmt::arg("invariant", split.hoisted <= kCudaHoistedFluxValues ? split.invariant : ""),
+                       fmt::arg("variant", split.hoisted <= kCudaHoistedFluxValues ? split.variant : ""));
+  }
 
   src << fmt::format(R"(// The flux inputs of face node j of face f of element k that do not depend on what lies outside:
 // the interior trace (in[0..5]), the normal (in[12..14]), the materials of both sides (in[15..22];
@@ -331,16 +358,21 @@ std::string kernel_common_section(const KernelSpec& s, bool cuda) {
 // exterior trace in[6..11]. face_inputs_at takes the element's state qk [6][NP], its geometry
 // record g and its neighbour kP across f (-1: none) from wherever the caller keeps them (device or
 // shared memory).
-DGMAX_FN void face_inputs_at(int k, int f, int j, const real_t* __restrict__ qk, const real_t* __restrict__ g, int kP,
-                             const real_t* __restrict__ mat, real_t* __restrict__ in) {{
+// face_invariant_inputs: the slots that are the same at every node of the face (in[12..28]).
+DGMAX_FN void face_invariant_inputs(int k, int f, const real_t* __restrict__ g, int kP, const real_t* __restrict__ mat,
+                                    real_t* __restrict__ in) {{
   const real_t* mk = mat + (long)k * MAT;
   const real_t* mp = kP >= 0 ? mat + (long)kP * MAT : mk;
-  const int iM = Fmask[f][j];
-  for (int c = 0; c < 6; ++c) in[c] = qk[c * NP + iM];
   for (int x = 0; x < 3; ++x) in[12 + x] = g[{normal} + 3 * f + x];
   in[15] = mk[{eps}]; in[16] = mp[{eps}]; in[17] = mk[{mu}]; in[18] = mp[{mu}];
   in[19] = mk[{z}]; in[20] = mp[{z}]; in[21] = mk[{y}]; in[22] = mp[{y}];
   for (int c = 0; c < 6; ++c) in[23 + c] = real_t(0);
+}}
+DGMAX_FN void face_inputs_at(int k, int f, int j, const real_t* __restrict__ qk, const real_t* __restrict__ g, int kP,
+                             const real_t* __restrict__ mat, real_t* __restrict__ in) {{
+  const int iM = Fmask[f][j];
+  for (int c = 0; c < 6; ++c) in[c] = qk[c * NP + iM];
+  face_invariant_inputs(k, f, g, kP, mat, in);
 }}
 DGMAX_FN void face_inputs(int k, int f, int j, const real_t* __restrict__ q, const real_t* __restrict__ geo,
                           const real_t* __restrict__ mat, const int* __restrict__ etoe, real_t* __restrict__ in) {{

@@ -131,8 +131,10 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
             fluxes = epb * rows.flux_row * w;
   const int ops = shared_ops ? (vector_loads ? 4 : 3) * Np * Np * w : 0;
   const int res = epb * 6 * Np * w;                       // the stage's res entries (staged)
-  if (fusion >= 2) return state + res + fluxes + current + ops;  // dgmax_stage
-  return std::max(state + ops, fluxes);                    // dgmax_volume; surface+lift or lift
+  // the faces' flux invariants (block_fluxes, wide faces only)
+  const int hoisted = cuda_wide_faces(Nfp) ? epb * 4 * kCudaHoistedFluxValues * w : 0;
+  if (fusion >= 2) return state + res + fluxes + hoisted + current + ops;  // dgmax_stage
+  return std::max(state + ops, fluxes + (fusion == 1 ? hoisted : 0));  // dgmax_volume; surface+lift or lift
 }
 
 std::string CudaPlan::name() const {

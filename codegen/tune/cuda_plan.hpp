@@ -134,6 +134,16 @@ StagedRows staged_rows(int Np, int Nfp, bool single);
 // problem has a source current J, whose staging some plans have no room for (true when unknown).
 CudaPlan default_cuda_plan(int N, bool single, int arch = 90, bool with_current = true);
 
+// The face-invariant values of the numerical flux that the one-node-per-thread kernels keep per
+// element face in shared memory (block_fluxes); a flux with more is evaluated whole at every node.
+inline constexpr int kCudaHoistedFluxValues = 8;
+// Faces of at least this many nodes (N >= 3) take that once-per-face flux part and stage the state
+// in 16-byte copies (WIDE_FACES in the generated code). Measured on an H200 against the kernels
+// without both (bench/NOTES.md, 2026-11-29): 1.057x fp32 and 1.00x fp64 at N = 3; 0.89-0.99x at
+// N = 1, 2, where the per-face pass and its barrier cost more than 3 or 6 nodes save.
+inline constexpr int kCudaWideFaceNodes = 10;
+inline constexpr bool cuda_wide_faces(int Nfp) { return Nfp >= kCudaWideFaceNodes; }
+
 // What a generated block may use (the device's limits for kernels with static shared memory).
 struct CudaBlockLimits {
   int max_threads = 1024;

@@ -409,6 +409,10 @@ TEST(CudaPlanSpace, SharedBytesCountWhatTheKernelsDeclare) {
   // quads, 36 + 1), the state's rows to whole vectors (fp32: 10 floats to 12); the res entries are
   // staged too
   EXPECT_EQ(p.shared_bytes(10, 6, false), 2 * 2 * 6 * 10 * 8 + 2 * (24 * 6 + 1) * 8 + 2 * 3 * 10 * 8);
+  // wide faces (N = 3: 10 nodes): and the flux's face invariants, 4 faces x kCudaHoistedFluxValues
+  // per element
+  EXPECT_EQ(p.shared_bytes(20, 10, false),
+            2 * 2 * 6 * 20 * 8 + 2 * (40 * 6 + 1) * 8 + 2 * 4 * kCudaHoistedFluxValues * 8 + 2 * 3 * 20 * 8);
   p.shared_ops = true;
   EXPECT_EQ(p.shared_bytes(10, 6, true),
             (2 * 6 * 12 + 2 * 6 * 10 + 2 * (24 * 6 + 4) + 2 * 3 * 10 + 3 * 100) * 4);
