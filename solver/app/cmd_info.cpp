@@ -180,8 +180,9 @@ void add_info_command(CLI::App& app) {
                   "split the elements into P parts (ranks) and print the partition's edge cut, "
                   "imbalance and per part elements, ghosts, halo faces, neighbours");
   cmd->add_option("--partition-method", opt->partition_method,
-                  "auto (metis when built with it, else sfc), sfc (Hilbert curve) or metis")
-      ->check(CLI::IsMember({"auto", "sfc", "metis"}))
+                  "auto (metis when built with it, else the better of rcb and sfc), sfc (Hilbert curve), rcb "
+                  "(coordinate bisection) or metis")
+      ->check(CLI::IsMember({"auto", "sfc", "rcb", "metis"}))
       ->needs(partition);
   cmd->callback([opt, partition]() {
     opt->partitioned = partition->count() > 0;

@@ -10,6 +10,7 @@
 #include "dgmax/config.hpp"
 #include "solver/mesh/element_order.hpp"
 #include "solver/mesh/partition_metis.hpp"
+#include "solver/mesh/partition_rcb.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -86,17 +87,18 @@ Partition partition_mesh(const MeshData& md, int parts, const std::vector<double
   const int K = md.mesh.num_elements();
   Partition p;
   if (method == "auto") {
-    p.method = metis_available() ? "metis" : "sfc";
-  } else if (method == "sfc" || method == "metis") {
+    p.method = metis_available() ? "metis" : "auto";  // auto without METIS: decided below
+  } else if (method == "sfc" || method == "rcb" || method == "metis") {
     p.method = method;
   } else {
     throw UserError("unknown partition method '" + method + "'", {md.mesh.source},
-                    "use auto (metis when built with it, else sfc), sfc (Hilbert curve) or metis");
+                    "use auto (metis when built with it, else the better of rcb and sfc), sfc (Hilbert curve), "
+                    "rcb (coordinate bisection) or metis");
   }
   if (p.method == "metis" && !metis_available())
     throw UserError("partition method 'metis' asked for, but this build of dgmax has no METIS",
                     {md.mesh.source},
-                    "use sfc (the Hilbert-curve partitioner) or auto, or install METIS (libmetis-dev) "
+                    "use auto, rcb (coordinate bisection) or sfc (Hilbert curve), or install METIS (libmetis-dev) "
                     "and reconfigure with -DDGMAX_USE_METIS=ON");
   if (parts < 1 || parts > K)
     throw UserError("cannot split a mesh of " + std::to_string(K) + " elements into " +
@@ -107,15 +109,30 @@ Partition partition_mesh(const MeshData& md, int parts, const std::vector<double
   p.parts = parts;
   if (parts == 1) {
     p.part.assign(K, 0);
+    if (p.method == "auto") p.method = "rcb";
     return p;
   }
+  if (p.method == "auto") return geometric_partition(md, parts, w);
   if (p.method == "sfc") {
     p.part = split_curve(hilbert_element_order(md.mesh), w, parts);
+  } else if (p.method == "rcb") {
+    p.part = rcb_partition(md.mesh, w, parts);
   } else {
     p.part = metis_part_graph(md, parts, w);
     fill_empty_parts(md, parts, p.part);
   }
   return p;
+}
+
+Partition geometric_partition(const MeshData& md, int parts, const std::vector<double>& weights) {
+  // the one whose busiest part sends the fewest faces (the exchange each stage waits for), then
+  // the fewer cut faces, then rcb
+  Partition rcb = partition_mesh(md, parts, weights, "rcb");
+  Partition sfc = partition_mesh(md, parts, weights, "sfc");
+  const PartitionQuality qr = partition_quality(md, rcb), qs = partition_quality(md, sfc);
+  const auto busiest = [](const PartitionQuality& q) { return *std::max_element(q.halo_faces.begin(), q.halo_faces.end()); };
+  const bool sfc_better = busiest(qs) < busiest(qr) || (busiest(qs) == busiest(qr) && qs.edge_cut < qr.edge_cut);
+  return sfc_better ? sfc : rcb;
 }
 
 PartitionQuality partition_quality(const MeshData& md, const Partition& p, const std::vector<double>& weights) {

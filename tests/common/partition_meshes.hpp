@@ -40,7 +40,7 @@ inline std::vector<NamedMesh> partition_test_meshes() {
 }
 
 inline std::vector<std::string> partition_methods() {
-  std::vector<std::string> m{"sfc"};
+  std::vector<std::string> m{"sfc", "rcb"};
   if (metis_available()) m.push_back("metis");
   return m;
 }
