@@ -25,7 +25,6 @@ CudaHalo::CudaHalo(cuda::Context& ctx, const Halo& halo, const RefElement& ref, 
   for (Timing& t : timing_) {
     t.gathered = cuda::Event(ctx_);
     t.scattered = cuda::Event(ctx_);
-    t.interior_start = cuda::Event(ctx_);
     t.interior_stop = cuda::Event(ctx_);
   }
 }
@@ -46,7 +45,10 @@ cuda::Function CudaHalo::function(const char* name) {
 // The copies wait for the gather, the rest for the scatter: events, no host synchronization but
 // the one before the messages are sent.
 void CudaHalo::exchange(cuda::DevicePtr q, const std::function<void()>& interior) {
-  if (!host_.active()) return;
+  if (!host_.active()) {  // a part with no neighbour (a mesh of several pieces): nothing to wait for
+    if (interior) interior();
+    return;
+  }
   Timing& t = timing_[slot_];
   const cuda::Stream side = copies_.get();
   long n = static_cast<long>(host_.send_index().size());
@@ -58,7 +60,6 @@ void CudaHalo::exchange(cuda::DevicePtr q, const std::function<void()>& interior
   send_.download_async(send_host_.data(), host_.bytes_sent(), side);
   t.interior = static_cast<bool>(interior);
   if (interior) {
-    t.interior_start.record();
     interior();
     t.interior_stop.record();
   }

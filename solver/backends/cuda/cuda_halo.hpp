@@ -21,7 +21,8 @@ class CudaHalo {
   // The ghosts' face nodes of the device state q := the neighbours' current traces, for work queued
   // on the default stream after this call (the host waits for the messages, not for the device).
   // `interior`, if given, queues work on the default stream that reads no ghost of q and writes no
-  // face node of an owned element's boundary face; it runs while the traces travel.
+  // face node of an owned element's boundary face; it runs while the traces travel (and is queued
+  // all the same when this part has no neighbour).
   void exchange(cuda::DevicePtr q, const std::function<void()>& interior = {});
 
   // Device time (s) the default stream stood waiting for the ghosts (exposed), and exchange time
@@ -30,10 +31,10 @@ class CudaHalo {
   double hidden_seconds();
 
  private:
-  // Events of one exchange, on the device's clock: traces gathered, ghosts scattered, and the
-  // interior work between.
+  // Events of one exchange, on the device's clock: traces gathered, ghosts scattered, and the end
+  // of the interior work between.
   struct Timing {
-    cuda::Event gathered, scattered, interior_start, interior_stop;
+    cuda::Event gathered, scattered, interior_stop;
     bool pending = false, interior = false;
   };
   void harvest(Timing& t);
