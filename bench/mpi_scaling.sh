@@ -10,8 +10,9 @@
 #   strong: P ranks, CELLS x CELLS x CELLS           (the reference's problem cut in P)
 # Efficiency: weak = t1 / tP, strong = t1 / (P tP), t the loop time per step. The report's
 # "waited" is the exchange time the slowest rank did not hide, "hidden" the part spent behind
-# the interior elements' kernel. DGMAX_HALO_OVERLAP=0 turns the overlap off; BACKEND=cpu runs the
-# cpu backend (a check of the script, not a GPU measurement).
+# the interior elements' kernel. DGMAX_HALO_OVERLAP=0 turns the overlap off; PARTITION=rcb|sfc|metis
+# picks the partition (default auto); BACKEND=cpu runs the cpu backend (a check of the script, not a
+# GPU measurement).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 order=${1:-4}
@@ -50,7 +51,7 @@ run_case() {  # run_case NAME RANKS NZ PRECISION
   local name=$1 ranks=$2 nz=$3 prec=$4
   local cfg="$out/$name.yaml" dir="$out/run_${name}"
   config "$cfg" "$nz"
-  local sets=(--set discretization.precision="$prec" --output "$dir" --overwrite -q)
+  local sets=(--set discretization.precision="$prec" --set partition="${PARTITION:-auto}" --output "$dir" --overwrite -q)
   if [ "$ranks" = 1 ]; then
     timeout 500 "$bin" run "$cfg" "${sets[@]}" > "$out/$name.log" 2>&1
   else

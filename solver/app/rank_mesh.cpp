@@ -9,7 +9,7 @@
 namespace dgmax {
 
 std::shared_ptr<const MeshData> rank_mesh(std::shared_ptr<const MeshData> whole, const std::vector<double>& weights,
-                                          nlohmann::json* report) {
+                                          nlohmann::json* report, const std::string& method) {
   const Comm& comm = world();
   if (!comm.parallel()) return whole;
   const MeshData& global = *whole;
@@ -17,7 +17,7 @@ std::shared_ptr<const MeshData> rank_mesh(std::shared_ptr<const MeshData> whole,
     throw UserError("the run has " + std::to_string(comm.size()) + " ranks but the mesh only " +
                         std::to_string(global.mesh.num_elements()) + " elements",
                     {global.mesh.source}, "start fewer ranks (mpirun -np) or refine the mesh");
-  const Partition part = partition_mesh(global, comm.size(), weights);
+  const Partition part = partition_mesh(global, comm.size(), weights, method);
   if (report) {
     const PartitionQuality q = partition_quality(global, part, weights);
     *report = {{"ranks", comm.size()},

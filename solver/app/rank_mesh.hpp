@@ -18,8 +18,9 @@ namespace dgmax {
 // equal; a PML makes its elements dearer: whole_mesh_setup.hpp). `report` receives the partition:
 // ranks, method, edge cut, imbalance (of the weights), elements per rank, and `hash`
 // (partition_hash: a restart on the same partition reads only its own checkpoint piece).
+// `method`: partition_mesh's (the config's `partition`).
 std::shared_ptr<const MeshData> rank_mesh(std::shared_ptr<const MeshData> whole, const std::vector<double>& weights,
-                                          nlohmann::json* report);
+                                          nlohmann::json* report, const std::string& method = "auto");
 
 // The SHA-256 of the element -> rank map (Partition::part, int per element), in hex.
 std::string partition_hash(const Partition& part);

@@ -524,7 +524,7 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     WholeMeshSetup whole = whole_mesh_setup(
         cfg, std::make_shared<const MeshData>(
                  load_mesh(cfg.mesh, comm.parallel() ? GeometryFactors::Checked : GeometryFactors::Stored)));
-    auto md = rank_mesh(whole.md, whole.partition_weights(), &partition);  // several ranks: this rank's part
+    auto md = rank_mesh(whole.md, whole.partition_weights(), &partition, cfg.partition);  // several ranks: this rank's part
     {
       // the fields of host backends grow with Np; a GPU run keeps them on the device
       require_host_memory(md->mesh.num_elements(),

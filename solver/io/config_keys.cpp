@@ -6,7 +6,7 @@ const std::vector<std::string>& config_top_level_keys() {
   static const std::vector<std::string> keys = {
       "mesh",    "discretization", "constants", "materials", "boundaries", "initial",
       "exact",   "incident",       "sources",   "time",      "output",     "backend",
-      "flux",    "boundary_states", "pml", "tfsf", "probes", "monitors"};
+      "flux",    "boundary_states", "pml", "tfsf", "probes", "monitors", "partition"};
   return keys;
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "codegen/dsl/constants.hpp"
+#include "solver/mesh/partition.hpp"
 #include "solver/physics/space_time_field.hpp"
 #include "solver/util/strings.hpp"
 #include "solver/io/config_keys.hpp"
@@ -291,6 +292,16 @@ RunConfig parse_run_config(const YamlDoc& doc) {
     cfg.backend = doc.as_string(b, "backend");
     if (cfg.backend != "auto" && cfg.backend != "ref" && cfg.backend != "cpu" && cfg.backend != "cuda")
       throw doc.error(b, "unknown backend '" + dsl::quote_for_message(cfg.backend, 40) + "'", "use auto, ref, cpu or cuda");
+  }
+  if (const YAML::Node n = root["partition"]; n.IsDefined()) {
+    cfg.partition = doc.as_string(n, "partition");
+    const std::string hint = "use auto (metis when built with it, else the better of rcb and sfc), metis, rcb "
+                             "(coordinate bisection) or sfc (Hilbert curve)";
+    if (cfg.partition != "auto" && cfg.partition != "metis" && cfg.partition != "rcb" && cfg.partition != "sfc")
+      throw doc.error(n, "unknown partition method '" + dsl::quote_for_message(cfg.partition, 40) + "'", hint);
+    if (cfg.partition == "metis" && !metis_available())
+      throw doc.error(n, "partition: metis, but this build of dgmax has no METIS",
+                      "use auto, rcb or sfc, or install METIS (libmetis-dev) and reconfigure with -DDGMAX_USE_METIS=ON");
   }
   if (const YAML::Node n = root["probes"]; n.IsDefined()) cfg.probes = parse_probes(doc, n);
   if (const YAML::Node n = root["monitors"]; n.IsDefined()) cfg.monitors = parse_monitors(doc, n, cfg.tag_refs);

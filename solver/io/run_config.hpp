@@ -18,6 +18,7 @@
 // pml:            {thickness: 0.3, order: 3, reflection: 1e-6}  # optional: see pml_config.hpp
 // tfsf:           {box: {lower: [..], upper: [..]}}             # optional: plane wave `incident` inside the box
 // backend:        auto                                           # auto | ref | cpu | cuda
+// partition:      auto                                           # several ranks: auto | metis | rcb | sfc
 // probes:         {every: 0.01, points: [{name: center, at: [0, 0, 0]}]}   # point probes -> probes.csv
 // monitors:       [{name: box_dft, surface: {box: {lower: [...], upper: [...]}}, frequencies: [1.0]},
 //                  {name: vol, volume: <volume tag>, frequencies: [1.0]}]  # running DFTs -> monitors.h5
@@ -87,6 +88,7 @@ struct RunConfig {
   long long checkpoint_every_steps = 0;
   double checkpoint_every_time = 0;
   std::string backend = "auto";
+  std::string partition = "auto";  // how several ranks split the mesh (partition.hpp's methods)
   std::vector<TagReference> tag_refs;
   std::optional<PmlSpec> pml;  // the `pml:` block (or mesh.box.pml); pml_config.hpp
   std::optional<TfsfSpec> tfsf;  // the `tfsf:` block; tfsf_config.hpp

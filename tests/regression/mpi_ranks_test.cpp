@@ -44,6 +44,24 @@ TEST_P(MpiRanks, CavityEqualsOneRank) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, MpiRanks, ::testing::Values(2, 3, 4));
 
+// The config's `partition` picks the method (summary.json says which), and every method gives the
+// one-rank run.
+TEST(MpiRanksPartition, EachMethodEqualsOneRank) {
+  REQUIRE_LAUNCHER(mpi, 3);
+  const std::vector<std::string> sets = {"mesh.box.cells=[3,3,3]", "discretization.order=2", "backend=cpu"};
+  const ConfigRun one = run_config("cavity", sets);
+  std::vector<std::string> methods = {"rcb", "sfc"};
+  if (DGMAX_HAS_METIS) methods.push_back("metis");
+  for (const std::string& m : methods) {
+    SCOPED_TRACE(m);
+    std::vector<std::string> with = sets;
+    with.push_back("partition=" + m);
+    const ConfigRun many = run_config("cavity", with, false, mpi);
+    expect_same_run(one, many, 3, true);
+    EXPECT_EQ(many.summary["partition"]["method"], m);
+  }
+}
+
 // A current source (evaluated in the generated kernels at each rank's own nodes) and the energy
 // guard's source budget, reduced over ranks.
 TEST(MpiRanksSources, ManufacturedCurrentEqualsOneRank) {
