@@ -16,7 +16,7 @@
 namespace dgmax::test {
 namespace {
 
-std::vector<std::vector<std::string>> table_rows(const std::string& path) {
+std::vector<std::vector<std::string>> scaling_table_rows(const std::string& path) {
   std::ifstream in(path);
   std::vector<std::vector<std::string>> rows;
   std::string line;
@@ -38,7 +38,7 @@ TEST(MpiScalingScript, RunsOneWeakAndStrongOnTheCpuBackend) {
                           "OUT=" + out + " BACKEND=cpu BUILD=" + build +
                           " OMP_NUM_THREADS=1 bench/mpi_scaling.sh 2 3 4 double 2 > " + out + "log.txt 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd << "\n(see " << out << "log.txt)";
-  const auto rows = table_rows(out + "mpi_scaling/table.txt");
+  const auto rows = scaling_table_rows(out + "mpi_scaling/table.txt");
   ASSERT_EQ(rows.size(), 4u) << "a header and one row per case";
   // prec case ranks K steps ms/step GDOF/s per-GPU eff waited hidden MB/stage plan...
   ASSERT_GE(rows[0].size(), 12u);

@@ -13,27 +13,30 @@ using test::expect_hinted_user_error;
 using test::expect_user_error;
 namespace {
 
-constexpr const char* kMesh = "mesh: {box: {cells: [1, 1, 1]}}\n";
-RunConfig parse(const std::string& text) { return parse_run_config(YamlDoc::load_string(text, "c.yaml")); }
+constexpr const char* kPartitionTestMesh = "mesh: {box: {cells: [1, 1, 1]}}\n";
+RunConfig parse_with_partition(const std::string& text) {
+  return parse_run_config(YamlDoc::load_string(text, "c.yaml"));
+}
 
 TEST(PartitionConfig, DefaultsToAutoAndTakesEachMethod) {
-  EXPECT_EQ(parse(kMesh).partition, "auto");
-  for (const char* m : {"auto", "rcb", "sfc"}) EXPECT_EQ(parse(std::string(kMesh) + "partition: " + m + "\n").partition, m);
-  if (metis_available()) EXPECT_EQ(parse(std::string(kMesh) + "partition: metis\n").partition, "metis");
-  YamlDoc doc = YamlDoc::load_string(kMesh, "c.yaml");
+  EXPECT_EQ(parse_with_partition(kPartitionTestMesh).partition, "auto");
+  for (const char* m : {"auto", "rcb", "sfc"})
+    EXPECT_EQ(parse_with_partition(std::string(kPartitionTestMesh) + "partition: " + m + "\n").partition, m);
+  if (metis_available()) EXPECT_EQ(parse_with_partition(std::string(kPartitionTestMesh) + "partition: metis\n").partition, "metis");
+  YamlDoc doc = YamlDoc::load_string(kPartitionTestMesh, "c.yaml");
   doc.apply_override("partition=sfc");  // --set partition=sfc
   EXPECT_EQ(parse_run_config(doc).partition, "sfc");
 }
 
 TEST(PartitionConfig, RefusesUnknownMethodsWithTheirPlace) {
-  const UserError e = expect_hinted_user_error([] { parse(std::string(kMesh) + "partition: scotch\n"); },
+  const UserError e = expect_hinted_user_error([] { parse_with_partition(std::string(kPartitionTestMesh) + "partition: scotch\n"); },
                                                {"unknown partition method 'scotch'"});
   EXPECT_EQ(e.where().file, "c.yaml");
   EXPECT_EQ(e.where().line, 2);
   EXPECT_NE(e.hint().find("rcb"), std::string::npos) << e.render();
-  expect_user_error([] { parse(std::string(kMesh) + "partition: [rcb]\n"); });
+  expect_user_error([] { parse_with_partition(std::string(kPartitionTestMesh) + "partition: [rcb]\n"); });
   if (!metis_available())
-    expect_hinted_user_error([] { parse(std::string(kMesh) + "partition: metis\n"); }, {"no METIS"});
+    expect_hinted_user_error([] { parse_with_partition(std::string(kPartitionTestMesh) + "partition: metis\n"); }, {"no METIS"});
 }
 
 }  // namespace
