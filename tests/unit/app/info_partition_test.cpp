@@ -41,6 +41,19 @@ TEST(InfoPartitionCli, JsonOfTwoSfcParts) {
   EXPECT_FALSE(json::parse(r.out).contains("partition"));
 }
 
+// Coordinate bisection of a 5x5x10 box (unit cube, thinnest cells in z) in two: the plane z = 1/2,
+// 5x5 cell faces of two triangles; the Hilbert curve's halves of this box cut 237.
+TEST(InfoPartitionCli, JsonOfTwoRcbParts) {
+  auto r = run_dgmax("info box:5,5,10 --partition 2 --partition-method rcb --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  const json& p = j["partition"];
+  EXPECT_EQ(p["method"], "rcb");
+  EXPECT_EQ(p["edge_cut"], 50);
+  EXPECT_EQ(p["elements"], json::array({750, 750}));
+  EXPECT_EQ(p["halo_faces"], json::array({50, 50}));
+}
+
 // Eight parts of the 16^3 box are its octants: three planes of 16x16 cell faces, two triangles each.
 TEST(InfoPartitionCli, TableOfEightSfcParts) {
   auto r = run_dgmax("info box:16 --partition 8 --partition-method sfc");
