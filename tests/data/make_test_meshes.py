@@ -159,6 +159,59 @@ def check_positive(m):
             assert m.signed_volume(nodes) > 0, nodes
 
 
+def two_cubes(cells=2):
+    """Two unit cubes, [0,1]^3 and [2,3]^3, that touch nowhere: a mesh of two pieces."""
+    m = Msh("""
+two_cubes.msh: two unit cubes, [0,1]^3 and [2,3]^3, each of %d x %d x %d cells split into 6
+tetrahedra along the cell diagonal (every cell the same way, so the faces match): %d tets in two
+pieces that share no face, edge or vertex. All positively oriented. Physical volume "domain": all
+tets; physical surface "walls": the 2 x 6 x %d boundary triangles. For runs whose ranks have no
+neighbour (a partition into two parts cuts between the pieces): tests/regression/*mpi_ranks_test.cpp.
+A PEC cavity mode sin(pi x) sin(pi y) of the unit cube is one of each cube (integer offsets)."""
+          % (cells, cells, cells, 2 * 6 * cells ** 3, 2 * cells * cells))
+    n = cells + 1
+    tag = {}
+    for piece, origin in enumerate((0.0, 2.0)):
+        for i in range(n):
+            for j in range(n):
+                for k in range(n):
+                    t = len(tag) + 1
+                    tag[(piece, i, j, k)] = t
+                    m.node(t, (origin + i / cells, origin + j / cells, origin + k / cells))
+    tets = []
+    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    for piece in (0, 1):
+        for i in range(cells):
+            for j in range(cells):
+                for k in range(cells):
+                    for a, b, _ in perms:  # the path (0,0,0) -> e_a -> e_a + e_b -> (1,1,1)
+                        p0 = [i, j, k]
+                        p1 = list(p0)
+                        p1[a] += 1
+                        p2 = list(p1)
+                        p2[b] += 1
+                        p3 = [i + 1, j + 1, k + 1]
+                        t = [tag[(piece,) + tuple(p)] for p in (p0, p1, p2, p3)]
+                        if m.signed_volume(t) < 0:
+                            t = [t[1], t[0]] + t[2:]
+                        tets.append(t)
+    faces = {}
+    for t in tets:
+        for f in range(4):
+            tri = [t[x] for x in range(4) if x != f]
+            faces.setdefault(tuple(sorted(tri)), []).append((tri, t[f]))
+    walls = [m.outward(v[0][0], v[0][1]) for v in faces.values() if len(v) == 1]
+    assert len(walls) == 2 * 6 * 2 * cells * cells, len(walls)
+    for tri in walls:
+        m.add(2, 1, 1, tri)
+    for t in tets:
+        m.add(4, 2, 1, t)
+    check_positive(m)
+    m.name(2, 1, "walls")
+    m.name(3, 2, "domain")
+    m.write_v2("two_cubes.msh")
+
+
 def main():
     # ---------------- good meshes ----------------
     m = two_tets("""
@@ -357,6 +410,8 @@ volume "domain": both; physical surface "walls": the 6 outer faces.""")
     m.name(2, 1, "walls")
     m.name(3, 2, "domain")
     m.write_v2("duplicate_vertices.msh")
+
+    two_cubes()
 
     # ---------------- made by Gmsh ----------------
     gmsh = shutil.which("gmsh")

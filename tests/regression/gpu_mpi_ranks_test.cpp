@@ -1,7 +1,8 @@
 // Several ranks on the GPU (ctest label gpu; skipped without one or without mpirun): 2 ranks of
 // the cuda backend share the machine's GPUs (local rank modulo the count) and must give the
 // one-rank run to rounding, with the face-trace exchange behind the interior elements and without
-// it (DGMAX_HALO_OVERLAP=0), in fp64 and fp32; and a PML with probes on 2 ranks.
+// it (DGMAX_HALO_OVERLAP=0), in fp64 and fp32; ranks without a neighbour; and a PML with probes
+// on 2 ranks.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -36,6 +37,18 @@ TEST(GpuMpiRanks, CavityEqualsOneRankWithAndWithoutOverlap) {
         EXPECT_EQ(many.summary["exchange_hidden_s"].get<double>(), 0.0);
       }
     }
+  }
+}
+
+// Ranks without a neighbour (a mesh of two pieces, one a rank): the stage's interior launch is all
+// of each rank's elements and the exchange does nothing; in both precisions.
+TEST(GpuMpiRanks, TwoCubesOnTwoRanksExchangeNothing) {
+  REQUIRE_GPU();
+  REQUIRE_LAUNCHER(mpi, 2);
+  for (const char* precision : {"double", "single"}) {
+    SCOPED_TRACE(precision);
+    expect_two_pieces_on_ranks({"backend=cuda", std::string("discretization.precision=") + precision}, mpi, 2,
+                               precision == std::string("double"));
   }
 }
 

@@ -44,6 +44,13 @@ TEST_P(MpiRanks, CavityEqualsOneRank) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, MpiRanks, ::testing::Values(2, 3, 4));
 
+// Two ranks that have no neighbour (a mesh of two pieces, one a rank): nothing is exchanged, and
+// the run is the one-rank run and each piece the one-cube run.
+TEST(MpiRanksPieces, TwoCubesOnTwoRanksExchangeNothing) {
+  REQUIRE_LAUNCHER(mpi, 2);
+  expect_two_pieces_on_ranks({"backend=cpu"}, mpi, 2);
+}
+
 // The config's `partition` picks the method (summary.json says which), and every method gives the
 // one-rank run.
 TEST(MpiRanksPartition, EachMethodEqualsOneRank) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "dgmax/config.hpp"
 #include "regression_run.hpp"
@@ -56,6 +57,38 @@ inline void expect_same_run(const ConfigRun& one, const ConfigRun& many, int ran
       EXPECT_PRED_FORMAT3(RelNear, many.err_L2(f), one.err_L2(f), 1e-12);
       EXPECT_EQ(many.err_Linf(f), one.err_Linf(f)) << "the largest nodal error is the same node's on any rank";
     }
+  }
+}
+
+// A mesh of two pieces, the unit cubes [0,1]^3 and [2,3]^3 (2x2x2 cells each,
+// tests/data/two_cubes.msh), with the cavity's mode in both, on `ranks` ranks: the partition cuts
+// between the pieces, so each rank has no neighbour and exchanges nothing. The run must equal the
+// one-rank run, and the pieces, which never meet, must each be the box run of one cube:
+// twice its energy, sqrt(2) times its L2 errors, its maxima (`exact`: to rounding in fp64 sums;
+// else to 1e-6, for norms summed in fp32).
+inline void expect_two_pieces_on_ranks(std::vector<std::string> sets, const std::string& mpi, int ranks,
+                                       bool exact = true) {
+  const double tol = exact ? 1e-10 : 1e-6;
+  std::vector<std::string> cube = sets;
+  cube.push_back("mesh.box.cells=[2,2,2]");
+  sets.push_back(std::string("mesh={file: ") + DGMAX_TEST_DATA_DIR + "/two_cubes.msh}");
+  const ConfigRun one = run_config("cavity", sets);
+  const ConfigRun many = run_config("cavity", sets, false, mpi);
+  expect_same_run(one, many, ranks, exact);
+  ASSERT_EQ(many.code, 0);
+  EXPECT_EQ(many.summary["partition"]["edge_cut"].get<int>(), 0);
+  for (const auto& faces : many.summary["partition"]["halo_faces"]) EXPECT_EQ(faces.get<int>(), 0);
+  EXPECT_EQ(many.summary["exchange_wait_s"].get<double>(), 0.0) << "nothing to wait for";
+
+  const ConfigRun box = run_config("cavity", cube);
+  ASSERT_EQ(box.code, 0);
+  ASSERT_EQ(box.energy.size(), one.energy.size());
+  for (size_t i = 0; i < box.energy.size(); ++i)
+    EXPECT_PRED_FORMAT3(RelNear, one.energy[i].energy, 2 * box.energy[i].energy, exact ? 1e-12 : 1e-6)
+        << "step " << box.energy[i].step;
+  for (const char* f : {"E", "H"}) {
+    EXPECT_PRED_FORMAT3(RelNear, one.err_L2(f), std::sqrt(2.0) * box.err_L2(f), tol);
+    EXPECT_PRED_FORMAT3(RelNear, one.err_Linf(f), box.err_Linf(f), tol);
   }
 }
 
