@@ -50,6 +50,10 @@ TEST(MpiRanksPieces, TwoCubesOnTwoRanksExchangeNothing) {
   REQUIRE_LAUNCHER(mpi, 2);
   expect_two_pieces_on_ranks({"backend=cpu"}, mpi, 2);
 }
+TEST(MpiRanksPieces, TwoCubesOnTwoRanksInSinglePrecision) {
+  REQUIRE_LAUNCHER(mpi, 2);
+  expect_two_pieces_on_ranks({"backend=cpu", "discretization.precision=single"}, mpi, 2, false);
+}
 
 // The config's `partition` picks the method (summary.json says which), and every method gives the
 // one-rank run.

@@ -64,11 +64,13 @@ inline void expect_same_run(const ConfigRun& one, const ConfigRun& many, int ran
 // tests/data/two_cubes.msh), with the cavity's mode in both, on `ranks` ranks: the partition cuts
 // between the pieces, so each rank has no neighbour and exchanges nothing. The run must equal the
 // one-rank run, and the pieces, which never meet, must each be the box run of one cube:
-// twice its energy, sqrt(2) times its L2 errors, its maxima (`exact`: to rounding in fp64 sums;
-// else to 1e-6, for norms summed in fp32).
+// twice its energy, sqrt(2) times its L2 errors, its maxima. `exact` (fp64): to rounding. Else
+// (fp32) the two meshes' elements, the same tets numbered and oriented otherwise, round otherwise:
+// energies agree to 1e-6 and the errors, small differences of fields of size 1, to 1e-3 (the cpu
+// backend: 5e-8 and 2.4e-5).
 inline void expect_two_pieces_on_ranks(std::vector<std::string> sets, const std::string& mpi, int ranks,
                                        bool exact = true) {
-  const double tol = exact ? 1e-10 : 1e-6;
+  const double tol = exact ? 1e-10 : 1e-3;
   std::vector<std::string> cube = sets;
   cube.push_back("mesh.box.cells=[2,2,2]");
   sets.push_back(std::string("mesh={file: ") + DGMAX_TEST_DATA_DIR + "/two_cubes.msh}");
