@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <sstream>
 #include <vector>
 
@@ -30,6 +31,13 @@ std::string field_passes(int nf, const std::string& call, const std::string& arg
 
 // The fused stage (plan.fused): dgmax_stage, one pass over the elements per LSERK stage, batch by
 // batch of W elements held element-interleaved in local arrays.
+// "qc[at[0]], qc[at[1]], ..., qc[at[W-1]]": the initializer of a batch's W lanes.
+std::string lane_gather(int W) {
+  std::string out;
+  for (int e = 0; e < W; ++e) out += (e ? ", " : "") + fmt::format("qc[at[{}]]", e);
+  return out;
+}
+
 std::string fused_stage_source(const KernelSpec& s) {
   const CpuPlan& plan = s.plan.cpu;
   const int W = std::max(1, plan.batch);
@@ -54,6 +62,8 @@ std::string fused_stage_source(const KernelSpec& s) {
 // face fluxes, volume terms, lift, the layer's terms and the update are computed there and the
 // new state and residual written once. Every operator entry loaded serves W elements x 6 fields.
 enum {{ W = {W} }};  // elements per batch (SIMD lanes)
+// one value of each lane (a vector's length is a power of two: W rounded up, the rest unused)
+typedef real_t lanes_t __attribute__((vector_size({W2} * sizeof(real_t))));
 // small elements (a few cache lines of state): prefetch the next batch's far neighbours. A C++
 // constant, not a macro: NP is an enumerator, which #if would read as 0 (then always on).
 static constexpr bool kPrefetchNeighbours = 6 * NP * sizeof(real_t) <= 512;
@@ -112,14 +122,21 @@ DGMAX_FN void batch_fluxes(const int* __restrict ke, const real_t (*__restrict u
       const int iM = Fmask[f][j];
       const int* __restrict tr = trace[f * NFP + j];
       alignas(64) real_t xP[6][W];  // the node's exterior trace
-#pragma omp simd
+      long at[W];  // each lane's node in q
       for (int e = 0; e < W; ++e) {{
 #if WIDE_TRACE_OFFSETS  // tr: the node k'*NP + i'
-        const long at = (long)(tr[e] / NP) * 6 * NP + tr[e] % NP;
+        at[e] = (long)(tr[e] / NP) * 6 * NP + tr[e] % NP;
 #else  // tr: the offset k'*6*NP + i' itself (the state has fewer than 2^31 entries)
-        const int at = tr[e];
+        at[e] = tr[e];
 #endif
-        for (int c = 0; c < 6; ++c) xP[c][e] = q[at + c * NP];
+      }}
+      // a field's W lanes gathered into one register and stored whole: vectorized across lanes, the
+      // gather was stored in 16-byte halves that the flux then read back as one vector, a load no
+      // store could forward (and the indices went through vector registers first)
+      for (int c = 0; c < 6; ++c) {{
+        const real_t* __restrict qc = q + c * NP;
+        const lanes_t v = {{{gather}}};
+        __builtin_memcpy(xP[c], &v, W * sizeof(real_t));
       }}
       alignas(64) real_t o[6][W];
       numerical_flux_batch(u + iM, xP, hv, o);
@@ -332,7 +349,7 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
 }}
 
 )",
-                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("volume_passes", field_passes(plan.fields_per_pass, "batch_derivatives", "i, u, dr, ds, dt", "    ")),
+                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("gather", lane_gather(W)), fmt::arg("W2", std::bit_ceil(static_cast<unsigned>(W))), fmt::arg("volume_passes", field_passes(plan.fields_per_pass, "batch_derivatives", "i, u, dr, ds, dt", "    ")),
                      fmt::arg("lift_passes", field_passes(plan.fields_per_pass, "batch_lift_fields", "fl, lf", "  ")), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),
                      fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("wide", plan.wide_trace_offsets ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),
