@@ -159,6 +159,18 @@ def check_positive(m):
             assert m.signed_volume(nodes) > 0, nodes
 
 
+def write_walls_domain(m, walls, tets, path):
+    """Triangles `walls` in physical surface 1 "walls", `tets` in volume 2 "domain" (positive)."""
+    for tri in walls:
+        m.add(2, 1, 1, tri)
+    for t in tets:
+        m.add(4, 2, 1, t)
+    check_positive(m)
+    m.name(2, 1, "walls")
+    m.name(3, 2, "domain")
+    m.write_v2(path)
+
+
 def two_cubes(cells=2):
     """Two unit cubes, [0,1]^3 and [2,3]^3, that touch nowhere: a mesh of two pieces."""
     m = Msh("""
@@ -202,14 +214,7 @@ A PEC cavity mode sin(pi x) sin(pi y) of the unit cube is one of each cube (inte
             faces.setdefault(tuple(sorted(tri)), []).append((tri, t[f]))
     walls = [m.outward(v[0][0], v[0][1]) for v in faces.values() if len(v) == 1]
     assert len(walls) == 2 * 6 * 2 * cells * cells, len(walls)
-    for tri in walls:
-        m.add(2, 1, 1, tri)
-    for t in tets:
-        m.add(4, 2, 1, t)
-    check_positive(m)
-    m.name(2, 1, "walls")
-    m.name(3, 2, "domain")
-    m.write_v2("two_cubes.msh")
+    write_walls_domain(m, walls, tets, "two_cubes.msh")
 
 
 def main():
@@ -380,16 +385,9 @@ the small tets.""")
         m.node(t, x)
     tets = [[a, b, c, d], [a, mab, mca, e], [mab, b, mbc, e], [mca, mbc, c, e], [mab, mbc, mca, e]]
     tets = [t if m.signed_volume(t) > 0 else [t[1], t[0]] + t[2:] for t in tets]
-    for tri, opp in [([a, b, d], c), ([b, c, d], a), ([c, a, d], b)]:
-        m.add(2, 1, 1, m.outward(tri, opp))
-    for tri in ([a, mab, e], [mab, b, e], [b, mbc, e], [mbc, c, e], [c, mca, e], [mca, a, e]):
-        m.add(2, 1, 1, tri)
-    for t in tets:
-        m.add(4, 2, 1, t)
-    check_positive(m)
-    m.name(2, 1, "walls")
-    m.name(3, 2, "domain")
-    m.write_v2("hanging_node.msh")
+    walls = [m.outward(tri, opp) for tri, opp in [([a, b, d], c), ([b, c, d], a), ([c, a, d], b)]]
+    walls += [[a, mab, e], [mab, b, e], [b, mbc, e], [mbc, c, e], [c, mca, e], [mca, a, e]]
+    write_walls_domain(m, walls, tets, "hanging_node.msh")
 
     m = Msh("""
 duplicate_vertices.msh: tets A (1,2,3,4) and B (6,7,8,5), where nodes 6, 7, 8 repeat the
