@@ -29,8 +29,6 @@ std::string field_passes(int nf, const std::string& call, const std::string& arg
   return out;
 }
 
-// The fused stage (plan.fused): dgmax_stage, one pass over the elements per LSERK stage, batch by
-// batch of W elements held element-interleaved in local arrays.
 // "qc[at[0]], qc[at[1]], ..., qc[at[W-1]]": the initializer of a batch's W lanes.
 std::string lane_gather(int W) {
   std::string out;
@@ -38,6 +36,8 @@ std::string lane_gather(int W) {
   return out;
 }
 
+// The fused stage (plan.fused): dgmax_stage, one pass over the elements per LSERK stage, batch by
+// batch of W elements held element-interleaved in local arrays.
 std::string fused_stage_source(const KernelSpec& s) {
   const CpuPlan& plan = s.plan.cpu;
   const int W = std::max(1, plan.batch);
