@@ -182,7 +182,7 @@ void add_info_command(CLI::App& app) {
   cmd->add_option("--partition-method", opt->partition_method,
                   "auto (metis when built with it, else the better of rcb and sfc), sfc (Hilbert curve), rcb "
                   "(coordinate bisection) or metis")
-      ->check(CLI::IsMember({"auto", "sfc", "rcb", "metis"}))
+      ->check(CLI::IsMember(partition_method_names()))
       ->needs(partition);
   cmd->callback([opt, partition]() {
     opt->partitioned = partition->count() > 0;

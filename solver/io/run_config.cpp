@@ -295,13 +295,7 @@ RunConfig parse_run_config(const YamlDoc& doc) {
   }
   if (const YAML::Node n = root["partition"]; n.IsDefined()) {
     cfg.partition = doc.as_string(n, "partition");
-    const std::string hint = "use auto (metis when built with it, else the better of rcb and sfc), metis, rcb "
-                             "(coordinate bisection) or sfc (Hilbert curve)";
-    if (cfg.partition != "auto" && cfg.partition != "metis" && cfg.partition != "rcb" && cfg.partition != "sfc")
-      throw doc.error(n, "unknown partition method '" + dsl::quote_for_message(cfg.partition, 40) + "'", hint);
-    if (cfg.partition == "metis" && !metis_available())
-      throw doc.error(n, "partition: metis, but this build of dgmax has no METIS",
-                      "use auto, rcb or sfc, or install METIS (libmetis-dev) and reconfigure with -DDGMAX_USE_METIS=ON");
+    if (const auto bad = partition_method_error(cfg.partition)) throw doc.error(n, bad->message, bad->hint);
   }
   if (const YAML::Node n = root["probes"]; n.IsDefined()) cfg.probes = parse_probes(doc, n);
   if (const YAML::Node n = root["monitors"]; n.IsDefined()) cfg.monitors = parse_monitors(doc, n, cfg.tag_refs);

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "codegen/dsl/expr_source.hpp"
 #include "dgmax/config.hpp"
 #include "solver/mesh/element_order.hpp"
 #include "solver/mesh/partition_metis.hpp"
@@ -82,24 +84,30 @@ void fill_empty_parts(const MeshData& md, int parts, std::vector<int>& part) {
 
 bool metis_available() { return DGMAX_HAS_METIS != 0; }
 
+const std::vector<std::string>& partition_method_names() {
+  static const std::vector<std::string> methods = {"auto", "metis", "rcb", "sfc"};
+  return methods;
+}
+
+std::optional<PartitionMethodError> partition_method_error(const std::string& method) {
+  const std::vector<std::string>& all = partition_method_names();
+  if (std::find(all.begin(), all.end(), method) == all.end())
+    return PartitionMethodError{"unknown partition method '" + dsl::quote_for_message(method, 40) + "'",
+                                "use auto (metis when built with it, else the better of rcb and sfc), sfc (Hilbert "
+                                "curve), rcb (coordinate bisection) or metis"};
+  if (method == "metis" && !metis_available())
+    return PartitionMethodError{"partition method 'metis' asked for, but this build of dgmax has no METIS",
+                                "use auto, rcb (coordinate bisection) or sfc (Hilbert curve), or install METIS "
+                                "(libmetis-dev) and reconfigure with -DDGMAX_USE_METIS=ON"};
+  return std::nullopt;
+}
+
 Partition partition_mesh(const MeshData& md, int parts, const std::vector<double>& weights,
                          const std::string& method) {
   const int K = md.mesh.num_elements();
   Partition p;
-  if (method == "auto") {
-    p.method = metis_available() ? "metis" : "auto";  // auto without METIS: decided below
-  } else if (method == "sfc" || method == "rcb" || method == "metis") {
-    p.method = method;
-  } else {
-    throw UserError("unknown partition method '" + method + "'", {md.mesh.source},
-                    "use auto (metis when built with it, else the better of rcb and sfc), sfc (Hilbert curve), "
-                    "rcb (coordinate bisection) or metis");
-  }
-  if (p.method == "metis" && !metis_available())
-    throw UserError("partition method 'metis' asked for, but this build of dgmax has no METIS",
-                    {md.mesh.source},
-                    "use auto, rcb (coordinate bisection) or sfc (Hilbert curve), or install METIS (libmetis-dev) "
-                    "and reconfigure with -DDGMAX_USE_METIS=ON");
+  if (const auto bad = partition_method_error(method)) throw UserError(bad->message, {md.mesh.source}, bad->hint);
+  p.method = method != "auto" ? method : metis_available() ? "metis" : "auto";  // auto without METIS: decided below
   if (parts < 1 || parts > K)
     throw UserError("cannot split a mesh of " + std::to_string(K) + " elements into " +
                         std::to_string(parts) + " parts; every part needs at least one element",

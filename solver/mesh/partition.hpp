@@ -4,6 +4,7 @@
 // The local mesh of one part is local_mesh.hpp.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,15 @@ struct Partition {
 
 // Whether this build can partition with METIS (DGMAX_USE_METIS).
 bool metis_available();
+
+// The methods partition_mesh takes: "auto", "metis", "rcb", "sfc" (the CLI's and the config's).
+const std::vector<std::string>& partition_method_names();
+// Why `method` cannot partition in this build, with a hint: an unknown name, or metis without
+// METIS. nullopt when it can. The one check of partition_mesh and of the config's `partition:`.
+struct PartitionMethodError {
+  std::string message, hint;
+};
+std::optional<PartitionMethodError> partition_method_error(const std::string& method);
 
 // Splits the K elements of `md` into `parts` non-empty parts of nearly equal total weight.
 // weights: [K] positive cost of each element (empty: 1 each).

@@ -22,7 +22,9 @@ TEST(PartitionConfig, DefaultsToAutoAndTakesEachMethod) {
   EXPECT_EQ(parse_with_partition(kPartitionTestMesh).partition, "auto");
   for (const char* m : {"auto", "rcb", "sfc"})
     EXPECT_EQ(parse_with_partition(std::string(kPartitionTestMesh) + "partition: " + m + "\n").partition, m);
-  if (metis_available()) EXPECT_EQ(parse_with_partition(std::string(kPartitionTestMesh) + "partition: metis\n").partition, "metis");
+  if (metis_available()) {
+    EXPECT_EQ(parse_with_partition(std::string(kPartitionTestMesh) + "partition: metis\n").partition, "metis");
+  }
   YamlDoc doc = YamlDoc::load_string(kPartitionTestMesh, "c.yaml");
   doc.apply_override("partition=sfc");  // --set partition=sfc
   EXPECT_EQ(parse_run_config(doc).partition, "sfc");
@@ -35,8 +37,9 @@ TEST(PartitionConfig, RefusesUnknownMethodsWithTheirPlace) {
   EXPECT_EQ(e.where().line, 2);
   EXPECT_NE(e.hint().find("rcb"), std::string::npos) << e.render();
   expect_user_error([] { parse_with_partition(std::string(kPartitionTestMesh) + "partition: [rcb]\n"); });
-  if (!metis_available())
+  if (!metis_available()) {
     expect_hinted_user_error([] { parse_with_partition(std::string(kPartitionTestMesh) + "partition: metis\n"); }, {"no METIS"});
+  }
 }
 
 }  // namespace
