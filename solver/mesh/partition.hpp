@@ -25,10 +25,12 @@ bool metis_available();
 const std::vector<std::string>& partition_method_names();
 // Why `method` cannot partition in this build, with a hint: an unknown name, or metis without
 // METIS. nullopt when it can. The one check of partition_mesh and of the config's `partition:`.
+// `with_metis`: whether METIS is there (this build's, or the other answer for a test).
 struct PartitionMethodError {
   std::string message, hint;
 };
-std::optional<PartitionMethodError> partition_method_error(const std::string& method);
+std::optional<PartitionMethodError> partition_method_error(const std::string& method,
+                                                           bool with_metis = metis_available());
 
 // Splits the K elements of `md` into `parts` non-empty parts of nearly equal total weight.
 // weights: [K] positive cost of each element (empty: 1 each).

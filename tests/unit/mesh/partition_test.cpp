@@ -251,6 +251,27 @@ TEST(Partition, Errors) {
     EXPECT_EQ(partition_mesh(md, 2, {}, "metis").method, "metis");
 }
 
+// The check behind partition_mesh, the config's `partition:` and `dgmax info`, with and without
+// METIS whatever this build has: a build without it must say so and how to get it.
+TEST(Partition, MethodCheckWithAndWithoutMetis) {
+  for (const std::string& m : partition_method_names()) {
+    EXPECT_FALSE(partition_method_error(m, true).has_value()) << m;
+    EXPECT_EQ(partition_method_error(m, false).has_value(), m == "metis") << m;
+  }
+  const auto no_metis = partition_method_error("metis", false);
+  ASSERT_TRUE(no_metis.has_value());
+  EXPECT_NE(no_metis->message.find("this build of dgmax has no METIS"), std::string::npos) << no_metis->message;
+  EXPECT_NE(no_metis->hint.find("-DDGMAX_USE_METIS=ON"), std::string::npos) << no_metis->hint;
+  EXPECT_NE(no_metis->hint.find("rcb"), std::string::npos) << no_metis->hint;
+  for (const bool with : {true, false}) {
+    const auto unknown = partition_method_error("Metis", with);  // names are case-sensitive
+    ASSERT_TRUE(unknown.has_value());
+    EXPECT_NE(unknown->message.find("unknown partition method 'Metis'"), std::string::npos) << unknown->message;
+    EXPECT_NE(unknown->hint.find("sfc"), std::string::npos) << unknown->hint;
+  }
+  EXPECT_EQ(partition_method_error("metis").has_value(), !metis_available());  // this build's answer
+}
+
 // METIS on tiny meshes may leave parts empty; each then gets an element.
 TEST(Partition, MetisFillsEmptyParts) {
   if (!metis_available()) GTEST_SKIP() << "this build has no METIS";
