@@ -5,6 +5,8 @@
 # the two ROUNDS times per precision, each with its own kernel cache, and prints one line per run.
 #   bench/ab_bench.sh ORDERS [BASE] [ROUNDS] [ELEMENTS]      e.g. bench/ab_bench.sh 1..3 .base 2
 # Plans come from each tree's defaults (or DGMAX_CUDA_PLAN). Raw output in $OUT/ab_*.txt.
+# AB_BACKEND=cpu compares the cpu backend instead (OpenMP on every core, threads bound to cores);
+# AB_NEW_TARGET=dgmax builds only the program in the working tree (default: everything, tests too).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 orders=$1
@@ -12,6 +14,8 @@ base=${2:-.base}
 rounds=${3:-2}
 elements=${4:-384000}
 out=${OUT:-out}
+backend=${AB_BACKEND:-cuda}
+if [ "$backend" = cpu ]; then export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)} OMP_PROC_BIND=close OMP_PLACES=cores; fi
 mkdir -p "$out"
 cfg=(-DCMAKE_BUILD_TYPE=Release -DDGMAX_USE_VTK=OFF -DDGMAX_USE_GMSH=OFF)
 start=$(date +%s)
@@ -20,7 +24,8 @@ start=$(date +%s)
 base_pid=$!
 if [ ! -x build-gpu/dgmax ] || [ "${AB_REBUILD:-1}" = 1 ]; then
   (cmake -S . -B build-gpu "${cfg[@]}" > "$out/ab_new_build.log" 2>&1 &&
-    cmake --build build-gpu -j12 >> "$out/ab_new_build.log" 2>&1) || { tail -20 "$out/ab_new_build.log"; exit 1; }
+    cmake --build build-gpu -j12 ${AB_NEW_TARGET:+--target "$AB_NEW_TARGET"} >> "$out/ab_new_build.log" 2>&1) ||
+    { tail -20 "$out/ab_new_build.log"; exit 1; }
 fi
 wait $base_pid || { tail -20 "$out/ab_base_build.log"; exit 1; }
 echo "both built in $(( $(date +%s) - start )) s"
@@ -28,9 +33,9 @@ for p in ${AB_PRECISIONS:-single double}; do
   for r in $(seq "$rounds"); do
     for tree in base new; do
       if [ $tree = base ]; then bin=$base/build-gpu/dgmax; else bin=build-gpu/dgmax; fi
-      DGMAX_CACHE_DIR=$PWD/.ab-cache-$tree "$bin" bench --order "$orders" --elements "$elements" --backends cuda \
+      DGMAX_CACHE_DIR=$PWD/.ab-cache-$tree "$bin" bench --order "$orders" --elements "$elements" --backends "$backend" \
         --precision $p --json "" > "$out/ab_${tree}_${p}_$r.txt" 2>&1
-      grep -E "^ +[0-9]+ +[0-9]+ +cuda" "$out/ab_${tree}_${p}_$r.txt" | sed "s/^/$p $tree r$r /"
+      grep -E "^ +[0-9]+ +[0-9]+ +$backend|ceilings" "$out/ab_${tree}_${p}_$r.txt" | sed "s/^/$p $tree r$r /"
     done
   done
 done

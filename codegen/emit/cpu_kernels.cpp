@@ -36,6 +36,71 @@ std::string lane_gather(int W) {
   return out;
 }
 
+// The stages of an in-register transpose of a W2 x W2 tile (W2 a power of two) t: [W2] lanes_t,
+// as the body of transpose_tile: stage s swaps the off-diagonal s x s blocks of every 2s x 2s block,
+// with two-input shuffles (index l of the pair (x, y) is x[l], W2 + l is y[l]; GCC >= 12 and clang
+// both have __builtin_shufflevector).
+std::string transpose_stages(int W2) {
+  std::string out;
+  for (int s = 1; s < W2; s *= 2) {
+    std::string lo, hi;
+    for (int l = 0; l < W2; ++l) {
+      lo += fmt::format("{}{}", l ? ", " : "", (l & s) ? W2 + l - s : l);
+      hi += fmt::format("{}{}", l ? ", " : "", (l & s) ? W2 + l : l + s);
+    }
+    out += fmt::format(
+        "  for (int i = 0; i < {0}; ++i)  // blocks of {1}\n"
+        "    if (!(i & {1})) {{\n"
+        "      const lanes_t x = t[i], y = t[i + {1}];\n"
+        "      t[i] = __builtin_shufflevector(x, y, {2});\n"
+        "      t[i + {1}] = __builtin_shufflevector(x, y, {3});\n"
+        "    }}\n",
+        W2, s, lo, hi);
+  }
+  return out;
+}
+
+// The fused stage's update of a batch (res = a·res + dt·r, q_out = q + b·res), element by element:
+// each element's values are contiguous in res, q and q_out (three streams, as the prefetchers like
+// them), r: [6*NP][W] holds them at a stride of W. `transposed` (plan option tu): r transposed into
+// rt: [W][6*NP] first, in W x W tiles in registers (W a power of two; the rest one value at a
+// time), so that r is read in whole vectors. The same operations in the same order: the same bits.
+std::string batch_update_source(bool transposed) {
+  if (!transposed)
+    return R"(    for (int e = 0; e < nb; ++e) {
+      const long base = (long)(kb + e) * 6 * NP;
+#pragma omp simd
+      for (int m = 0; m < 6 * NP; ++m) {
+        const real_t rs = a * res[base + m] + dt * r[m][e];
+        res[base + m] = rs;
+        q_out[base + m] = q[base + m] + b * rs;
+      }
+    }
+)";
+  return R"(    // r transposed (plan option tu): rt[e] holds element e's 6*NP values
+    alignas(64) real_t rt[W][6 * NP];
+    int m_done = 0;
+    if (W == W2)
+      for (; m_done + W <= 6 * NP; m_done += W) {
+        lanes_t tile[W2];  // tile[x] = r[m_done + x][0..W-1], transposed: element x's W values
+        for (int x = 0; x < W; ++x) __builtin_memcpy(&tile[x], r[m_done + x], sizeof(lanes_t));
+        transpose_tile(tile);
+        for (int e = 0; e < W; ++e) __builtin_memcpy(&rt[e][m_done], &tile[e], sizeof(lanes_t));
+      }
+    for (int m = m_done; m < 6 * NP; ++m)  // past the last whole tile (odd W: every value)
+      for (int e = 0; e < W; ++e) rt[e][m] = r[m][e];
+    for (int e = 0; e < nb; ++e) {
+      const long base = (long)(kb + e) * 6 * NP;
+#pragma omp simd
+      for (int m = 0; m < 6 * NP; ++m) {
+        const real_t rs = a * res[base + m] + dt * rt[e][m];
+        res[base + m] = rs;
+        q_out[base + m] = q[base + m] + b * rs;
+      }
+    }
+)";
+}
+
 // The fused stage (plan.fused): dgmax_stage, one pass over the elements per LSERK stage, batch by
 // batch of W elements held element-interleaved in local arrays.
 std::string fused_stage_source(const KernelSpec& s) {
@@ -61,9 +126,12 @@ std::string fused_stage_source(const KernelSpec& s) {
 // element-interleaved local arrays (innermost index: the batch's element, the SIMD lane), then
 // face fluxes, volume terms, lift, the layer's terms and the update are computed there and the
 // new state and residual written once. Every operator entry loaded serves W elements x 6 fields.
-enum {{ W = {W} }};  // elements per batch (SIMD lanes)
+enum {{ W = {W}, W2 = {W2} }};  // elements per batch (SIMD lanes); W rounded up to a power of two
 // one value of each lane (a vector's length is a power of two: W rounded up, the rest unused)
-typedef real_t lanes_t __attribute__((vector_size({W2} * sizeof(real_t))));
+typedef real_t lanes_t __attribute__((vector_size(W2 * sizeof(real_t))));
+// t: [W2] rows of a W2 x W2 tile, transposed in place (registers: no trip through memory).
+DGMAX_FN void transpose_tile(lanes_t* __restrict t) {{
+{transpose}}}
 // small elements (a few cache lines of state): prefetch the next batch's far neighbours. A C++
 // constant, not a macro: NP is an enumerator, which #if would read as 0 (then always on).
 static constexpr bool kPrefetchNeighbours = 6 * NP * sizeof(real_t) <= 512;
@@ -335,21 +403,15 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
     }}
     batch_fluxes(ke, u, g, mk, nbr, matp, trace, q, geo, mat, etoe, bc, vmapP, vert, t, fl);
     batch_rhs(u, g, mk, fl, r);
-    for (int e = 0; e < nb; ++e) {{
+    for (int e = 0; e < nb; ++e)
       element_sources(kb + e, e, u, mk, vert, t, xslot, xsrc, xscale, psi, psi_res, pcoef, pml_slots, pa, pb, pdt, r);
-      const long base = (long)(kb + e) * 6 * NP;
-#pragma omp simd
-      for (int m = 0; m < 6 * NP; ++m) {{
-        const real_t rs = a * res[base + m] + dt * r[m][e];
-        res[base + m] = rs;
-        q_out[base + m] = q[base + m] + b * rs;
-      }}
-    }}
-  }}
+{update}  }}
 }}
 
 )",
-                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("gather", lane_gather(W)), fmt::arg("W2", std::bit_ceil(static_cast<unsigned>(W))), fmt::arg("volume_passes", field_passes(plan.fields_per_pass, "batch_derivatives", "i, u, dr, ds, dt", "    ")),
+                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("gather", lane_gather(W)), fmt::arg("W2", std::bit_ceil(static_cast<unsigned>(W))),
+                     fmt::arg("update", batch_update_source(plan.transposed_update)),
+                     fmt::arg("transpose", transpose_stages(static_cast<int>(std::bit_ceil(static_cast<unsigned>(W))))), fmt::arg("volume_passes", field_passes(plan.fields_per_pass, "batch_derivatives", "i, u, dr, ds, dt", "    ")),
                      fmt::arg("lift_passes", field_passes(plan.fields_per_pass, "batch_lift_fields", "fl, lf", "  ")), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),
                      fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("wide", plan.wide_trace_offsets ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),

@@ -13,8 +13,9 @@
 namespace dgmax::codegen {
 
 std::string CpuPlan::name() const {
-  return fmt::format("f{}.w{}.c{}.v{}{}{}{}", fused ? 1 : 0, batch, elements_per_chunk, vector_bits, fma ? ".fma" : "",
-                     fields_per_pass != 6 ? ".h" + std::to_string(fields_per_pass) : "", wide_trace_offsets ? ".o64" : "");
+  return fmt::format("f{}.w{}.c{}.v{}{}{}{}{}", fused ? 1 : 0, batch, elements_per_chunk, vector_bits, fma ? ".fma" : "",
+                     fields_per_pass != 6 ? ".h" + std::to_string(fields_per_pass) : "", transposed_update ? ".tu" : "",
+                     wide_trace_offsets ? ".o64" : "");
 }
 
 std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
@@ -39,7 +40,8 @@ std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
     // h1..h3 (6, the default, is written without a suffix)
     else if ((field == 4 || field == 5) && part.size() == 2 && part[0] == 'h' && part[1] >= '1' && part[1] <= '3')
       p.fields_per_pass = part[1] - '0', field = 6;
-    else if (field >= 4 && field <= 6 && part == "o64") p.wide_trace_offsets = true, field = 7;
+    else if (field >= 4 && field <= 6 && part == "tu") p.transposed_update = true, field = 7;
+    else if (field >= 4 && field <= 7 && part == "o64") p.wide_trace_offsets = true, field = 8;
     else return std::nullopt;
   }
   if (field < 4 || fused > 1 || p.batch < 1 || p.batch > 64 || p.elements_per_chunk < 0) return std::nullopt;
@@ -65,6 +67,7 @@ CpuPlan default_cpu_plan_for_simd(int N, bool single, int bits) {
   p.batch = bits / (single ? 32 : 64);
   p.vector_bits = bits >= 256 ? bits : 0;  // 128: every x86-64 compiler's choice anyway
   p.fields_per_pass = bits >= 512 ? 6 : 3;    // 16 registers: see fields_per_pass
+  p.transposed_update = single && bits == 256;  // where it measured faster: see transposed_update
   p.elements_per_chunk = 0;  // one range per thread: 1.3-1.6x at N = 1, 2 on 16 cores (bench/NOTES.md, eleventh session)
   return p;
 }
@@ -84,9 +87,10 @@ CpuPlan cpu_plan_for(int N, bool single, size_t state_entries) {
   const std::optional<CpuPlan> plan = CpuPlan::parse(forced);
   if (!plan)
     throw UserError("DGMAX_CPU_PLAN='" + forced + "' is no plan name", {},
-                    "write fF.wW.cC.vV[.fma][.hH][.o64], e.g. f1.w8.c32.v512.fma (F: 1 fused, 0 four passes; W: elements "
+                    "write fF.wW.cC.vV[.fma][.hH][.tu][.o64], e.g. f1.w8.c32.v512.fma (F: 1 fused, 0 four passes; W: elements "
                     "per batch; C: elements per OpenMP chunk, 0: one range per thread; V: vector bits, 0 = the compiler's "
-                    "choice; H: fields per pass of the volume loop and the lift, 1..3, default 6; o64: 64-bit exterior-trace offsets)");
+                    "choice; H: fields per pass of the volume loop and the lift, 1..3, default 6; tu: the update from the transposed "
+                    "right-hand side; o64: 64-bit exterior-trace offsets)");
   return cpu_plan_fitting_state(*plan, state_entries);
 }
 

@@ -46,16 +46,22 @@ struct CpuPlan {
   // of 3 the stage ran 1.03-1.14x faster at N = 3..6 on the AVX2 dev VM (the volume loop, bench/
   // NOTES.md, twentieth session), and the lift's passes gave 1.02-1.07x more (twenty-first).
   int fields_per_pass = 6;
+  // The fused stage's update (res = a·res + dt·rhs, q_out = q + b·res, element by element) reads the
+  // batch's right-hand side transposed first, in W x W tiles in registers (W a power of two), as
+  // whole vectors; else it reads it at a stride of W, one lane at a time. Measured 1.12x at fp32
+  // N = 1..4 on the AVX2 dev VM (W = 8), level in fp64 there (W = 4), and unresolved on the
+  // AVX-512 host (bench/NOTES.md, twenty-fourth session): the default for fp32 at 256 bits only.
+  bool transposed_update = false;
 
-  // "f1.w8.c32.v512.fma.h3.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0:
-  // the compiler's choice), "fma" when set, "hF" with F fields per volume and lift pass (absent: 6), "o64"
-  // with wide trace offsets.
+  // "f1.w8.c32.v512.fma.h3.tu.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0:
+  // the compiler's choice), "fma" when set, "hF" with F fields per volume and lift pass (absent: 6),
+  // "tu" with the transposed update, "o64" with wide trace offsets.
   std::string name() const;
   static std::optional<CpuPlan> parse(const std::string& name);
   bool operator==(const CpuPlan& o) const {
     return fused == o.fused && batch == o.batch && elements_per_chunk == o.elements_per_chunk &&
            vector_bits == o.vector_bits && fma == o.fma && wide_trace_offsets == o.wide_trace_offsets &&
-           fields_per_pass == o.fields_per_pass;
+           fields_per_pass == o.fields_per_pass && transposed_update == o.transposed_update;
   }
 };
 
@@ -70,7 +76,8 @@ int host_simd_bits();
 // Vectors as wide as the host's registers, also at 256 bits: GCC tunes some AVX2 CPUs (-march=native
 // giving znver1, e.g. the AMD EPYC dev VM) for 128-bit vectors, which halved the stage's width there
 // (v256 ran 1.15-1.5x the compiler's choice at N = 1..6, bench/NOTES.md, twentieth session). With
-// 16 vector registers (256 bits and less) the volume loop runs in passes of 3 fields (h3).
+// 16 vector registers (256 bits and less) the volume loop runs in passes of 3 fields (h3); fp32
+// at 256 bits updates from the transposed right-hand side (tu).
 CpuPlan default_cpu_plan(int N, bool single);
 // The same for a host whose widest registers have `simd_bits` (512, 256 or 128).
 CpuPlan default_cpu_plan_for_simd(int N, bool single, int simd_bits);

@@ -26,8 +26,9 @@ constexpr double kDoubleTol = 1e-15, kSingleTol = 2e-6;  // as cpu_backend_test.
 
 // chunk: elements per OpenMP chunk, -1: two batches; 0: one range per thread (the default)
 codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chunk = -1, bool wide = false,
-                      int fields_per_pass = 6) {
+                      int fields_per_pass = 6, bool transposed_update = false) {
   codegen::CpuPlan p;
+  p.transposed_update = transposed_update;
   p.wide_trace_offsets = wide;
   p.fields_per_pass = fields_per_pass;
   p.fused = fused;
@@ -43,7 +44,8 @@ codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chun
 // with and without FMA; OpenMP chunks of two batches or one range of batches per thread; the
 // exterior traces' offsets as ints (states under 2^31 entries) or computed in 64 bits (o64; the
 // path of larger states, which no test can allocate, taken here on small ones); the volume loop in
-// and the lift in passes of 3, 2 and 1 fields.
+// and the lift in passes of 3, 2 and 1 fields; the update from the transposed right-hand side (tu:
+// W x W tiles at one and half a register of elements, one value at a time at the odd width).
 std::vector<codegen::CpuPlan> variants(int bits) {
   const int simd = codegen::host_simd_bits() >= 512 ? 512 : 256;
   const int lanes = simd / bits;
@@ -51,7 +53,8 @@ std::vector<codegen::CpuPlan> variants(int bits) {
           plan(true, lanes / 2, 0, true), plan(true, 3, 0, true, 0),        plan(true, 1, 0, false),
           plan(true, lanes, simd, true, 0, true), plan(true, 3, 0, false, -1, true),
           plan(true, lanes, simd, true, 0, false, 3), plan(true, 3, 0, true, -1, true, 2),
-          plan(true, lanes, simd, false, 0, false, 1)};
+          plan(true, lanes, simd, false, 0, false, 1), plan(true, lanes, simd, true, 0, false, 3, true),
+          plan(true, lanes / 2, 0, false, -1, true, 6, true), plan(true, 3, 0, true, 0, false, 6, true)};
 }
 
 std::string pml_config(const std::string& precision) {
@@ -87,8 +90,11 @@ TEST(CpuPlans, NamesParseBack) {
   EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.fma.h3.o64")->fields_per_pass, 3);
   EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.h2")->fields_per_pass, 2);
   EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.fma")->fields_per_pass, 6);
+  EXPECT_TRUE(codegen::CpuPlan::parse("f1.w8.c0.v256.fma.h3.tu.o64")->transposed_update);
+  EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.v256.fma.h3")->transposed_update);
   for (const char* bad : {"f1.w4.c0.v256.fma.h6", "f1.w4.c0.v256.fma.h4", "f1.w4.c0.v256.fma.h0",
-                          "f1.w4.c0.v256.fma.o64.h3", "f1.w4.c0.v256.h3.fma", "f1.w4.c0.v256.fma.h3.h3"})
+                          "f1.w4.c0.v256.fma.o64.h3", "f1.w4.c0.v256.h3.fma", "f1.w4.c0.v256.fma.h3.h3",
+                          "f1.w8.c0.v256.fma.tu.h3", "f1.w8.c0.v256.fma.o64.tu", "f1.w8.c0.v256.tu.tu"})
     EXPECT_FALSE(codegen::CpuPlan::parse(bad).has_value()) << bad;
   const codegen::CpuPlan d = codegen::default_cpu_plan(3, false);
   EXPECT_TRUE(d.fused);
@@ -102,7 +108,8 @@ TEST(CpuPlans, NamesParseBack) {
   EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, true, 512).name(), "f1.w16.c0.v512.fma");
   // and with 16 registers (256 bits and less) the volume loop in passes of 3 fields
   EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 256).name(), "f1.w4.c0.v256.fma.h3");
-  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, true, 256).name(), "f1.w8.c0.v256.fma.h3");
+  // fp32 there updates from the transposed right-hand side (tu)
+  EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, true, 256).name(), "f1.w8.c0.v256.fma.h3.tu");
   EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 128).name(), "f1.w2.c0.v0.fma.h3");
 }
 
