@@ -66,17 +66,18 @@ std::string transpose_stages(int W2) {
 // rt: [W][6*NP] first, in W x W tiles in registers (W a power of two; the rest one value at a
 // time), so that r is read in whole vectors. The same operations in the same order: the same bits.
 std::string batch_update_source(bool transposed) {
-  if (!transposed)
-    return R"(    for (int e = 0; e < nb; ++e) {
+  const std::string loop = fmt::format(R"(    for (int e = 0; e < nb; ++e) {{
       const long base = (long)(kb + e) * 6 * NP;
 #pragma omp simd
-      for (int m = 0; m < 6 * NP; ++m) {
-        const real_t rs = a * res[base + m] + dt * r[m][e];
+      for (int m = 0; m < 6 * NP; ++m) {{
+        const real_t rs = a * res[base + m] + dt * {};
         res[base + m] = rs;
         q_out[base + m] = q[base + m] + b * rs;
-      }
-    }
-)";
+      }}
+    }}
+)",
+                                       transposed ? "rt[e][m]" : "r[m][e]");
+  if (!transposed) return loop;
   return R"(    // r transposed (plan option tu): rt[e] holds element e's 6*NP values
     alignas(64) real_t rt[W][6 * NP];
     int m_done = 0;
@@ -89,16 +90,7 @@ std::string batch_update_source(bool transposed) {
       }
     for (int m = m_done; m < 6 * NP; ++m)  // past the last whole tile (odd W: every value)
       for (int e = 0; e < W; ++e) rt[e][m] = r[m][e];
-    for (int e = 0; e < nb; ++e) {
-      const long base = (long)(kb + e) * 6 * NP;
-#pragma omp simd
-      for (int m = 0; m < 6 * NP; ++m) {
-        const real_t rs = a * res[base + m] + dt * rt[e][m];
-        res[base + m] = rs;
-        q_out[base + m] = q[base + m] + b * rs;
-      }
-    }
-)";
+)" + loop;
 }
 
 // The fused stage (plan.fused): dgmax_stage, one pass over the elements per LSERK stage, batch by
