@@ -36,12 +36,14 @@ std::string lane_gather(int W) {
   return out;
 }
 
-// The stages of an in-register transpose of a W2 x W2 tile (W2 a power of two) t: [W2] lanes_t,
-// as the body of transpose_tile: stage s swaps the off-diagonal s x s blocks of every 2s x 2s block,
-// with two-input shuffles (index l of the pair (x, y) is x[l], W2 + l is y[l]; GCC >= 12 and clang
-// both have __builtin_shufflevector).
-std::string transpose_stages(int W2) {
-  std::string out;
+// transpose_tile, the in-register transpose of a W2 x W2 tile (W2 a power of two) t: [W2] lanes_t
+// that the update of plan option tu uses: stage s swaps the off-diagonal s x s blocks of every
+// 2s x 2s block, with two-input shuffles (index l of the pair (x, y) is x[l], W2 + l is y[l]; GCC
+// >= 12 and clang both have __builtin_shufflevector).
+std::string transpose_tile_source(int W2) {
+  std::string out =
+      "// t: [W2] rows of a W2 x W2 tile, transposed in place (registers: no trip through memory).\n"
+      "DGMAX_FN void transpose_tile(lanes_t* __restrict t) {\n";
   for (int s = 1; s < W2; s *= 2) {
     std::string lo, hi;
     for (int l = 0; l < W2; ++l) {
@@ -57,7 +59,7 @@ std::string transpose_stages(int W2) {
         "    }}\n",
         W2, s, lo, hi);
   }
-  return out;
+  return out + "}\n";
 }
 
 // The fused stage's update of a batch (res = a·res + dt·r, q_out = q + b·res), element by element:
@@ -121,10 +123,7 @@ std::string fused_stage_source(const KernelSpec& s) {
 enum {{ W = {W}, W2 = {W2} }};  // elements per batch (SIMD lanes); W rounded up to a power of two
 // one value of each lane (a vector's length is a power of two: W rounded up, the rest unused)
 typedef real_t lanes_t __attribute__((vector_size(W2 * sizeof(real_t))));
-// t: [W2] rows of a W2 x W2 tile, transposed in place (registers: no trip through memory).
-DGMAX_FN void transpose_tile(lanes_t* __restrict t) {{
-{transpose}}}
-// small elements (a few cache lines of state): prefetch the next batch's far neighbours. A C++
+{transpose}// small elements (a few cache lines of state): prefetch the next batch's far neighbours. A C++
 // constant, not a macro: NP is an enumerator, which #if would read as 0 (then always on).
 static constexpr bool kPrefetchNeighbours = 6 * NP * sizeof(real_t) <= 512;
 #define HAS_FMA {fma}
@@ -403,7 +402,7 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
 )",
                      fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("gather", lane_gather(W)), fmt::arg("W2", std::bit_ceil(static_cast<unsigned>(W))),
                      fmt::arg("update", batch_update_source(plan.transposed_update)),
-                     fmt::arg("transpose", transpose_stages(static_cast<int>(std::bit_ceil(static_cast<unsigned>(W))))), fmt::arg("volume_passes", field_passes(plan.fields_per_pass, "batch_derivatives", "i, u, dr, ds, dt", "    ")),
+                     fmt::arg("transpose", plan.transposed_update ? transpose_tile_source(static_cast<int>(std::bit_ceil(static_cast<unsigned>(W)))) : ""), fmt::arg("volume_passes", field_passes(plan.fields_per_pass, "batch_derivatives", "i, u, dr, ds, dt", "    ")),
                      fmt::arg("lift_passes", field_passes(plan.fields_per_pass, "batch_lift_fields", "fl, lf", "  ")), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),
                      fmt::arg("fma", plan.fma ? 1 : 0), fmt::arg("wide", plan.wide_trace_offsets ? 1 : 0), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("z", kMatZ), fmt::arg("y", kMatY), fmt::arg("normal", kGeoNormal),
