@@ -188,6 +188,10 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
                   single && N == 4 ? 10 : plans.front().plan.mma_split_columns || (single && (N == 5 || N == 7)) ? 8 : 4)
             << N;
       EXPECT_EQ(plans.front().plan.mma, N >= (single ? 4 : 3)) << "the default: tensor cores from N = 3 (fp64), 4 (fp32)";
+      if (plans.front().plan.mma) {
+        EXPECT_EQ(plans.front().plan.mma_staged, single || N <= 7)
+            << "the default: state staged (A) but at fp64 N = 8, where it costs blocks (N = 7: measured on the H200)";
+      }
       EXPECT_EQ(plans.front().plan.mma_wide, single ? N == 6 : N >= 3)
           << "the default: 16-row DMMA tiles from N = 3 in fp64, at N = 6 in fp32";
       EXPECT_EQ(plans.front().plan.mma_warpgroup, single && (N == 4 || N == 5 || N == 7))
@@ -224,6 +228,7 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
                   << c.rejected;
           }
       EXPECT_EQ(without_j.front().rejected, "") << N;
+      EXPECT_EQ(plans.front().rejected, "") << N << " " << plans.front().plan.name() << ": the default runs with J too";
       EXPECT_EQ(without_j.front().plan.name() == "f2.b10.t1.M.X.E2.A", single && N == 5)
           << "the default at fp32 N = 5 on sm_90 without J: two groups of element-field rows per block";
       EXPECT_TRUE(without_j.front().plan == default_cuda_plan(N, single, 90, false)) << N;
