@@ -49,8 +49,9 @@ struct CpuPlan {
   // The fused stage's update (res = a·res + dt·rhs, q_out = q + b·res, element by element) reads the
   // batch's right-hand side transposed first, in W x W tiles in registers (W a power of two), as
   // whole vectors; else it reads it at a stride of W, one lane at a time. Measured 1.12x at fp32
-  // N = 1..4 on the AVX2 dev VM (W = 8), level in fp64 there (W = 4), and unresolved on the
-  // AVX-512 host (bench/NOTES.md, twenty-fourth session): the default for fp32 at 256 bits only.
+  // N = 1..4 on the AVX2 dev VM (W = 8), level in fp64 there (W = 4), and 0.92x in both precisions
+  // on the 16-core AVX-512 host (four alternated rounds, bench/NOTES.md, twenty-fifth session): the
+  // default for fp32 at 256 bits only.
   bool transposed_update = false;
 
   // "f1.w8.c32.v512.fma.h3.tu.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0:
