@@ -62,6 +62,37 @@ std::string transpose_tile_source(int W2) {
   return out + "}\n";
 }
 
+// Plan option gv: GATHER_FIELD(qc, tr, out), one field's exterior trace at a face node for the
+// batch's W lanes by one gather instruction (base qc, the lanes' 32-bit offsets tr, stored whole to
+// out), where the batch is one 512-bit (AVX-512F) or 256-bit (AVX2) register of reals and the
+// compiler targets that extension; else nothing, and the lanes are built one by one.
+std::string gather_instruction_source(bool enabled, bool single, int W) {
+  const int bytes = W * (single ? 4 : 8);
+  if (!enabled || (bytes != 64 && bytes != 32)) return "";
+  const char* call =
+      bytes == 64 ? (single ? "_mm512_store_ps((out), _mm512_i32gather_ps(_mm512_loadu_si512((const void*)(tr)), (qc), 4))"
+                            : "_mm512_store_pd((out), _mm512_i32gather_pd(_mm256_loadu_si256((const __m256i*)(tr)), (qc), 8))")
+                  : (single ? "_mm256_store_ps((out), _mm256_i32gather_ps((qc), _mm256_loadu_si256((const __m256i*)(tr)), 4))"
+                            : "_mm256_store_pd((out), _mm256_i32gather_pd((qc), _mm_loadu_si128((const __m128i*)(tr)), 8))");
+  return fmt::format(
+      "// plan option gv: a field's W lanes of exterior trace by one gather instruction (32-bit offsets tr)\n"
+      "#if defined({}) && !WIDE_TRACE_OFFSETS\n#include <immintrin.h>\n#define GATHER_FIELD(qc, tr, out) {}\n#endif\n",
+      bytes == 64 ? "__AVX512F__" : "__AVX2__", call);
+}
+
+// The field loop of the exterior-trace gather: with GATHER_FIELD (plan option gv, where it fits)
+// one gather instruction per field, else (and always without gv) the lanes built one by one.
+std::string trace_gather_source(bool with_instruction, int W) {
+  const std::string lanes = fmt::format(R"(        const lanes_t v = {{{}}};
+        __builtin_memcpy(xP[c], &v, W * sizeof(real_t));
+)",
+                                        lane_gather(W));
+  return R"(      for (int c = 0; c < 6; ++c) {
+        const real_t* __restrict qc = q + c * NP;
+)" + (with_instruction ? "#ifdef GATHER_FIELD\n        GATHER_FIELD(qc, tr, xP[c]);\n#else\n" + lanes + "#endif\n" : lanes) +
+         "      }\n";
+}
+
 // The fused stage's update of a batch (res = a·res + dt·r, q_out = q + b·res), element by element:
 // each element's values are contiguous in res, q and q_out (three streams, as the prefetchers like
 // them), r: [6*NP][W] holds them at a stride of W. `transposed` (plan option tu): r transposed into
@@ -100,6 +131,7 @@ std::string batch_update_source(bool transposed) {
 std::string fused_stage_source(const KernelSpec& s) {
   const CpuPlan& plan = s.plan.cpu;
   const int W = std::max(1, plan.batch);
+  const std::string gather_insn = gather_instruction_source(plan.gather_instructions, s.single, W);
   const std::string sched = omp_schedule(plan.elements_per_chunk > 0 ? (plan.elements_per_chunk + W - 1) / W : 0);
   CExprStyle lanes;
   lanes.lane_index = "[e]";
@@ -128,7 +160,7 @@ typedef real_t lanes_t __attribute__((vector_size(W2 * sizeof(real_t))));
 static constexpr bool kPrefetchNeighbours = 6 * NP * sizeof(real_t) <= 512;
 #define HAS_FMA {fma}
 #define WIDE_TRACE_OFFSETS {wide}  // 1: tracew holds nodes k'*NP + i' (states of 2^31 entries or more), 0: offsets
-#if HAS_FMA  // operator products: one rounding, one instruction
+{gather_insn}#if HAS_FMA  // operator products: one rounding, one instruction
 #define OP_FMA(a, x, acc) std::fma(a, x, acc)
 #else
 #define OP_FMA(a, x, acc) ((acc) + (a) * (x))
@@ -192,12 +224,7 @@ DGMAX_FN void batch_fluxes(const int* __restrict ke, const real_t (*__restrict u
       // a field's W lanes gathered into one register and stored whole: vectorized across lanes, the
       // gather was stored in 16-byte halves that the flux then read back as one vector, a load no
       // store could forward (and the indices went through vector registers first)
-      for (int c = 0; c < 6; ++c) {{
-        const real_t* __restrict qc = q + c * NP;
-        const lanes_t v = {{{gather}}};
-        __builtin_memcpy(xP[c], &v, W * sizeof(real_t));
-      }}
-      alignas(64) real_t o[6][W];
+{trace_gather}      alignas(64) real_t o[6][W];
       numerical_flux_batch(u + iM, xP, hv, o);
       real_t (*__restrict out)[W] = fl + (f * NFP + j) * 6;
       for (int c = 0; c < 6; ++c)
@@ -400,7 +427,7 @@ extern "C" void dgmax_stage(int k0, int k1, const real_t* __restrict q, const re
 }}
 
 )",
-                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("gather", lane_gather(W)), fmt::arg("W2", std::bit_ceil(static_cast<unsigned>(W))),
+                     fmt::arg("name", plan.name()), fmt::arg("W", W), fmt::arg("trace_gather", trace_gather_source(!gather_insn.empty(), W)), fmt::arg("gather_insn", gather_insn), fmt::arg("W2", std::bit_ceil(static_cast<unsigned>(W))),
                      fmt::arg("update", batch_update_source(plan.transposed_update)),
                      fmt::arg("transpose", plan.transposed_update ? transpose_tile_source(static_cast<int>(std::bit_ceil(static_cast<unsigned>(W)))) : ""), fmt::arg("volume_passes", field_passes(plan.fields_per_pass, "batch_derivatives", "i, u, dr, ds, dt", "    ")),
                      fmt::arg("lift_passes", field_passes(plan.fields_per_pass, "batch_lift_fields", "fl, lf", "  ")), fmt::arg("flux_inv", flux.invariant), fmt::arg("flux_var", flux.variant), fmt::arg("nhoist", std::max(1, flux.hoisted)), fmt::arg("sched", sched),

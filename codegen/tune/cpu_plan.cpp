@@ -13,9 +13,9 @@
 namespace dgmax::codegen {
 
 std::string CpuPlan::name() const {
-  return fmt::format("f{}.w{}.c{}.v{}{}{}{}{}", fused ? 1 : 0, batch, elements_per_chunk, vector_bits, fma ? ".fma" : "",
+  return fmt::format("f{}.w{}.c{}.v{}{}{}{}{}{}", fused ? 1 : 0, batch, elements_per_chunk, vector_bits, fma ? ".fma" : "",
                      fields_per_pass != 6 ? ".h" + std::to_string(fields_per_pass) : "", transposed_update ? ".tu" : "",
-                     wide_trace_offsets ? ".o64" : "");
+                     gather_instructions ? ".gv" : "", wide_trace_offsets ? ".o64" : "");
 }
 
 std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
@@ -41,7 +41,8 @@ std::optional<CpuPlan> CpuPlan::parse(const std::string& text) {
     else if ((field == 4 || field == 5) && part.size() == 2 && part[0] == 'h' && part[1] >= '1' && part[1] <= '3')
       p.fields_per_pass = part[1] - '0', field = 6;
     else if (field >= 4 && field <= 6 && part == "tu") p.transposed_update = true, field = 7;
-    else if (field >= 4 && field <= 7 && part == "o64") p.wide_trace_offsets = true, field = 8;
+    else if (field >= 4 && field <= 7 && part == "gv") p.gather_instructions = true, field = 8;
+    else if (field >= 4 && field <= 8 && part == "o64") p.wide_trace_offsets = true, field = 9;
     else return std::nullopt;
   }
   if (field < 4 || fused > 1 || p.batch < 1 || p.batch > 64 || p.elements_per_chunk < 0) return std::nullopt;
@@ -87,10 +88,10 @@ CpuPlan cpu_plan_for(int N, bool single, size_t state_entries) {
   const std::optional<CpuPlan> plan = CpuPlan::parse(forced);
   if (!plan)
     throw UserError("DGMAX_CPU_PLAN='" + forced + "' is no plan name", {},
-                    "write fF.wW.cC.vV[.fma][.hH][.tu][.o64], e.g. f1.w8.c32.v512.fma (F: 1 fused, 0 four passes; W: elements "
+                    "write fF.wW.cC.vV[.fma][.hH][.tu][.gv][.o64], e.g. f1.w8.c32.v512.fma (F: 1 fused, 0 four passes; W: elements "
                     "per batch; C: elements per OpenMP chunk, 0: one range per thread; V: vector bits, 0 = the compiler's "
                     "choice; H: fields per pass of the volume loop and the lift, 1..3, default 6; tu: the update from the transposed "
-                    "right-hand side; o64: 64-bit exterior-trace offsets)");
+                    "right-hand side; gv: gather instructions for the exterior traces; o64: 64-bit exterior-trace offsets)");
   return cpu_plan_fitting_state(*plan, state_entries);
 }
 

@@ -53,16 +53,25 @@ struct CpuPlan {
   // on the 16-core AVX-512 host (four alternated rounds, bench/NOTES.md, twenty-fifth session): the
   // default for fp32 at 256 bits only.
   bool transposed_update = false;
+  // The fused stage gathers each field's exterior trace of a face node with one gather instruction
+  // (AVX-512 `vgatherdpd`/`vgatherdps` where the batch is one 512-bit register, AVX2's where it is
+  // one 256-bit register; 32-bit offsets, so not with o64), else lane by lane into a register (W
+  // loads and W - 1 inserts, which at 512 bits share the second FMA port). Where neither instruction
+  // fits the batch the lane-by-lane code is used. 0.77-0.97x on the AVX2 dev VM (AMD: microcoded
+  // gathers), not measured yet on the 16-core AVX-512 host: no default takes it (bench/NOTES.md,
+  // twenty-fifth session).
+  bool gather_instructions = false;
 
-  // "f1.w8.c32.v512.fma.h3.tu.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0:
+  // "f1.w8.c32.v512.fma.h3.tu.gv.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0:
   // the compiler's choice), "fma" when set, "hF" with F fields per volume and lift pass (absent: 6),
-  // "tu" with the transposed update, "o64" with wide trace offsets.
+  // "tu" with the transposed update, "gv" with gather instructions, "o64" with wide trace offsets.
   std::string name() const;
   static std::optional<CpuPlan> parse(const std::string& name);
   bool operator==(const CpuPlan& o) const {
     return fused == o.fused && batch == o.batch && elements_per_chunk == o.elements_per_chunk &&
            vector_bits == o.vector_bits && fma == o.fma && wide_trace_offsets == o.wide_trace_offsets &&
-           fields_per_pass == o.fields_per_pass && transposed_update == o.transposed_update;
+           fields_per_pass == o.fields_per_pass && transposed_update == o.transposed_update &&
+           gather_instructions == o.gather_instructions;
   }
 };
 

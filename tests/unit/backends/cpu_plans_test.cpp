@@ -13,7 +13,10 @@
 #include "expect_user_error.hpp"
 #include "mixed_problem.hpp"
 #include "simulate.hpp"
+#include "codegen/emit/cpu_kernels.hpp"
+#include "codegen/jit/host_jit.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
+#include "solver/backends/kernel_spec_builder.hpp"
 #include "solver/time/timestep.hpp"
 #include "max_rel.hpp"
 
@@ -26,9 +29,10 @@ constexpr double kDoubleTol = 1e-15, kSingleTol = 2e-6;  // as cpu_backend_test.
 
 // chunk: elements per OpenMP chunk, -1: two batches; 0: one range per thread (the default)
 codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chunk = -1, bool wide = false,
-                      int fields_per_pass = 6, bool transposed_update = false) {
+                      int fields_per_pass = 6, bool transposed_update = false, bool gather_instructions = false) {
   codegen::CpuPlan p;
   p.transposed_update = transposed_update;
+  p.gather_instructions = gather_instructions;
   p.wide_trace_offsets = wide;
   p.fields_per_pass = fields_per_pass;
   p.fused = fused;
@@ -45,7 +49,9 @@ codegen::CpuPlan plan(bool fused, int batch, int vector_bits, bool fma, int chun
 // exterior traces' offsets as ints (states under 2^31 entries) or computed in 64 bits (o64; the
 // path of larger states, which no test can allocate, taken here on small ones); the volume loop in
 // and the lift in passes of 3, 2 and 1 fields; the update from the transposed right-hand side (tu:
-// W x W tiles at one and half a register of elements, one value at a time at the odd width).
+// W x W tiles at one and half a register of elements, one value at a time at the odd width); the
+// exterior traces by gather instructions (gv: taken at one register of elements, 256 or 512 bits;
+// at half a register on a 512-bit host, AVX2's; the lanes one by one at the odd width and with o64).
 std::vector<codegen::CpuPlan> variants(int bits) {
   const int simd = codegen::host_simd_bits() >= 512 ? 512 : 256;
   const int lanes = simd / bits;
@@ -54,7 +60,9 @@ std::vector<codegen::CpuPlan> variants(int bits) {
           plan(true, lanes, simd, true, 0, true), plan(true, 3, 0, false, -1, true),
           plan(true, lanes, simd, true, 0, false, 3), plan(true, 3, 0, true, -1, true, 2),
           plan(true, lanes, simd, false, 0, false, 1), plan(true, lanes, simd, true, 0, false, 3, true),
-          plan(true, lanes / 2, 0, false, -1, true, 6, true), plan(true, 3, 0, true, 0, false, 6, true)};
+          plan(true, lanes / 2, 0, false, -1, true, 6, true), plan(true, 3, 0, true, 0, false, 6, true),
+          plan(true, lanes, simd, true, 0, false, 6, false, true), plan(true, lanes / 2, 0, true, -1, false, 3, false, true),
+          plan(true, 3, 0, true, 0, false, 6, false, true), plan(true, lanes, simd, true, 0, true, 6, true, true)};
 }
 
 std::string pml_config(const std::string& precision) {
@@ -92,9 +100,13 @@ TEST(CpuPlans, NamesParseBack) {
   EXPECT_EQ(codegen::CpuPlan::parse("f1.w4.c0.v256.fma")->fields_per_pass, 6);
   EXPECT_TRUE(codegen::CpuPlan::parse("f1.w8.c0.v256.fma.h3.tu.o64")->transposed_update);
   EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.v256.fma.h3")->transposed_update);
+  EXPECT_TRUE(codegen::CpuPlan::parse("f1.w8.c0.v512.fma.h3.tu.gv.o64")->gather_instructions);
+  EXPECT_TRUE(codegen::CpuPlan::parse("f1.w8.c0.v512.gv")->gather_instructions);
+  EXPECT_FALSE(codegen::CpuPlan::parse("f1.w8.c0.v512.fma.tu")->gather_instructions);
   for (const char* bad : {"f1.w4.c0.v256.fma.h6", "f1.w4.c0.v256.fma.h4", "f1.w4.c0.v256.fma.h0",
                           "f1.w4.c0.v256.fma.o64.h3", "f1.w4.c0.v256.h3.fma", "f1.w4.c0.v256.fma.h3.h3",
-                          "f1.w8.c0.v256.fma.tu.h3", "f1.w8.c0.v256.fma.o64.tu", "f1.w8.c0.v256.tu.tu"})
+                          "f1.w8.c0.v256.fma.tu.h3", "f1.w8.c0.v256.fma.o64.tu", "f1.w8.c0.v256.tu.tu",
+                          "f1.w8.c0.v256.fma.gv.tu", "f1.w8.c0.v256.fma.o64.gv", "f1.w8.c0.v256.gv.gv", "f1.w8.c0.gv"})
     EXPECT_FALSE(codegen::CpuPlan::parse(bad).has_value()) << bad;
   const codegen::CpuPlan d = codegen::default_cpu_plan(3, false);
   EXPECT_TRUE(d.fused);
@@ -102,6 +114,8 @@ TEST(CpuPlans, NamesParseBack) {
   EXPECT_EQ(d.elements_per_chunk, 0);  // one contiguous range of batches per thread
   EXPECT_EQ(d.name().rfind("f1.w" + std::to_string(d.batch) + ".c0.", 0), 0u) << d.name();
   EXPECT_FALSE(d.wide_trace_offsets);
+  for (int simd : {512, 256, 128})  // gv is not measured on a host yet: no default takes it
+    for (bool single : {false, true}) EXPECT_FALSE(codegen::default_cpu_plan_for_simd(3, single, simd).gather_instructions);
   EXPECT_EQ(d.vector_bits, codegen::host_simd_bits() >= 256 ? codegen::host_simd_bits() : 0) << d.name();
   // one register of elements, and vectors of the register's width (not the compiler's tuning)
   EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 512).name(), "f1.w8.c0.v512.fma");
@@ -111,6 +125,37 @@ TEST(CpuPlans, NamesParseBack) {
   // fp32 there updates from the transposed right-hand side (tu)
   EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, true, 256).name(), "f1.w8.c0.v256.fma.h3.tu");
   EXPECT_EQ(codegen::default_cpu_plan_for_simd(3, false, 128).name(), "f1.w2.c0.v0.fma.h3");
+}
+
+// Plan option gv: one gather instruction per field where the batch is one 512-bit (AVX-512F) or
+// 256-bit (AVX2) register, behind a guard on the extension (a host without it builds the lanes one
+// by one), and nothing else changes: a plan without gv generates no gather code. The AVX-512 form
+// is compiled (not run) for an AVX-512 target too, so that a host without it still checks it.
+TEST(CpuPlans, GatherInstructionsWhereTheBatchIsOneRegister) {
+  const Problem p = mixed_problem(2, 31);
+  auto source = [&](bool single, int W, bool gv) {
+    codegen::KernelSpec s = make_kernel_spec(p, single);
+    s.plan.cpu = plan(true, W, 0, true, 0, false, 6, false, gv);
+    return codegen::generate_cpu_source(s);
+  };
+  const auto npos = std::string::npos;
+  EXPECT_NE(source(false, 8, true).find("#if defined(__AVX512F__) && !WIDE_TRACE_OFFSETS"), npos);
+  EXPECT_NE(source(false, 8, true).find("_mm512_i32gather_pd"), npos);
+  EXPECT_NE(source(true, 16, true).find("_mm512_i32gather_ps"), npos);
+  EXPECT_NE(source(false, 4, true).find("_mm256_i32gather_pd"), npos);
+  EXPECT_NE(source(true, 8, true).find("_mm256_i32gather_ps"), npos);
+  EXPECT_NE(source(false, 8, true).find("GATHER_FIELD(qc, tr, xP[c]);"), npos);
+  for (int W : {1, 2, 3, 16}) EXPECT_EQ(source(false, W, true).find("GATHER_FIELD"), npos) << W;
+  EXPECT_EQ(source(false, 8, false).find("GATHER_FIELD"), npos);
+  EXPECT_EQ(source(true, 16, false).find("immintrin"), npos);
+  for (bool single : {false, true}) {
+    codegen::HostJitOptions opt;
+    for (std::string& f : opt.flags)
+      if (f == "-march=native") f = "-march=skylake-avx512";
+    opt.flags.push_back("-O1");  // compiled only: no need to optimize hard
+    EXPECT_NO_THROW(codegen::jit_compile(source(single, single ? 16 : 8, true), "gv_avx512_check", opt))
+        << (single ? "single" : "double");
+  }
 }
 
 // The fused stage stores each exterior trace's offset in the state as an int: the largest is the
