@@ -57,8 +57,8 @@ struct CpuPlan {
   // (AVX-512 `vgatherdpd`/`vgatherdps` where the batch is one 512-bit register, AVX2's where it is
   // one 256-bit register; 32-bit offsets, so not with o64), else lane by lane into a register (W
   // loads and W - 1 inserts, which at 512 bits share the second FMA port). Where neither instruction
-  // fits the batch the lane-by-lane code is used. 0.77-0.97x on the AVX2 dev VM (AMD: microcoded
-  // gathers), not measured yet on the 16-core AVX-512 host: no default takes it (bench/NOTES.md,
+  // fits the batch the lane-by-lane code is used. Mostly a loss on the AVX2 dev VM (AMD: microcoded
+  // gathers; medians 0.77-0.97x over four rounds, 0.77-1.18x in a shorter run), not measured yet on the 16-core AVX-512 host: no default takes it (bench/NOTES.md,
   // twenty-fifth session).
   bool gather_instructions = false;
 

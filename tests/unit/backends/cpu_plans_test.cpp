@@ -188,6 +188,10 @@ TEST(CpuPlans, ForcedPlanIsUsedOrRefused) {
       expect_hinted_user_error([] { codegen::cpu_plan_for(3, false, 1000); }, {"DGMAX_CPU_PLAN='f1.w8'", "no plan name"});
   EXPECT_NE(e.hint().find("f1.w8.c32.v512.fma"), std::string::npos) << e.render();
   EXPECT_NE(e.hint().find("[.hH]"), std::string::npos) << e.render();
+  EXPECT_NE(e.hint().find("[.gv]"), std::string::npos) << e.render();
+  EXPECT_NE(e.hint().find("gv: gather instructions"), std::string::npos) << e.render();
+  ::setenv("DGMAX_CPU_PLAN", "f1.w8.c0.v512.fma.gv", 1);
+  EXPECT_TRUE(codegen::cpu_plan_for(3, false, 1000).gather_instructions);
   ::unsetenv("DGMAX_CPU_PLAN");
   EXPECT_TRUE(codegen::cpu_plan_for(3, false, 1000) == codegen::default_cpu_plan(3, false));
 }
