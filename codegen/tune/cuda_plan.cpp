@@ -240,10 +240,10 @@ CudaPlan default_cuda_plan(int N, bool single, int arch, bool with_current) {
     // search's pick in the eighth and twelfth sessions); else 4
     p.elements_per_block = p.mma_split_columns || p.mma_warpgroup || (sm90 && single && N == 7) ? 8 : 4;
     p.mma_chunked = true;
-    // no staged state at fp64 N = 7, 8 (it costs blocks). (On an H200 the staged W plan measured
-    // 1.016x at fp64 N = 7 in four alternated rounds, the search's pick there twice; not the default
-    // until the gpu tests have run with it as one: bench/NOTES.md, twenty-fifth session.)
-    p.mma_staged = single || (p.mma_wide ? N <= 6 : N != 7);
+    // no staged state at fp64 N = 8 (it costs blocks); at fp64 N = 7 the staged W plan measured
+    // 1.016x on an H200 in four alternated rounds, the search's pick there twice (bench/NOTES.md,
+    // twenty-fifth and twenty-sixth sessions)
+    p.mma_staged = single || (p.mma_wide ? N <= 7 : N != 7);
     // the neighbours' traces with the state at fp64 N = 6 (1.014x with 4 elements, and with H the
     // search's pick); with 4 elements it also won at fp32 N = 4, 6, where H beats both
     p.mma_neighbours = sm90 && p.mma_staged && !single && N == 6;
