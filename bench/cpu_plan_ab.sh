@@ -7,6 +7,7 @@
 # Builds build-gpu/dgmax if it is missing (VTK and Gmsh off, as on the GPU machine). OpenMP on every
 # core, threads bound to cores. Prints one line per run, then the median GDOF/s per precision, order
 # and plan with its ratio to the default's median. Raw output in $OUT/cpu_plan_ab.txt (or out/).
+# AB_PRECISIONS="single" runs one precision only (default: double single).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 orders=$1
@@ -23,7 +24,7 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)} OMP_PROC_BIND=close OMP_PLAC
 export DGMAX_CACHE_DIR=${DGMAX_CACHE_DIR:-$PWD/build-gpu/kernel-cache}
 lines=$(mktemp)
 for r in $(seq "$rounds"); do
-  for p in double single; do
+  for p in ${AB_PRECISIONS:-double single}; do
     if [ $p = double ]; then plans=${CPU_PLANS_DOUBLE-}; else plans=${CPU_PLANS_SINGLE-}; fi
     for plan in default $plans; do
       if [ "$plan" = default ]; then unset DGMAX_CPU_PLAN; else export DGMAX_CPU_PLAN=$plan; fi

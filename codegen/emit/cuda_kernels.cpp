@@ -361,11 +361,12 @@ DGMAX_FN void stage_state(const real_t* __restrict__ q, int K, int kb, int tid, 
 DGMAX_FN void stage_state_async(const real_t* __restrict__ q, int K, int kb, int tid, elem_state_t* __restrict__ sq) {{
   const real_t* qb = q + (long)kb * 6 * NP;
   const int valid = min(EPB, K - kb) * 6 * NP;
-#if !VEC && WIDE_FACES
+#if !VEC
   // Rows not padded (fp64, fp32 with NP a multiple of 4): the block's states are one run of
   // EPB*6*NP values in q and in shared memory alike, whole 16-byte vectors (6*NP is a multiple of
   // their length, and so is every block's offset in q): 16-byte copies, a quarter (fp32) or half
-  // (fp64) of the copies and their index arithmetic.
+  // (fp64) of the copies and their index arithmetic. At every order: on an H200 1.01x at N = 1 and
+  // 1.018x at fp64 N = 2 against the value-by-value copies (bench/NOTES.md, twenty-sixth session).
 #if SINGLE
   typedef float4 vec16_t;
 #else

@@ -58,8 +58,11 @@ struct CpuPlan {
   // one 256-bit register; 32-bit offsets, so not with o64), else lane by lane into a register (W
   // loads and W - 1 inserts, which at 512 bits share the second FMA port). Where neither instruction
   // fits the batch the lane-by-lane code is used. Mostly a loss on the AVX2 dev VM (AMD: microcoded
-  // gathers; medians 0.77-0.97x over four rounds, 0.77-1.18x in a shorter run), not measured yet on the 16-core AVX-512 host: no default takes it (bench/NOTES.md,
-  // twenty-fifth session).
+  // gathers; medians 0.77-0.97x over four rounds, 0.77-1.18x in a shorter run). On the 16-core
+  // AVX-512 host (Intel), medians of 4-6 rounds alternated with the default: fp32 (16 lanes, about
+  // 15 shuffles per field saved) 1.14 / 1.00 / 1.00 / 1.07 / 1.05 / 1.02x at N = 1..6, fp64 (8
+  // lanes, 7 saved) 0.89-0.97x at N = 2..5 (bench/NOTES.md, twenty-sixth session): the default for
+  // fp32 at 512 bits only.
   bool gather_instructions = false;
 
   // "f1.w8.c32.v512.fma.h3.tu.gv.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0:

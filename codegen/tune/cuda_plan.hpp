@@ -137,10 +137,11 @@ CudaPlan default_cuda_plan(int N, bool single, int arch = 90, bool with_current 
 // The face-invariant values of the numerical flux that the one-node-per-thread kernels keep per
 // element face in shared memory (block_fluxes); a flux with more is evaluated whole at every node.
 inline constexpr int kCudaHoistedFluxValues = 8;
-// Faces of at least this many nodes (N >= 3) take that once-per-face flux part and stage the state
-// in 16-byte copies (WIDE_FACES in the generated code). Measured on an H200 against the kernels
-// without both (bench/NOTES.md, 2026-11-29): 1.057x fp32 and 1.00x fp64 at N = 3; 0.89-0.99x at
-// N = 1, 2, where the per-face pass and its barrier cost more than 3 or 6 nodes save.
+// Faces of at least this many nodes (N >= 3) take that once-per-face flux part (WIDE_FACES in the
+// generated code). Measured on an H200 with the 16-byte state copies, against the kernels without
+// both (bench/NOTES.md, 2026-11-29): 1.057x fp32 and 1.00x fp64 at N = 3; 0.89-0.99x at N = 1, 2,
+// where the per-face pass and its barrier cost more than 3 or 6 nodes save. The copies alone won
+// at N = 1, 2 too (1.01-1.018x, twenty-sixth session) and are made at every order.
 inline constexpr int kCudaWideFaceNodes = 10;
 inline constexpr bool cuda_wide_faces(int Nfp) { return Nfp >= kCudaWideFaceNodes; }
 
