@@ -391,6 +391,32 @@ DGMAX_FN void stage_state_async(const real_t* __restrict__ q, int K, int kb, int
   copy_async_commit();
 }}
 
+// res of the block's elements into sres ([EPB][6][NP], one group). Where 6*NP is a whole number of
+// 16-byte vectors the block's run of EPB*6*NP values is copied 16 bytes at a time, bypassing L1
+// (read once; WIDE_RES: the update then waits for the block); else each thread copies the entries
+// of its own update.
+enum {{ WIDE_RES = (6 * NP) % (16 / sizeof(real_t)) == 0 }};
+DGMAX_FN void stage_res_async(const real_t* __restrict__ res, int K, int kb, int tid, int y,
+                              real_t (*__restrict__ sres)[6][NP]) {{
+  if constexpr (WIDE_RES) {{
+    const real_t* rb = res + (long)kb * 6 * NP;
+    const int valid = min(EPB, K - kb) * 6 * NP;
+    real_t* s = &sres[0][0][0];
+    for (int n = tid * (16 / (int)sizeof(real_t)); n < valid; n += NT * (16 / (int)sizeof(real_t)))
+      copy_async16(s + n, rb + n);
+  }} else {{
+    const int i = tid - y * NP;
+#pragma unroll
+    for (int r = 0; r < EPT; ++r) {{
+      const int e = y * EPT + r, k = kb + e;
+      if (k < K)
+#pragma unroll
+        for (int c = 0; c < 6; ++c) copy_async(&sres[e][c][i], res + ((long)k * 6 + c) * NP + i);
+    }}
+  }}
+  copy_async_commit();
+}}
+
 // The six fields of node j of an element's staged state.
 DGMAX_FN void load_fields(const elem_state_t& s, int j, real_t* __restrict__ v) {{
 #if VEC && SINGLE
@@ -742,19 +768,12 @@ dgmax_stage(STAGE_PARAMS) {{
   __shared__ __align__(16) real_t sops[OPW * NP * NP];
   stage_ops(tid, sops);
 #endif
-  // the state (for the whole block) and each thread's own res entries (for its update at the end)
-  // are copied while the block computes its fluxes, volume and lift terms: waiting for them where
-  // they are used left most of the stage's time to device-memory latency (bench/NOTES.md)
-  __shared__ real_t sres[EPB][6][NP];
+  // the state and res (for the update at the end) are copied while the block computes its fluxes,
+  // volume and lift terms: waiting for them where they are used left most of the stage's time to
+  // device-memory latency (bench/NOTES.md)
+  __shared__ __align__(16) real_t sres[EPB][6][NP];
   stage_state_async(q, K, kb, tid, sq);
-#pragma unroll
-  for (int r = 0; r < EPT; ++r) {{
-    const int e = y * EPT + r, k = kb + e;
-    if (k < K)
-#pragma unroll
-      for (int c = 0; c < 6; ++c) copy_async(&sres[e][c][i], res + ((long)k * 6 + c) * NP + i);
-  }}
-  copy_async_commit();
+  stage_res_async(res, K, kb, tid, y, sres);
 #if WIDE_FACES
   __shared__ real_t hv[EPB][4][HV_ROW];
 #else
@@ -766,7 +785,8 @@ dgmax_stage(STAGE_PARAMS) {{
   real_t curl[EPT][6], acc[EPT][6];
   volume_nodes(i, sq + y * EPT, OPS, geo, K, kb + y * EPT, curl);
   lift_nodes(i, sf + y * EPT, acc);
-  copy_async_wait<0>();  // this thread's res entries
+  copy_async_wait<0>();  // res
+  if (WIDE_RES) __syncthreads();  // copied by the block, not by each thread for itself
 #pragma unroll
   for (int r = 0; r < EPT; ++r) {{
     const int e = y * EPT + r, k = kb + e;
