@@ -190,7 +190,7 @@ TEST(AsyncSnapshotWriter, SameFilesAsTheSynchronousWriter) {
       for (size_t i = 0; i < ref.files().size(); ++i) {
         const auto name = std::filesystem::path(ref.files()[i]).filename();
         EXPECT_EQ(std::filesystem::path(w.files()[i]).filename(), name);
-        if (name.extension() == ".vtu") EXPECT_EQ(slurp(w.files()[i]), slurp(ref.files()[i])) << name;
+        if (name.extension() == ".vtu") { EXPECT_EQ(slurp(w.files()[i]), slurp(ref.files()[i])) << name; }
       }
       const PvdList p = parse_pvd(w.pvd_path());
       ASSERT_EQ(p.times, times);
@@ -397,7 +397,7 @@ TEST(AsyncSnapshotWriter, DestructorWithoutFinishCompletesTheQueuedSnapshots) {
     fill(expected, fx.q, s);
     expect_h5_holds(dir / ("d_0000" + std::to_string(s) + ".h5"), expected, s);
   }
-  if (vtu_output_available()) EXPECT_EQ(parse_pvd(dir / "d.pvd").times.size(), 5u);
+  if (vtu_output_available()) { EXPECT_EQ(parse_pvd(dir / "d.pvd").times.size(), 5u); }
   EXPECT_EQ(dir.count_tmp(), 0);
 }
 

@@ -262,7 +262,7 @@ TEST_F(MshCheck, CoordinatesThatAreNotOneNumberAreRefused) {
     const size_t line = bad.rfind('\n', bad.find("$EndNodes") - 2) + 1;
     const size_t x = bad.find(' ', line) + 1;
     bad.replace(x, bad.find(' ', x) - x, "1\x01\x7f");
-    expect_rejected(write("raw.msh", bad), {"the node coordinate '1??'"});
+    expect_rejected(write("raw.msh", bad), {"the node coordinate '1?\?'"});
   }
   std::string ok = slurp(data("two_tets_v2.msh"));  // exponents and signs are numbers
   const size_t line = ok.rfind('\n', ok.find("$EndNodes") - 2) + 1;

@@ -166,8 +166,8 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       if (single && N <= 3) expected.insert(".T.R64");
       EXPECT_EQ(layouts, expected) << "N = " << N << (single ? " fp32" : " fp64");
       for (const PlanCandidate& c : plans) {
-        if (c.plan.mma_neighbours) EXPECT_EQ(c.plan.elements_per_block, c.plan.mma_split_columns ? 8 : 4) << c.plan.name();
-        if (c.plan.mma_split_columns) EXPECT_EQ(c.plan.elements_per_block, 8) << c.plan.name();
+        if (c.plan.mma_neighbours) { EXPECT_EQ(c.plan.elements_per_block, c.plan.mma_split_columns ? 8 : 4) << c.plan.name(); }
+        if (c.plan.mma_split_columns) { EXPECT_EQ(c.plan.elements_per_block, 8) << c.plan.name(); }
       }
       EXPECT_EQ(plans.front().plan.mma_neighbours, N == 6 && !single)
           << "the default: neighbours' traces with the state at fp64 N = 6";
@@ -178,15 +178,16 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
       EXPECT_EQ(default_cuda_plan(4, true, 100).name(), "f2.b8.t1.M.W.H.C.A") << "E3 measured on sm_90 only";
       // below the tensor cores: one element per thread (about 64 threads), but two at fp32 N = 3;
       // fp32 N = 2 one since the 16-byte state and flux loads (eighteenth session)
-      if (single && N == 2) EXPECT_EQ(plans.front().plan.name(), "f2.b6.t1.T");
-      if (single && N == 3) EXPECT_EQ(plans.front().plan.name(), "f2.b6.t2.T.R64");
-      if (single && N == 3) EXPECT_EQ(default_cuda_plan(3, true, 80).name(), "f2.b6.t2.T") << "R64 measured on sm_90";
-      if (N == 1) EXPECT_EQ(plans.front().plan.name(), single ? "f2.b16.t1.T" : "f2.b32.t1.T.S");
-      if (N == 1) EXPECT_EQ(default_cuda_plan(1, false, 80).name(), "f2.b16.t1.T") << "b32.S measured on sm_90";
-      if (plans.front().plan.mma)
+      if (single && N == 2) { EXPECT_EQ(plans.front().plan.name(), "f2.b6.t1.T"); }
+      if (single && N == 3) { EXPECT_EQ(plans.front().plan.name(), "f2.b6.t2.T.R64"); }
+      if (single && N == 3) { EXPECT_EQ(default_cuda_plan(3, true, 80).name(), "f2.b6.t2.T") << "R64 measured on sm_90"; }
+      if (N == 1) { EXPECT_EQ(plans.front().plan.name(), single ? "f2.b16.t1.T" : "f2.b32.t1.T.S"); }
+      if (N == 1) { EXPECT_EQ(default_cuda_plan(1, false, 80).name(), "f2.b16.t1.T") << "b32.S measured on sm_90"; }
+      if (plans.front().plan.mma) {
         EXPECT_EQ(plans.front().plan.elements_per_block,
                   single && N == 4 ? 10 : plans.front().plan.mma_split_columns || (single && (N == 5 || N == 7)) ? 8 : 4)
             << N;
+      }
       EXPECT_EQ(plans.front().plan.mma, N >= (single ? 4 : 3)) << "the default: tensor cores from N = 3 (fp64), 4 (fp32)";
       if (plans.front().plan.mma) {
         EXPECT_EQ(plans.front().plan.mma_staged, single || N <= 7)
@@ -196,7 +197,7 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
           << "the default: 16-row DMMA tiles from N = 3 in fp64, at N = 6 in fp32";
       EXPECT_EQ(plans.front().plan.mma_warpgroup, single && (N == 4 || N == 5 || N == 7))
           << "the default: warpgroup MMAs at fp32 N = 4 (element-field rows), 5, 7 (sm_90)";
-      if (plans.front().plan.mma_warpgroup) EXPECT_EQ(plans.front().plan.elements_per_block, N == 4 ? 10 : 8);
+      if (plans.front().plan.mma_warpgroup) { EXPECT_EQ(plans.front().plan.elements_per_block, N == 4 ? 10 : 8); }
       // elsewhere W where it was on sm_90 (sm_100 has no wgmma)
       EXPECT_FALSE(default_cuda_plan(N, single, 100).mma_warpgroup);
       EXPECT_EQ(default_cuda_plan(N, single, 100).mma_wide, single ? N >= 4 && N <= 7 : N >= 3);
@@ -223,17 +224,18 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
             const int fits_to = c.plan.state_row_groups == 1 || (c.plan.state_row_groups == 2 && space == &without_j) ? 5 : 4;
             EXPECT_EQ(c.rejected.empty(), N <= fits_to) << N << " " << c.plan.name() << ": " << c.rejected;
             // E2 at N = 5 is refused for J's staging alone, and says so; E3 does not fit either way
-            if (!c.rejected.empty() && space == &plans && N == 5)
+            if (!c.rejected.empty() && space == &plans && N == 5) {
               EXPECT_EQ(c.rejected.find("without J it fits") != std::string::npos, c.plan.state_row_groups == 2)
                   << c.rejected;
+            }
           }
       EXPECT_EQ(without_j.front().rejected, "") << N;
       EXPECT_EQ(plans.front().rejected, "") << N << " " << plans.front().plan.name() << ": the default runs with J too";
       EXPECT_EQ(without_j.front().plan.name() == "f2.b10.t1.M.X.E2.A", single && N == 5)
           << "the default at fp32 N = 5 on sm_90 without J: two groups of element-field rows per block";
       EXPECT_TRUE(without_j.front().plan == default_cuda_plan(N, single, 90, false)) << N;
-      if (!(single && N == 5)) EXPECT_TRUE(without_j.front().plan == plans.front().plan) << "J changes the default at fp32 N = 5 only";
-      if (on80.front().plan.mma) EXPECT_EQ(on80.front().plan.elements_per_block, 4) << N;
+      if (!(single && N == 5)) { EXPECT_TRUE(without_j.front().plan == plans.front().plan) << "J changes the default at fp32 N = 5 only"; }
+      if (on80.front().plan.mma) { EXPECT_EQ(on80.front().plan.elements_per_block, 4) << N; }
       EXPECT_EQ(std::count_if(on80.begin(), on80.end(), [](const PlanCandidate& c) { return c.plan.mma; }),
                 (single ? 4 : 8) + (N <= 6 ? 1 : 0));
       EXPECT_EQ(default_cuda_plan(N, single, 80).mma_neighbours, false) << "measured on sm_90 only";

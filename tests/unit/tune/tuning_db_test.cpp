@@ -135,7 +135,7 @@ TEST_F(TuningDbTest, CorruptFilesAndEntriesAreIgnoredAndRewritten) {
     testing::internal::CaptureStderr();
     EXPECT_FALSE(db.find(key(3)).has_value());
     const std::string note = testing::internal::GetCapturedStderr();
-    if (!junk.empty()) EXPECT_NE(note.find("cannot be read"), std::string::npos) << note;
+    if (!junk.empty()) { EXPECT_NE(note.find("cannot be read"), std::string::npos) << note; }
     db.store(key(3), plan("f1.b2.t1", 11));  // rebuilt
     ASSERT_TRUE(db.find(key(3)).has_value());
     EXPECT_EQ(db.find(key(3))->plan, "f1.b2.t1");
