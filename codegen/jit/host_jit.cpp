@@ -15,6 +15,8 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
+#include <string>
 
 #include "codegen/jit/compile_log.hpp"
 #include "codegen/jit/content_hash.hpp"
@@ -272,6 +274,21 @@ void count_hit(double seconds) {
 }
 
 }  // namespace
+
+std::string host_cpu_model() {
+  const std::string id = cpu_identity();
+  std::istringstream in(id);
+  std::string line, joined;
+  while (std::getline(in, line)) {
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos || line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0) continue;
+    std::string value = line.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    if (line.rfind("model name", 0) == 0) return value;
+    joined += (joined.empty() ? "" : " ") + value;
+  }
+  return joined.empty() ? "unknown cpu" : joined;
+}
 
 // ---- options ------------------------------------------------------------------------------------
 

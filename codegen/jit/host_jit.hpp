@@ -101,6 +101,10 @@ class LoadedLibrary {
   std::string path_, name_hint_;
 };
 
+// The host processor's model: the "model name" of /proc/cpuinfo's first processor (else its
+// vendor, family and model lines joined), "unknown cpu" where there is none.
+std::string host_cpu_model();
+
 // The cache key jit_compile uses for (source, opt): 32 hex digits. Runs `compiler --version` on the
 // first use of a compiler (UserError when it cannot be run).
 std::string host_jit_key(const std::string& source, const HostJitOptions& opt = {});

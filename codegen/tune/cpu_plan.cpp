@@ -74,6 +74,24 @@ CpuPlan default_cpu_plan_for_simd(int N, bool single, int bits) {
   return p;
 }
 
+std::vector<CpuPlan> enumerate_cpu_plans(int N, bool single, int simd_bits) {
+  const CpuPlan d = default_cpu_plan_for_simd(N, single, simd_bits);
+  const int batch_bits = d.batch * (single ? 32 : 64);
+  std::vector<CpuPlan> out{d};
+  for (int fields : {6, 3})
+    for (bool transposed : {false, true})
+      for (bool gather : {false, true}) {
+        // the gather instructions exist for one 256- or 512-bit register of lanes only
+        if (gather && batch_bits != 256 && batch_bits != 512) continue;
+        CpuPlan p = d;
+        p.fields_per_pass = fields;
+        p.transposed_update = transposed;
+        p.gather_instructions = gather;
+        if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+      }
+  return out;
+}
+
 bool needs_wide_trace_offsets(size_t state_entries) {
   return state_entries > static_cast<size_t>(std::numeric_limits<int>::max());
 }

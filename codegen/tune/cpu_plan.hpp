@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dgmax::codegen {
 
@@ -94,6 +95,14 @@ int host_simd_bits();
 CpuPlan default_cpu_plan(int N, bool single);
 // The same for a host whose widest registers have `simd_bits` (512, 256 or 128).
 CpuPlan default_cpu_plan_for_simd(int N, bool single, int simd_bits);
+
+// The plans `dgmax tune --backend cpu` times for order N on a host whose widest registers have
+// `simd_bits`: the default first, then its neighbours in the options whose worth measured
+// differently from host to host (bench/NOTES.md): the volume loop and lift in passes of 6 or 3
+// fields, the transposed update, and gather instructions where the batch is one 256- or 512-bit
+// register. One register of elements per batch (two lost 10-15% on both hosts measured), one range
+// of batches per thread. No duplicates.
+std::vector<CpuPlan> enumerate_cpu_plans(int N, bool single, int simd_bits);
 
 // Whether a state of `state_entries` reals (K·6·Np, ghosts included) needs wide trace offsets:
 // the fused stage's int offsets reach state_entries - 1.

@@ -16,6 +16,7 @@
 #include "solver/app/host_ceilings.hpp"
 #include "solver/app/perf_model.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
+#include "solver/backends/cpu/cpu_tuner.hpp"
 #include "solver/backends/cuda/cuda_backend.hpp"
 #include "solver/backends/cuda/cuda_tuner.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
@@ -141,8 +142,10 @@ void run_bench(const BenchOptions& opt) {
       std::unique_ptr<Backend> be;
       if (name == "ref") be = std::make_unique<RefBackend>(p);
       else if (name == "cpu") {
-        plan = codegen::cpu_plan_report(p.N, single, p.state_entries());
-        be = make_cpu_backend(p, single);
+        std::string source;
+        const codegen::CpuPlan cp = cpu_plan_for_problem(p, single, &source);
+        plan = cp.name() + " (" + source + ")";
+        be = make_cpu_backend_with_plan(p, single, cp);
       }
       else {
         std::string source;

@@ -10,7 +10,10 @@
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "codegen/tune/tuning_db.hpp"
 #include "solver/app/bench_problem.hpp"
+#include "solver/app/cmd_tune_cpu.hpp"
+#include "solver/app/host_ceilings.hpp"
 #include "solver/app/perf_model.hpp"
+#include "solver/backends/cpu/cpu_tuner.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
 #include "solver/backends/cuda/cuda_tuner.hpp"
 #include "solver/backends/cuda/device_ceilings.hpp"
@@ -30,6 +33,7 @@ struct TuneOptions {
   std::string precision = "double";
   long long elements = 384000;
   std::string json;
+  std::string backend = "cuda";
   bool dry_run = false;  // --no-store: search and print, keep nothing
 };
 
@@ -122,11 +126,15 @@ void run_tune(const TuneOptions& opt) {
   if (precisions.empty())
     throw UserError("--precision must be double, single or both, got '" + opt.precision + "'", {},
                     "write --precision double, --precision single or --precision both");
+  if (opt.backend != "cuda" && opt.backend != "cpu")
+    throw UserError("--backend must be cuda or cpu, got '" + opt.backend + "'", {},
+                    "write --backend cuda (the GPU's kernel plans) or --backend cpu (the generated cpu backend's)");
+  const bool cpu = opt.backend == "cpu";
   if (opt.config.empty()) parse_orders(opt.orders);
   std::string why;
-  if (!cuda::driver_available(&why))
+  if (!cpu && !cuda::driver_available(&why))
     throw UserError("dgmax tune searches plans of the cuda backend, which needs an NVIDIA GPU: " + why, {},
-                    "run it on the GPU machine; the cpu backend has no plan search yet");
+                    "run it on the GPU machine, or search the cpu backend's plans with --backend cpu");
   std::vector<std::pair<Problem, std::string>> problems;  // the problem and what it is
   if (!opt.config.empty()) {
     YamlDoc doc = YamlDoc::load_file(opt.config);
@@ -142,17 +150,34 @@ void run_tune(const TuneOptions& opt) {
     auto md = bench_mesh(opt.elements);
     for (int N : parse_orders(opt.orders)) problems.emplace_back(bench_problem(md, N), "periodic box");
   }
-  const cuda::DeviceInfo& dev = cuda::Context::get().info();
-  std::cout << "dgmax tune: " << dev.summary() << "\n";
-  nlohmann::json out = {{"device", dev.name}, {"results", nlohmann::json::array()}};
-  for (bool single : precisions) {
-    const cuda::DeviceCeilings ceil = cuda::measure_device_ceilings(single);
-    std::cout << fmt::format("device ceilings ({}): copy bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n",
-                             single ? "fp32" : "fp64", ceil.bandwidth / 1e9, ceil.flops / 1e9);
-    for (const auto& [p, what] : problems) {
-      nlohmann::json j = tune_one(p, single, ceil, opt);
-      j["problem"] = what;
-      out["results"].push_back(j);
+  nlohmann::json out = {{"results", nlohmann::json::array()}};
+  if (cpu) {
+    const std::string host = cpu_tuning_key(problems.front().first, false).device;
+    std::cout << "dgmax tune (cpu backend): " << host << "\n";
+    out["device"] = host;
+    for (bool single : precisions) {
+      const Ceilings ceil = measure_host_ceilings(single);
+      std::cout << fmt::format("host ceilings ({}): memory bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n",
+                               single ? "fp32" : "fp64", ceil.bandwidth / 1e9, ceil.flops / 1e9);
+      for (const auto& [p, what] : problems) {
+        nlohmann::json j = tune_cpu_one(p, single, ceil, opt.dry_run, today());
+        j["problem"] = what;
+        out["results"].push_back(j);
+      }
+    }
+  } else {
+    const cuda::DeviceInfo& dev = cuda::Context::get().info();
+    std::cout << "dgmax tune: " << dev.summary() << "\n";
+    out["device"] = dev.name;
+    for (bool single : precisions) {
+      const cuda::DeviceCeilings ceil = cuda::measure_device_ceilings(single);
+      std::cout << fmt::format("device ceilings ({}): copy bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n",
+                               single ? "fp32" : "fp64", ceil.bandwidth / 1e9, ceil.flops / 1e9);
+      for (const auto& [p, what] : problems) {
+        nlohmann::json j = tune_one(p, single, ceil, opt);
+        j["problem"] = what;
+        out["results"].push_back(j);
+      }
     }
   }
   if (!opt.json.empty()) {
@@ -166,7 +191,8 @@ void run_tune(const TuneOptions& opt) {
 void add_tune_command(CLI::App& app) {
   auto opt = std::make_shared<TuneOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "tune", "Search the cuda kernel plans for a config's problem (or a periodic box) and keep the fastest");
+      "tune", "Search the kernel plans (cuda, or cpu with --backend cpu) for a config's problem (or a periodic box) "
+              "and keep the fastest");
   cmd->add_option("config", opt->config, "YAML config file (default: a periodic box per --order)");
   cmd->add_option("--set,-s", opt->sets, "override a config value: key.path=value (repeatable)")
       ->expected(1)
@@ -176,6 +202,7 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--precision", opt->precision, "double | single | both")->capture_default_str();
   cmd->add_option("--elements,-K", opt->elements, "without CONFIG: about this many elements")->capture_default_str();
   cmd->add_option("--json", opt->json, "also write every plan's result here");
+  cmd->add_option("--backend", opt->backend, "cuda | cpu: whose plans to search")->capture_default_str();
   cmd->add_flag("--no-store", opt->dry_run, "search and print only; leave the tuning database alone");
   cmd->callback([opt]() { run_tune(*opt); });
 }

@@ -1,6 +1,6 @@
-// `dgmax tune`: search the cuda plan space for a config's problem or a benchmark box, print every
-// plan tried (time, GDOF/s, % of the roofline floor, or why it was refused), and keep the fastest in
-// the tuning database for `dgmax run` and `dgmax bench`.
+// `dgmax tune`: search the cuda plan space (or with --backend cpu the cpu backend's) for a config's
+// problem or a benchmark box, print every plan tried (time, GDOF/s, % of the roofline floor, or why
+// it was refused), and keep the fastest in the tuning database for `dgmax run` and `dgmax bench`.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -11,6 +11,7 @@
 #include "codegen/jit/host_jit.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
+#include "solver/backends/cpu/cpu_tuner.hpp"
 #include "solver/backends/cuda/cuda_backend.hpp"
 #include "solver/backends/cuda/cuda_tuner.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
@@ -46,10 +47,12 @@ std::unique_ptr<Backend> make_tuned_cuda_backend(const Problem& p, bool single, 
   return make_cuda_plan_backend(p, single, cp);
 }
 
-// The cpu backend; *plan says which plan (codegen::cpu_plan_report).
+// The cpu backend with the tuned plan when the tuning database has one; *plan says which.
 std::unique_ptr<Backend> make_reported_cpu_backend(const Problem& p, bool single, std::string* plan) {
-  *plan = codegen::cpu_plan_report(p.N, single, p.state_entries());
-  return make_cpu_backend(p, single);
+  std::string source;
+  const codegen::CpuPlan cp = cpu_plan_for_problem(p, single, &source);
+  *plan = cp.name() + " (" + source + ")";
+  return make_cpu_backend_with_plan(p, single, cp);
 }
 
 // *plan: the cuda or cpu backend's kernel plan and where it came from, else empty.

@@ -1,12 +1,15 @@
 #include "solver/backends/cpu/cpu_backend.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "codegen/emit/cpu_kernels.hpp"
 #include "codegen/jit/host_jit.hpp"
+#include "solver/backends/cpu/cpu_tuner.hpp"
 #include "solver/backends/host_state_backend.hpp"
 #include "solver/backends/kernel_data.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
@@ -19,17 +22,22 @@
 namespace dgmax {
 namespace {
 
+// The plan's kernels for `p`: generated, compiled by the host compiler or found in the kernel cache.
+std::shared_ptr<codegen::LoadedLibrary> compile_cpu_kernels(const Problem& p, bool single, const codegen::CpuPlan& plan) {
+  codegen::KernelSpec spec = make_kernel_spec(p, single);
+  spec.plan.cpu = plan;
+  codegen::HostJitOptions jit;
+  if (plan.vector_bits > 0) jit.flags.push_back("-mprefer-vector-width=" + std::to_string(plan.vector_bits));
+  return codegen::jit_compile(codegen::generate_cpu_source(spec), "dgmax_cpu_N" + std::to_string(p.N), jit);
+}
+
 template <class Real>
 class CpuBackend final : public HostStateBackend<Real> {
  public:
   using Backend::kernel_seconds_;  // (the base is dependent on Real)
   CpuBackend(const Problem& p, const codegen::CpuPlan& plan)
       : p_(p), plan_(codegen::cpu_plan_fitting_state(plan, p.state_entries())) {
-    codegen::KernelSpec spec = make_kernel_spec(p, std::is_same_v<Real, float>);
-    spec.plan.cpu = plan_;
-    codegen::HostJitOptions jit;
-    if (plan_.vector_bits > 0) jit.flags.push_back("-mprefer-vector-width=" + std::to_string(plan_.vector_bits));
-    lib_ = codegen::jit_compile(codegen::generate_cpu_source(spec), "dgmax_cpu_N" + std::to_string(p.N), jit);
+    lib_ = compile_cpu_kernels(p, std::is_same_v<Real, float>, plan_);
     if (plan_.fused) {
       stage_ = reinterpret_cast<StageFn>(lib_->symbol("dgmax_stage"));
     } else {
@@ -37,11 +45,11 @@ class CpuBackend final : public HostStateBackend<Real> {
       surface_ = reinterpret_cast<SurfaceFn>(lib_->symbol("dgmax_surface"));
       lift_ = reinterpret_cast<LiftFn>(lib_->symbol("dgmax_lift"));
       update_ = reinterpret_cast<UpdateFn>(lib_->symbol("dgmax_update"));
-      if (spec.pml) pml_ = reinterpret_cast<PmlFn>(lib_->symbol("dgmax_pml"));
+      if (p.pml) pml_ = reinterpret_cast<PmlFn>(lib_->symbol("dgmax_pml"));
     }
     initial_ = reinterpret_cast<InitialFn>(lib_->symbol("dgmax_initial"));
     norms_ = reinterpret_cast<NormsFn>(lib_->symbol("dgmax_norms"));
-    if (spec.tfsf) tfsf_ = reinterpret_cast<TfsfFn>(lib_->symbol("dgmax_tfsf"));
+    if (p.tfsf) tfsf_ = reinterpret_cast<TfsfFn>(lib_->symbol("dgmax_tfsf"));
     d_ = make_kernel_data<Real>(p_);
     const size_t slots = d_.pml_elem.size();
     psi_.assign(slots * codegen::kPmlAux * p_.Np(), Real(0));
@@ -273,12 +281,28 @@ class CpuBackend final : public HostStateBackend<Real> {
 }  // namespace
 
 std::unique_ptr<Backend> make_cpu_backend(const Problem& p, bool single) {
-  return make_cpu_backend_with_plan(p, single, codegen::cpu_plan_for(p.N, single, p.state_entries()));
+  return make_cpu_backend_with_plan(p, single, cpu_plan_for_problem(p, single));
 }
 
 std::unique_ptr<Backend> make_cpu_backend_with_plan(const Problem& p, bool single, const codegen::CpuPlan& plan) {
   if (single) return std::make_unique<CpuBackend<float>>(p, plan);
   return std::make_unique<CpuBackend<double>>(p, plan);
+}
+
+void precompile_cpu_plans(const Problem& p, bool single, const std::vector<codegen::CpuPlan>& plans) {
+  std::atomic<size_t> next{0};
+  const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), plans.size()));
+  std::vector<std::thread> pool;
+  for (unsigned w = 0; w < workers; ++w)
+    pool.emplace_back([&] {
+      for (size_t i = next++; i < plans.size(); i = next++) {
+        try {
+          compile_cpu_kernels(p, single, codegen::cpu_plan_fitting_state(plans[i], p.state_entries()));
+        } catch (const std::exception&) {  // the backend made with the plan reports it
+        }
+      }
+    });
+  for (std::thread& t : pool) t.join();
 }
 
 }  // namespace dgmax

@@ -10,11 +10,9 @@
 #include <ctime>
 #include <functional>
 #include <future>
-#include <random>
 #include <thread>
 
 #include "codegen/emit/cuda_kernels.hpp"
-#include "codegen/jit/content_hash.hpp"
 #include "codegen/jit/jit_cache.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
@@ -24,28 +22,6 @@
 #include "solver/util/error.hpp"
 
 namespace dgmax {
-namespace {
-
-// A random state in [-1, 1], the same for every plan (never zeros: they hide unwritten outputs).
-Fields check_state(const Problem& p) {
-  Fields q(p.K(), p.Np());
-  std::mt19937_64 rng(20261124);
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (double& v : q.q) v = u(rng);
-  return q;
-}
-
-double max_relative_difference(const Fields& a, const Fields& ref) {
-  double d = 0, m = 0;
-  for (size_t i = 0; i < a.q.size(); ++i) {
-    const double x = std::abs(a.q[i] - ref.q[i]);
-    d = std::isnan(x) ? INFINITY : std::max(d, x);
-    m = std::max(m, std::abs(ref.q[i]));
-  }
-  return m > 0 ? d / m : d;
-}
-
-}  // namespace
 
 void precompile_cuda_plans(const Problem& p, bool single, const std::vector<codegen::CudaPlan>& plans) {
   codegen::KernelSpec spec = make_kernel_spec(p, single);
@@ -100,8 +76,6 @@ std::string kernel_rejection(const std::vector<CudaKernelReport>& kernels) {
 
 }  // namespace
 
-double plan_check_tolerance(bool single) { return single ? 1e-5 : 1e-12; }
-
 CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::function<void(const PlanTrial&)>& progress) {
   const auto t0 = Clock::now();
   CudaTuneResult out;
@@ -113,7 +87,7 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
     if (c.rejected.empty()) runnable.push_back(c.plan);
   // ref's right-hand side for the check, on the host while the plans compile and the GPU times
   // them (at N = 8 and K = 384,000 it takes longer than the timing)
-  const Fields q = check_state(p);
+  const Fields q = plan_check_state(p);
   const double t_rhs = 0.37;
   std::future<Fields> ref_rhs = std::async(std::launch::async, [&p, &q, t_rhs] {
     Fields r;
@@ -234,16 +208,11 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
 
 codegen::TuningKey cuda_tuning_key(const Problem& p, bool single) {
   const cuda::DeviceInfo& dev = cuda::Context::get().info();
-  const codegen::KernelSpec s = make_kernel_spec(p, single);
-  codegen::ContentHash h;
-  h.add("physics 1").add(s.flux.E_text).add(s.flux.H_text);
-  for (const auto& e : s.exterior) h.add(e.E_text).add(e.H_text);
-  h.add(s.current ? "J" : "-").add(s.incident ? "inc" : "-").add(s.exact ? "exact" : "-");
   codegen::TuningKey key;
   key.device = fmt::format("{} {} driver {}", dev.name, dev.arch(), dev.driver_version);
   key.order = p.N;
   key.single = single;
-  key.physics = h.key().substr(0, 16);
+  key.physics = tuning_physics_key(p, single);
   key.elements = p.K();
   return key;
 }

@@ -17,6 +17,7 @@
 #include "codegen/tune/search_finals.hpp"
 #include "codegen/tune/tuning_db.hpp"
 #include "solver/backends/cuda/cuda_backend.hpp"
+#include "solver/backends/plan_check.hpp"
 #include "solver/physics/problem.hpp"
 
 namespace dgmax {
@@ -44,9 +45,6 @@ struct CudaTuneResult {
 // so that making backends with them afterwards finds them there. Compile errors are left for the
 // backend to report.
 void precompile_cuda_plans(const Problem& p, bool single, const std::vector<codegen::CudaPlan>& plans);
-
-// Tolerance of the check against ref: the backend tests' (tests/unit/cuda/gpu_backend_test.cpp).
-double plan_check_tolerance(bool single);
 
 // Searches the plan space for `p` (the problem is used as is: its mesh, materials, flux, boundaries
 // and compiled fields). `progress` (may be empty) receives a line per plan as it is done.

@@ -5,8 +5,6 @@
 
 namespace dgmax {
 
-double plan_check_tolerance(bool single) { return single ? 1e-5 : 1e-12; }
-
 CudaTuneResult tune_cuda_plans(const Problem&, bool, const std::function<void(const PlanTrial&)>&) {
   throw UserError("this build has no CUDA support", {}, "rebuild with the CUDA Toolkit (-DDGMAX_USE_CUDA=ON)");
 }

@@ -112,11 +112,15 @@ TEST(CliErrors, TuneArgumentsAndMissingGpu) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("--order must be between 1 and 15, got 0"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("hint: the polynomial order"), std::string::npos) << r.err;
+  r = run_dgmax("tune --backend gpu");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("error: --backend must be cuda or cpu, got 'gpu'"), std::string::npos) << r.err;
   std::string why;
   if (dgmax::cuda::driver_available(&why)) return;  // the rest is for machines without a GPU
   r = run_dgmax("tune --order 3");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("error: dgmax tune searches plans of the cuda backend, which needs an NVIDIA GPU"),
             std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("hint: run it on the GPU machine"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hint: run it on the GPU machine, or search the cpu backend's plans with --backend cpu"),
+            std::string::npos) << r.err;
 }

@@ -1,0 +1,41 @@
+#include "solver/backends/plan_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "codegen/jit/content_hash.hpp"
+#include "solver/backends/kernel_spec_builder.hpp"
+
+namespace dgmax {
+
+double plan_check_tolerance(bool single) { return single ? 1e-5 : 1e-12; }
+
+Fields plan_check_state(const Problem& p) {
+  Fields q(p.K(), p.Np());
+  std::mt19937_64 rng(20261124);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (double& v : q.q) v = u(rng);
+  return q;
+}
+
+double max_relative_difference(const Fields& a, const Fields& ref) {
+  double d = 0, m = 0;
+  for (size_t i = 0; i < a.q.size(); ++i) {
+    const double x = std::abs(a.q[i] - ref.q[i]);
+    d = std::isnan(x) ? INFINITY : std::max(d, x);
+    m = std::max(m, std::abs(ref.q[i]));
+  }
+  return m > 0 ? d / m : d;
+}
+
+std::string tuning_physics_key(const Problem& p, bool single) {
+  const codegen::KernelSpec s = make_kernel_spec(p, single);
+  codegen::ContentHash h;
+  h.add("physics 1").add(s.flux.E_text).add(s.flux.H_text);
+  for (const auto& e : s.exterior) h.add(e.E_text).add(e.H_text);
+  h.add(s.current ? "J" : "-").add(s.incident ? "inc" : "-").add(s.exact ? "exact" : "-");
+  return h.key().substr(0, 16);
+}
+
+}  // namespace dgmax

@@ -1,0 +1,54 @@
+// `dgmax tune --backend cpu` end to end on a tiny box, with a kernel cache and tuning database of
+// its own: the table, the JSON, the stored winner, and `dgmax bench` running the tuned plan.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "codegen/tune/cpu_plan.hpp"
+#include "run_cli.hpp"
+#include "temp_path.hpp"
+
+using dgmax::test::run_dgmax_env;
+using nlohmann::json;
+
+TEST(TuneCpuCli, SearchPrintsThePlansStoresTheWinnerAndBenchRunsIt) {
+  const std::string dir = dgmax::test::unique_temp_dir("tune_cpu");
+  const std::string env = "DGMAX_CACHE_DIR='" + dir + "cache' ";
+  const auto r = run_dgmax_env(env, "tune --backend cpu --order 1 --elements 48 --json '" + dir + "tune.json'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("dgmax tune (cpu backend): "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("host ceilings (fp64)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("best: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stored in " + dir + "cache/tuning/cpu.json"), std::string::npos) << r.out;
+  const json j = json::parse(std::ifstream(dir + "tune.json"));
+  ASSERT_EQ(j["results"].size(), 1u);
+  const json& res = j["results"][0];
+  EXPECT_EQ(res["N"], 1);
+  EXPECT_EQ(res["precision"], "double");
+  const std::string best = res["best"];
+  const auto plans = dgmax::codegen::enumerate_cpu_plans(1, false, dgmax::codegen::host_simd_bits());
+  ASSERT_EQ(res["plans"].size(), plans.size());
+  bool listed = false;
+  for (const json& t : res["plans"]) {
+    EXPECT_EQ(t["rejected"], "") << t;
+    EXPECT_LE(t["rhs_difference"].get<double>(), 1e-12) << t;
+    EXPECT_GT(t["stage_s"].get<double>(), 0) << t;
+    listed = listed || t["plan"] == best;
+  }
+  EXPECT_TRUE(listed) << best;
+  EXPECT_EQ(res["plans"][0]["plan"], dgmax::codegen::default_cpu_plan(1, false).name());
+
+  // the bench on the same box finds the entry and says so
+  const auto b = run_dgmax_env(env, "bench --order 1 --elements 48 --backends cpu --steps 2 --json '" + dir + "b.json'");
+  ASSERT_EQ(b.code, 0) << b.err;
+  const json bj = json::parse(std::ifstream(dir + "b.json"));
+  ASSERT_EQ(bj["results"].size(), 1u);
+  EXPECT_EQ(bj["results"][0]["plan"], best + " (tuned)");
+  // --no-store keeps nothing: a second database stays absent
+  const std::string env2 = "DGMAX_CACHE_DIR='" + dir + "cache2' ";
+  const auto n = run_dgmax_env(env2, "tune --backend cpu --order 1 --elements 48 --no-store --json ''");
+  ASSERT_EQ(n.code, 0) << n.err;
+  EXPECT_EQ(n.out.find("stored in"), std::string::npos) << n.out;
+  EXPECT_FALSE(std::ifstream(dir + "cache2/tuning/cpu.json").good());
+}

@@ -1,0 +1,159 @@
+// The cpu plan search (solver/backends/cpu/cpu_tuner.hpp): the plans it times, the check of every
+// plan against ref before it may win, the final against the default, the tuning database entry and
+// the plan the backend then runs with. Each search test has a kernel cache and tuning database of
+// its own (DGMAX_CACHE_DIR), so that no other test picks up what it stores.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "codegen/tune/cpu_plan.hpp"
+#include "codegen/tune/tuning_db.hpp"
+#include "mixed_problem.hpp"
+#include "solver/backends/cpu/cpu_backend.hpp"
+#include "solver/backends/cpu/cpu_tuner.hpp"
+#include "solver/backends/plan_check.hpp"
+#include "temp_path.hpp"
+
+namespace dgmax {
+namespace {
+
+// DGMAX_CACHE_DIR set to a fresh folder for the test's lifetime (and DGMAX_CPU_PLAN unset).
+class OwnCache {
+ public:
+  OwnCache() : dir_(test::unique_temp_dir("cpu_tuner")) {
+    if (const char* old = std::getenv("DGMAX_CACHE_DIR")) old_ = old;
+    setenv("DGMAX_CACHE_DIR", dir_.c_str(), 1);
+    unsetenv("DGMAX_CPU_PLAN");
+  }
+  ~OwnCache() {
+    if (old_.empty()) unsetenv("DGMAX_CACHE_DIR");
+    else setenv("DGMAX_CACHE_DIR", old_.c_str(), 1);
+  }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_, old_;
+};
+
+TEST(CpuTuner, PlansStartWithTheDefaultAndVaryTheHostDependentOptions) {
+  for (int simd : {512, 256, 128})
+    for (bool single : {false, true}) {
+      const std::vector<codegen::CpuPlan> plans = codegen::enumerate_cpu_plans(3, single, simd);
+      const codegen::CpuPlan d = codegen::default_cpu_plan_for_simd(3, single, simd);
+      ASSERT_FALSE(plans.empty());
+      EXPECT_TRUE(plans.front() == d) << plans.front().name();
+      std::set<std::string> names;
+      for (const codegen::CpuPlan& p : plans) {
+        names.insert(p.name());
+        const std::optional<codegen::CpuPlan> back = codegen::CpuPlan::parse(p.name());
+        ASSERT_TRUE(back.has_value()) << p.name();
+        EXPECT_TRUE(*back == p) << p.name();
+        // one register of elements, one range of batches per thread, the default's vectors
+        EXPECT_EQ(p.batch, d.batch) << p.name();
+        EXPECT_EQ(p.elements_per_chunk, 0) << p.name();
+        EXPECT_EQ(p.vector_bits, d.vector_bits) << p.name();
+        EXPECT_TRUE(p.fused) << p.name();
+      }
+      EXPECT_EQ(names.size(), plans.size()) << "no duplicates";
+      // 6 or 3 fields per pass x tu x gv, gv only where the batch is one 256- or 512-bit register
+      const int batch_bits = d.batch * (single ? 32 : 64);
+      const bool gather = batch_bits == 256 || batch_bits == 512;
+      EXPECT_EQ(plans.size(), gather ? 8u : 4u) << simd << (single ? " fp32" : " fp64");
+      EXPECT_EQ(std::any_of(plans.begin(), plans.end(), [](const codegen::CpuPlan& p) { return p.gather_instructions; }),
+                gather);
+    }
+}
+
+TEST(CpuTuner, SearchChecksEveryPlanAgainstRefAndStoresTheWinnerTheBackendThenRuns) {
+  OwnCache cache;
+  // every code path of the stage: materials, all boundary kinds, J and an incident field
+  const Problem p = test::mixed_problem(1, 5);
+  for (bool single : {false, true}) {
+    std::vector<std::string> seen;
+    const CpuTuneResult r = tune_cpu_plans(p, single, [&](const CpuPlanTrial& t) { seen.push_back(t.plan.name()); });
+    const std::vector<codegen::CpuPlan> plans = codegen::enumerate_cpu_plans(1, single, codegen::host_simd_bits());
+    ASSERT_EQ(r.trials.size(), plans.size());
+    ASSERT_EQ(seen.size(), plans.size()) << "progress reports every plan";
+    EXPECT_TRUE(r.trials.front().plan == codegen::default_cpu_plan(1, single));
+    for (const CpuPlanTrial& t : r.trials) {
+      // every plan of this space is correct: each was checked and timed
+      EXPECT_EQ(t.rejected, "") << t.plan.name();
+      EXPECT_LE(t.rhs_difference, plan_check_tolerance(single)) << t.plan.name();
+      EXPECT_GT(t.stage_seconds, 0) << t.plan.name();
+    }
+    ASSERT_GE(r.best, 0);
+    ASSERT_LT(r.best, static_cast<int>(r.trials.size()));
+    // the winner is the default or the fastest of the first timings, decided by the final
+    EXPECT_TRUE(r.best == 0 || r.best == r.fastest);
+    for (const CpuPlanTrial& t : r.trials)
+      EXPECT_GE(t.stage_seconds, r.trials[r.fastest].stage_seconds) << t.plan.name();
+    if (r.fastest != 0) {
+      const CpuPlanTrial &d = r.trials.front(), &f = r.trials[r.fastest];
+      ASSERT_EQ(d.rounds.size(), static_cast<size_t>(kCpuFinalRounds));
+      ASSERT_EQ(f.rounds.size(), static_cast<size_t>(kCpuFinalRounds));
+      EXPECT_EQ(r.best == r.fastest, d.final_seconds > kCpuDisplaceMargin * f.final_seconds);
+    } else {
+      EXPECT_EQ(r.best, 0);
+      EXPECT_TRUE(r.trials.front().rounds.empty()) << "no final when the default was the fastest";
+    }
+    EXPECT_GE(r.seconds, r.compile_seconds + r.timing_seconds + r.final_seconds - 1e-6);
+
+    // stored as dgmax tune stores it, the entry is what the backend runs with
+    std::string source;
+    EXPECT_TRUE(cpu_plan_for_problem(p, single, &source) == codegen::default_cpu_plan(1, single));
+    EXPECT_EQ(source, "default") << "nothing stored yet";
+    codegen::TunedPlan entry;
+    entry.plan = r.trials[r.best].plan.name();
+    entry.elements = p.K();
+    const codegen::TuningDb db(cache.dir(), "cpu");
+    db.store(cpu_tuning_key(p, single), entry);
+    EXPECT_TRUE(cpu_plan_for_problem(p, single, &source) == r.trials[r.best].plan);
+    EXPECT_EQ(source, "tuned");
+    EXPECT_EQ(make_cpu_backend(p, single)->name(), "cpu");
+  }
+}
+
+TEST(CpuTuner, KeyNamesTheHostAndThreadsAndTheProblemClass) {
+  const Problem p = test::mixed_problem(2, 3);
+  const codegen::TuningKey k = cpu_tuning_key(p, true);
+  EXPECT_NE(k.device.find(std::to_string(codegen::host_simd_bits()) + "-bit SIMD"), std::string::npos) << k.device;
+  EXPECT_NE(k.device.find("threads"), std::string::npos) << k.device;
+  EXPECT_EQ(k.order, 2);
+  EXPECT_TRUE(k.single);
+  EXPECT_EQ(k.elements, p.K());
+  EXPECT_EQ(k.physics.size(), 16u);
+  // another flux is another class; the precision and order are part of the key
+  EXPECT_NE(cpu_tuning_key(test::mixed_problem(2, 3, "central"), true).physics, k.physics);
+  EXPECT_NE(cpu_tuning_key(p, false).str(), k.str());
+}
+
+TEST(CpuTuner, AnEntryThatDoesNotParseOrAForcedPlanLeavesTheDatabaseAside) {
+  OwnCache cache;
+  const Problem p = test::mixed_problem(1, 7);
+  codegen::TunedPlan entry;
+  entry.plan = "f9.no.plan";
+  const codegen::TuningDb db(cache.dir(), "cpu");
+  db.store(cpu_tuning_key(p, false), entry);
+  std::string source;
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(cpu_plan_for_problem(p, false, &source) == codegen::default_cpu_plan(1, false));
+  const std::string note = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(source, "default");
+  EXPECT_NE(note.find("f9.no.plan"), std::string::npos) << note;
+  // a valid entry, overridden by DGMAX_CPU_PLAN (debugging)
+  entry.plan = "f1.w1.c0.v0.fma.h3";
+  db.store(cpu_tuning_key(p, false), entry);
+  EXPECT_EQ(cpu_plan_for_problem(p, false, &source).name(), "f1.w1.c0.v0.fma.h3");
+  EXPECT_EQ(source, "tuned");
+  setenv("DGMAX_CPU_PLAN", "f1.w2.c0.v0.fma", 1);
+  EXPECT_EQ(cpu_plan_for_problem(p, false, &source).name(), "f1.w2.c0.v0.fma");
+  EXPECT_EQ(source, "DGMAX_CPU_PLAN");
+  unsetenv("DGMAX_CPU_PLAN");
+}
+
+}  // namespace
+}  // namespace dgmax
