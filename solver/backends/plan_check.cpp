@@ -6,6 +6,7 @@
 
 #include "codegen/jit/content_hash.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
+#include "solver/backends/ref/ref_backend.hpp"
 
 namespace dgmax {
 
@@ -17,6 +18,14 @@ Fields plan_check_state(const Problem& p) {
   std::uniform_real_distribution<double> u(-1, 1);
   for (double& v : q.q) v = u(rng);
   return q;
+}
+
+std::future<Fields> ref_rhs_async(const Problem& p, const Fields& q) {
+  return std::async(std::launch::async, [&p, &q] {
+    Fields r;
+    RefBackend(p).rhs(q, kPlanCheckTime, r);
+    return r;
+  });
 }
 
 double max_relative_difference(const Fields& a, const Fields& ref) {
@@ -36,6 +45,16 @@ std::string tuning_physics_key(const Problem& p, bool single) {
   for (const auto& e : s.exterior) h.add(e.E_text).add(e.H_text);
   h.add(s.current ? "J" : "-").add(s.incident ? "inc" : "-").add(s.exact ? "exact" : "-");
   return h.key().substr(0, 16);
+}
+
+codegen::TuningKey tuning_key(const Problem& p, bool single, const std::string& device) {
+  codegen::TuningKey key;
+  key.device = device;
+  key.order = p.N;
+  key.single = single;
+  key.physics = tuning_physics_key(p, single);
+  key.elements = p.K();
+  return key;
 }
 
 }  // namespace dgmax

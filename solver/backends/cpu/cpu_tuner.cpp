@@ -12,7 +12,6 @@
 #include "codegen/jit/jit_cache.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
 #include "solver/backends/plan_check.hpp"
-#include "solver/backends/ref/ref_backend.hpp"
 #include "solver/util/clock.hpp"
 #include "solver/util/env.hpp"
 #include "solver/util/error.hpp"
@@ -41,14 +40,8 @@ CpuTuneResult tune_cpu_plans(const Problem& p, bool single, const std::function<
   CpuTuneResult out;
   std::vector<codegen::CpuPlan> plans = codegen::enumerate_cpu_plans(p.N, single, codegen::host_simd_bits());
   for (codegen::CpuPlan& plan : plans) plan = codegen::cpu_plan_fitting_state(plan, p.state_entries());
-  // ref's right-hand side for the check, on another thread while the plans compile
   const Fields q = plan_check_state(p);
-  const double t_rhs = 0.37;
-  std::future<Fields> ref_rhs = std::async(std::launch::async, [&p, &q, t_rhs] {
-    Fields r;
-    RefBackend(p).rhs(q, t_rhs, r);
-    return r;
-  });
+  std::future<Fields> ref_rhs = ref_rhs_async(p, q);
   precompile_cpu_plans(p, single, plans);
   const Fields r_ref = ref_rhs.get();
   out.compile_seconds = seconds_since(t0);
@@ -61,7 +54,7 @@ CpuTuneResult tune_cpu_plans(const Problem& p, bool single, const std::function<
     try {
       std::unique_ptr<Backend> be = make_cpu_backend_with_plan(p, single, plan);
       Fields r;
-      be->rhs(q, t_rhs, r);
+      be->rhs(q, kPlanCheckTime, r);
       trial.rhs_difference = max_relative_difference(r, r_ref);
       if (trial.rhs_difference > plan_check_tolerance(single)) {
         trial.rejected = fmt::format("right-hand side differs from ref by {:.2e} (tolerance {:.0e})",
@@ -109,14 +102,9 @@ CpuTuneResult tune_cpu_plans(const Problem& p, bool single, const std::function<
 }
 
 codegen::TuningKey cpu_tuning_key(const Problem& p, bool single) {
-  codegen::TuningKey key;
-  key.device = fmt::format("{} {}-bit SIMD {} threads", codegen::host_cpu_model(), codegen::host_simd_bits(),
-                           omp_get_max_threads());
-  key.order = p.N;
-  key.single = single;
-  key.physics = tuning_physics_key(p, single);
-  key.elements = p.K();
-  return key;
+  return tuning_key(p, single,
+                    fmt::format("{} {}-bit SIMD {} threads", codegen::host_cpu_model(), codegen::host_simd_bits(),
+                                omp_get_max_threads()));
 }
 
 codegen::CpuPlan cpu_plan_for_problem(const Problem& p, bool single, std::string* source) {

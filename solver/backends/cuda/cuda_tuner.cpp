@@ -17,7 +17,6 @@
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
-#include "solver/backends/ref/ref_backend.hpp"
 #include "solver/util/clock.hpp"
 #include "solver/util/error.hpp"
 
@@ -85,15 +84,9 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
   std::vector<codegen::CudaPlan> runnable;
   for (const codegen::PlanCandidate& c : candidates)
     if (c.rejected.empty()) runnable.push_back(c.plan);
-  // ref's right-hand side for the check, on the host while the plans compile and the GPU times
-  // them (at N = 8 and K = 384,000 it takes longer than the timing)
+  // ref's right-hand side for the check, on the host while the plans compile and the GPU times them
   const Fields q = plan_check_state(p);
-  const double t_rhs = 0.37;
-  std::future<Fields> ref_rhs = std::async(std::launch::async, [&p, &q, t_rhs] {
-    Fields r;
-    RefBackend(p).rhs(q, t_rhs, r);
-    return r;
-  });
+  std::future<Fields> ref_rhs = ref_rhs_async(p, q);
   precompile_cuda_plans(p, single, runnable);
   out.compile_seconds = seconds_since(t0);
 
@@ -149,7 +142,7 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
   auto passes_check = [&](PlanTrial& trial) {
     be->set_plan(trial.plan);
     Fields r;
-    be->rhs(q, t_rhs, r);
+    be->rhs(q, kPlanCheckTime, r);
     trial.rhs_difference = max_relative_difference(r, r_ref);
     trial.checked = true;
     if (trial.rhs_difference <= plan_check_tolerance(single)) return true;
@@ -208,13 +201,7 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
 
 codegen::TuningKey cuda_tuning_key(const Problem& p, bool single) {
   const cuda::DeviceInfo& dev = cuda::Context::get().info();
-  codegen::TuningKey key;
-  key.device = fmt::format("{} {} driver {}", dev.name, dev.arch(), dev.driver_version);
-  key.order = p.N;
-  key.single = single;
-  key.physics = tuning_physics_key(p, single);
-  key.elements = p.K();
-  return key;
+  return tuning_key(p, single, fmt::format("{} {} driver {}", dev.name, dev.arch(), dev.driver_version));
 }
 
 codegen::CudaPlan cuda_plan_for(const Problem& p, bool single, std::string* source) {
