@@ -43,7 +43,7 @@ TEST(InfoCli, HelpListsEveryCommandAndItsOptions) {
   for (const Command& c : {Command{"run", {"backend", "set", "output", "overwrite", "restart", "quiet"}},
                            Command{"info", {"order", "refine", "size", "json"}},
                            Command{"bench", {"order", "elements", "backends", "precision", "steps", "json"}},
-                           Command{"tune", {"order", "precision", "elements", "json", "no-store"}}}) {
+                           Command{"tune", {"backend", "order", "precision", "elements", "json", "no-store"}}}) {
     r = run_dgmax(std::string(c.name) + " --help");
     ASSERT_EQ(r.code, 0) << c.name << ": " << r.err;
     EXPECT_NE(r.out.find(std::string("Usage: ") + DGMAX_BINARY + " " + c.name + " [OPTIONS]"), std::string::npos)
