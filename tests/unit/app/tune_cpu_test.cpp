@@ -45,10 +45,12 @@ TEST(TuneCpuCli, SearchPrintsThePlansStoresTheWinnerAndBenchRunsIt) {
   const json bj = json::parse(std::ifstream(dir + "b.json"));
   ASSERT_EQ(bj["results"].size(), 1u);
   EXPECT_EQ(bj["results"][0]["plan"], best + " (tuned)");
-  // --no-store keeps nothing: a second database stays absent
-  const std::string env2 = "DGMAX_CACHE_DIR='" + dir + "cache2' ";
-  const auto n = run_dgmax_env(env2, "tune --backend cpu --order 1 --elements 48 --no-store --json ''");
+  // --no-store leaves the database as it was (another precision, so a new entry would show)
+  const std::string db = dgmax::test::read_all(dir + "cache/tuning/cpu.json");
+  ASSERT_FALSE(db.empty());
+  const auto n = run_dgmax_env(env, "tune --backend cpu --order 1 --elements 48 --precision single --no-store --json ''");
   ASSERT_EQ(n.code, 0) << n.err;
+  EXPECT_NE(n.out.find("best: "), std::string::npos) << n.out;
   EXPECT_EQ(n.out.find("stored in"), std::string::npos) << n.out;
-  EXPECT_FALSE(std::ifstream(dir + "cache2/tuning/cpu.json").good());
+  EXPECT_EQ(dgmax::test::read_all(dir + "cache/tuning/cpu.json"), db);
 }
