@@ -22,14 +22,18 @@
 namespace dgmax {
 namespace {
 
-// The plan's kernels for `p`: generated, compiled by the host compiler or found in the kernel cache.
-std::shared_ptr<codegen::LoadedLibrary> compile_cpu_kernels(const Problem& p, bool single, const codegen::CpuPlan& plan) {
+// The plan's kernels for `p` as source, and the host compiler's options for them.
+std::string cpu_kernel_source(const Problem& p, bool single, const codegen::CpuPlan& plan) {
   codegen::KernelSpec spec = make_kernel_spec(p, single);
   spec.plan.cpu = plan;
+  return codegen::generate_cpu_source(spec);
+}
+codegen::HostJitOptions cpu_jit_options(const codegen::CpuPlan& plan) {
   codegen::HostJitOptions jit;
   if (plan.vector_bits > 0) jit.flags.push_back("-mprefer-vector-width=" + std::to_string(plan.vector_bits));
-  return codegen::jit_compile(codegen::generate_cpu_source(spec), "dgmax_cpu_N" + std::to_string(p.N), jit);
+  return jit;
 }
+std::string cpu_library_name(const Problem& p) { return "dgmax_cpu_N" + std::to_string(p.N); }
 
 template <class Real>
 class CpuBackend final : public HostStateBackend<Real> {
@@ -37,7 +41,8 @@ class CpuBackend final : public HostStateBackend<Real> {
   using Backend::kernel_seconds_;  // (the base is dependent on Real)
   CpuBackend(const Problem& p, const codegen::CpuPlan& plan)
       : p_(p), plan_(codegen::cpu_plan_fitting_state(plan, p.state_entries())) {
-    lib_ = compile_cpu_kernels(p, std::is_same_v<Real, float>, plan_);
+    lib_ = codegen::jit_compile(cpu_kernel_source(p, std::is_same_v<Real, float>, plan_), cpu_library_name(p),
+                               cpu_jit_options(plan_));
     if (plan_.fused) {
       stage_ = reinterpret_cast<StageFn>(lib_->symbol("dgmax_stage"));
     } else {
@@ -290,6 +295,13 @@ std::unique_ptr<Backend> make_cpu_backend_with_plan(const Problem& p, bool singl
 }
 
 void precompile_cpu_plans(const Problem& p, bool single, const std::vector<codegen::CpuPlan>& plans) {
+  // the sources here, one after the other (generating reads the problem); the compiles in parallel
+  std::vector<codegen::CpuPlan> fitted;
+  std::vector<std::string> sources;
+  for (const codegen::CpuPlan& plan : plans) {
+    fitted.push_back(codegen::cpu_plan_fitting_state(plan, p.state_entries()));
+    sources.push_back(cpu_kernel_source(p, single, fitted.back()));
+  }
   std::atomic<size_t> next{0};
   const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), plans.size()));
   std::vector<std::thread> pool;
@@ -297,7 +309,7 @@ void precompile_cpu_plans(const Problem& p, bool single, const std::vector<codeg
     pool.emplace_back([&] {
       for (size_t i = next++; i < plans.size(); i = next++) {
         try {
-          compile_cpu_kernels(p, single, codegen::cpu_plan_fitting_state(plans[i], p.state_entries()));
+          codegen::jit_compile(sources[i], cpu_library_name(p), cpu_jit_options(fitted[i]));
         } catch (const std::exception&) {  // the backend made with the plan reports it
         }
       }
