@@ -114,9 +114,4 @@ CpuPlan cpu_plan_for(int N, bool single, size_t state_entries) {
   return cpu_plan_fitting_state(*plan, state_entries);
 }
 
-std::string cpu_plan_report(int N, bool single, size_t state_entries) {
-  return cpu_plan_for(N, single, state_entries).name() +
-         (env("DGMAX_CPU_PLAN").empty() ? " (default)" : " (DGMAX_CPU_PLAN)");
-}
-
 }  // namespace dgmax::codegen

@@ -111,9 +111,8 @@ bool needs_wide_trace_offsets(size_t state_entries);
 CpuPlan cpu_plan_fitting_state(CpuPlan plan, size_t state_entries);
 
 // The default plan, or the one DGMAX_CPU_PLAN names (a UserError when it does not parse), fitted
-// to a state of `state_entries` reals.
+// to a state of `state_entries` reals. (Runs take a tuned plan before the default:
+// dgmax::cpu_plan_for_problem, solver/backends/cpu/cpu_tuner.hpp, which also says which it took.)
 CpuPlan cpu_plan_for(int N, bool single, size_t state_entries);
-// What cpu_plan_for picks, for reports: "f1.w8.c0.v512.fma (default)" or "... (DGMAX_CPU_PLAN)".
-std::string cpu_plan_report(int N, bool single, size_t state_entries);
 
 }  // namespace dgmax::codegen

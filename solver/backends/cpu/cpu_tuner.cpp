@@ -27,6 +27,13 @@ double time_stage(Backend& be, double step, double seconds) {
   return be.time_steps(steps, kTimingDt) / (5.0 * steps);
 }
 
+// Why a plan was refused, for its line in the table: a compile failure's message less its log and
+// source excerpt (the log's path stays in it).
+std::string refusal(const std::exception& e) {
+  const std::string what = e.what();
+  return what.substr(0, what.find("\n---"));
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
@@ -65,7 +72,7 @@ CpuTuneResult tune_cpu_plans(const Problem& p, bool single, const std::function<
         trial.stage_seconds = time_stage(*be, step, kCpuTrialSeconds);
       }
     } catch (const std::exception& e) {
-      trial.rejected = e.what();
+      trial.rejected = refusal(e);
     }
     out.trials.push_back(trial);
     if (progress) progress(out.trials.back());

@@ -174,7 +174,6 @@ TEST(CpuPlans, WideTraceOffsetsFromTwoToThe31Entries) {
   const codegen::CpuPlan big = codegen::cpu_plan_for(3, true, two31);
   EXPECT_TRUE(big.wide_trace_offsets);
   EXPECT_EQ(big.name(), codegen::default_cpu_plan(3, true).name() + ".o64");
-  EXPECT_NE(codegen::cpu_plan_report(3, false, two31).find(".o64 (default)"), std::string::npos);
   ::setenv("DGMAX_CPU_PLAN", "f1.w4.c0.v256.fma", 1);
   EXPECT_EQ(codegen::cpu_plan_for(3, false, two31).name(), "f1.w4.c0.v256.fma.o64");  // forced, and fitted
   EXPECT_EQ(codegen::cpu_plan_for(3, false, 1000).name(), "f1.w4.c0.v256.fma");

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 
+#include "codegen/jit/host_jit.hpp"
 #include "codegen/tune/cpu_plan.hpp"
 #include "codegen/tune/tuning_db.hpp"
 #include "mixed_problem.hpp"
@@ -115,6 +116,40 @@ TEST(CpuTuner, SearchChecksEveryPlanAgainstRefAndStoresTheWinnerTheBackendThenRu
     EXPECT_EQ(source, "tuned");
     EXPECT_EQ(make_cpu_backend(p, single)->name(), "cpu");
   }
+}
+
+// A plan whose kernels do not build is refused with the compiler's verdict (its first lines, the
+// log's path) and the search goes on with the others. The compiler here is a wrapper that refuses
+// the sources with the transposed update (tu); fp64, whose default has no tu on any host.
+TEST(CpuTuner, APlanThatDoesNotCompileIsRefusedAndTheOthersStillRun) {
+  OwnCache cache;
+  const std::string real = codegen::HostJitOptions::default_compiler();
+  const std::string wrapper = cache.dir() + "refuses_tu.sh";
+  std::ofstream(wrapper) << "#!/bin/sh\n"
+                            "for a in \"$@\"; do case \"$a\" in *.cpp) if grep -q transpose_tile \"$a\"; then\n"
+                            "  echo 'error: the test compiler refuses the transposed update' >&2; exit 1; fi;; esac; done\n"
+                            "exec " + real + " \"$@\"\n";
+  std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+  setenv("DGMAX_CXX", wrapper.c_str(), 1);
+  const Problem p = test::mixed_problem(1, 11);
+  const CpuTuneResult r = tune_cpu_plans(p, false);
+  unsetenv("DGMAX_CXX");
+  int refused = 0;
+  for (const CpuPlanTrial& t : r.trials) {
+    if (t.plan.transposed_update) {
+      ++refused;
+      EXPECT_NE(t.rejected.find("does not compile"), std::string::npos) << t.plan.name() << ": " << t.rejected;
+      EXPECT_NE(t.rejected.find("log:"), std::string::npos) << t.rejected;
+      EXPECT_EQ(t.rejected.find("--- compiler log"), std::string::npos) << "the table gets the first lines only";
+      EXPECT_EQ(t.stage_seconds, 0) << t.plan.name();
+    } else {
+      EXPECT_EQ(t.rejected, "") << t.plan.name();
+      EXPECT_GT(t.stage_seconds, 0) << t.plan.name();
+    }
+  }
+  EXPECT_EQ(refused, static_cast<int>(r.trials.size()) / 2) << "half the plans have tu";
+  EXPECT_FALSE(r.trials[r.best].plan.transposed_update);
+  EXPECT_FALSE(r.trials[r.fastest].plan.transposed_update);
 }
 
 TEST(CpuTuner, KeyNamesTheHostAndThreadsAndTheProblemClass) {
