@@ -335,6 +335,22 @@ enum {{ OPW = 3, NPV = {npv} }};
 typedef real_t elem_state_t[6][NPV];
 #define SQ_AT(s, c, j) (s)[c][j]
 #endif
+// The fused stage reads its face fluxes' interior traces from the staged state (shared memory)
+// instead of device memory where a staged element is laid out as in q ([6][NP]: field-major rows
+// not padded); it then waits for the state before the face nodes, not after. On an H200, two
+// alternated rounds: fp32 N = 1 1.027x, N = 3 1.017x, fp64 N = 2 1.016x; fp64 N = 1 (32 elements
+// per block) 0.970x, so not there: its state's latency is no longer hidden behind the face
+// gathers (bench/NOTES.md, twenty-seventh session).
+#if VEC
+enum {{ TRACE_STAGED = 0 }};
+#else
+enum {{ TRACE_STAGED = FUSION == 2 && NPV == NP && (SINGLE || NP > 4) }};
+#endif
+// Element e's state [6][NP] (element k = kb + e): staged, or in q.
+DGMAX_FN const real_t* interior_state(const elem_state_t* __restrict__ sq, int e, const real_t* __restrict__ q, int k) {{
+  if constexpr (TRACE_STAGED) return &SQ_AT(sq[e], 0, 0);
+  else return q + (long)k * 6 * NP;
+}}
 
 // VW values at p (shared memory, aligned to VW values) into registers.
 DGMAX_FN void load_vec(const real_t* __restrict__ p, real_t* __restrict__ v) {{
@@ -453,7 +469,10 @@ DGMAX_FN void stage_ops(int tid, real_t* __restrict__ sops) {{
 }}
 
 // The face fluxes (times Fscale) of the block's elements into shared memory (sf: [EPB][SF_ROW]).
-DGMAX_FN void block_fluxes(int K, int kb, int tid, const real_t* __restrict__ q, const real_t* __restrict__ geo,
+// TRACE_STAGED: the interior traces from sq, whose copies (the thread's first group in flight) are
+// waited for here, behind the same barrier as hv.
+DGMAX_FN void block_fluxes(int K, int kb, int tid, const real_t* __restrict__ q, const elem_state_t* __restrict__ sq,
+                           const real_t* __restrict__ geo,
                            const real_t* __restrict__ mat, const int* __restrict__ etoe, const int* __restrict__ bc,
                            const int* __restrict__ vmapP, const double* __restrict__ vert, double t,
                            real_t (*__restrict__ sf)[SF_ROW], real_t (*__restrict__ hv)[4][HV_ROW]) {{
@@ -469,8 +488,9 @@ DGMAX_FN void block_fluxes(int K, int kb, int tid, const real_t* __restrict__ q,
       flux_face_part(in, hv[e][f]);
     }}
   }}
-  __syncthreads();
 #endif
+  if constexpr (TRACE_STAGED) copy_async_wait<1>();  // the state
+  if (FLUX_SPLIT || TRACE_STAGED) __syncthreads();
   // a fixed trip count, unrolled: the turns' index loads (vmapP, etoe) and the neighbour loads that
   // depend on them are issued together instead of one chain after the other
 #pragma unroll
@@ -479,11 +499,11 @@ DGMAX_FN void block_fluxes(int K, int kb, int tid, const real_t* __restrict__ q,
     const int e = n / NFACE_NODES, m = n - e * NFACE_NODES, k = kb + e;
     if (n >= EPB * NFACE_NODES || k >= K) continue;
     const int f = m / NFP, j = m % NFP;
-#if FLUX_SPLIT
     const int kP = etoe[k * 4 + f];
+#if FLUX_SPLIT
     if (kP >= 0) {{  // an interior face: the node's part of the flux (boundaries: the whole one below)
       const int nP = vmapP[(k * 4 + f) * NFP + j], iM = Fmask[f][j];
-      const real_t* qk = q + (long)k * 6 * NP;
+      const real_t* qk = interior_state(sq, e, q, k);
       const real_t* xP = q + (long)(nP / NP) * 6 * NP + nP % NP;
       real_t in[12], out[6];
 #pragma unroll
@@ -498,7 +518,8 @@ DGMAX_FN void block_fluxes(int K, int kb, int tid, const real_t* __restrict__ q,
       continue;
     }}
 #endif
-    face_node_flux(k, f, j, q, geo, mat, etoe, bc, vmapP, vert, t, &sf[e][m * 6]);
+    face_node_flux_at(k, f, j, interior_state(sq, e, q, k), geo + (long)k * GEO, kP,
+                      kP >= 0 ? vmapP[(k * 4 + f) * NFP + j] : 0, q, mat, bc, vert, t, &sf[e][m * 6]);
   }}
 }}
 
@@ -732,7 +753,7 @@ dgmax_surface_lift(int K, const real_t* __restrict__ q, const real_t* __restrict
 #else
   real_t (*hv)[4][HV_ROW] = nullptr;
 #endif
-  block_fluxes(K, kb, y * NP + i, q, geo, mat, etoe, bc, vmapP, vert, t, sf, hv);
+  block_fluxes(K, kb, y * NP + i, q, nullptr, geo, mat, etoe, bc, vmapP, vert, t, sf, hv);
   __syncthreads();
   lift_block(K, kb, i, y, sf, mat, q, vert, t, rhs, xslot, xsrc, xscale);
 }}
@@ -779,11 +800,17 @@ dgmax_stage(STAGE_PARAMS) {{
 #else
   real_t (*hv)[4][HV_ROW] = nullptr;
 #endif
-  block_fluxes(K, kb, tid, q, geo, mat, etoe, bc, vmapP, vert, t, sf, hv);
-  copy_async_wait<1>();  // the state
-  __syncthreads();
   real_t curl[EPT][6], acc[EPT][6];
-  volume_nodes(i, sq + y * EPT, OPS, geo, K, kb + y * EPT, curl);
+  block_fluxes(K, kb, tid, q, sq, geo, mat, etoe, bc, vmapP, vert, t, sf, hv);
+  if constexpr (TRACE_STAGED) {{
+    // the state arrived inside block_fluxes; the volume terms before the barrier on the fluxes
+    volume_nodes(i, sq + y * EPT, OPS, geo, K, kb + y * EPT, curl);
+    __syncthreads();
+  }} else {{
+    copy_async_wait<1>();  // the state
+    __syncthreads();
+    volume_nodes(i, sq + y * EPT, OPS, geo, K, kb + y * EPT, curl);
+  }}
   lift_nodes(i, sf + y * EPT, acc);
   copy_async_wait<0>();  // res
   if (WIDE_RES) __syncthreads();  // copied by the block, not by each thread for itself
