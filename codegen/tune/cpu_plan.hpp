@@ -71,6 +71,13 @@ struct CpuPlan {
   // "tu" with the transposed update, "gv" with gather instructions, "o64" with wide trace offsets.
   std::string name() const;
   static std::optional<CpuPlan> parse(const std::string& name);
+  // Whether `o`'s kernels read and write the backend's data as this plan lays it out (the same
+  // passes, batch width, chunks' first touch and trace offsets): then a backend can swap to them
+  // without making its arrays again.
+  bool same_data_layout(const CpuPlan& o) const {
+    return fused == o.fused && batch == o.batch && elements_per_chunk == o.elements_per_chunk &&
+           wide_trace_offsets == o.wide_trace_offsets;
+  }
   bool operator==(const CpuPlan& o) const {
     return fused == o.fused && batch == o.batch && elements_per_chunk == o.elements_per_chunk &&
            vector_bits == o.vector_bits && fma == o.fma && wide_trace_offsets == o.wide_trace_offsets &&

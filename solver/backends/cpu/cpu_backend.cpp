@@ -41,20 +41,7 @@ class CpuBackend final : public HostStateBackend<Real> {
   using Backend::kernel_seconds_;  // (the base is dependent on Real)
   CpuBackend(const Problem& p, const codegen::CpuPlan& plan)
       : p_(p), plan_(codegen::cpu_plan_fitting_state(plan, p.state_entries())) {
-    lib_ = codegen::jit_compile(cpu_kernel_source(p, std::is_same_v<Real, float>, plan_), cpu_library_name(p),
-                               cpu_jit_options(plan_));
-    if (plan_.fused) {
-      stage_ = reinterpret_cast<StageFn>(lib_->symbol("dgmax_stage"));
-    } else {
-      volume_ = reinterpret_cast<VolumeFn>(lib_->symbol("dgmax_volume"));
-      surface_ = reinterpret_cast<SurfaceFn>(lib_->symbol("dgmax_surface"));
-      lift_ = reinterpret_cast<LiftFn>(lib_->symbol("dgmax_lift"));
-      update_ = reinterpret_cast<UpdateFn>(lib_->symbol("dgmax_update"));
-      if (p.pml) pml_ = reinterpret_cast<PmlFn>(lib_->symbol("dgmax_pml"));
-    }
-    initial_ = reinterpret_cast<InitialFn>(lib_->symbol("dgmax_initial"));
-    norms_ = reinterpret_cast<NormsFn>(lib_->symbol("dgmax_norms"));
-    if (p.tfsf) tfsf_ = reinterpret_cast<TfsfFn>(lib_->symbol("dgmax_tfsf"));
+    load_kernels(plan_);
     d_ = make_kernel_data<Real>(p_);
     const size_t slots = d_.pml_elem.size();
     psi_.assign(slots * codegen::kPmlAux * p_.Np(), Real(0));
@@ -80,6 +67,18 @@ class CpuBackend final : public HostStateBackend<Real> {
 
   std::string name() const override { return "cpu"; }
   double exchange_wait_seconds() const override { return halo_.wait_seconds(); }
+
+  // Runs `plan`'s kernels from now on, over the same arrays, where its data layout is this plan's
+  // (else false, and nothing changes). A plan that does not compile throws and leaves the backend
+  // as it was. The plan search swaps plans so instead of making each backend's arrays anew (at
+  // K = 384,000, N = 6 that is gigabytes first touched per plan).
+  bool adopt_plan(const codegen::CpuPlan& plan) {
+    const codegen::CpuPlan fitted = codegen::cpu_plan_fitting_state(plan, p_.state_entries());
+    if (!fitted.same_data_layout(plan_)) return false;
+    load_kernels(fitted);
+    plan_ = fitted;
+    return true;
+  }
 
   void rhs(const Fields& q, double t, Fields& out) override {
     std::vector<Real> qr(q.q.begin(), q.q.end()), rr(q.q.size(), Real(0));
@@ -169,6 +168,38 @@ class CpuBackend final : public HostStateBackend<Real> {
   using UpdateFn = void (*)(long, Real, Real, Real, const Real*, Real*, Real*);
   using InitialFn = long (*)(int, const double*, Real*);
   using NormsFn = void (*)(int, const Real*, const Real*, const double*, double, double*);
+
+  // The library of `plan`'s kernels (compiled, or from the kernel cache) and their entry points;
+  // the members change only once every symbol is found.
+  void load_kernels(const codegen::CpuPlan& plan) {
+    std::shared_ptr<codegen::LoadedLibrary> lib = codegen::jit_compile(
+        cpu_kernel_source(p_, std::is_same_v<Real, float>, plan), cpu_library_name(p_), cpu_jit_options(plan));
+    auto fn = [&](auto& out, const char* name) { out = reinterpret_cast<std::decay_t<decltype(out)>>(lib->symbol(name)); };
+    StageFn stage = nullptr;
+    VolumeFn volume = nullptr;
+    SurfaceFn surface = nullptr;
+    LiftFn lift = nullptr;
+    UpdateFn update = nullptr;
+    PmlFn pml = nullptr;
+    InitialFn initial = nullptr;
+    NormsFn norms = nullptr;
+    TfsfFn tfsf = nullptr;
+    if (plan.fused) {
+      fn(stage, "dgmax_stage");
+    } else {
+      fn(volume, "dgmax_volume");
+      fn(surface, "dgmax_surface");
+      fn(lift, "dgmax_lift");
+      fn(update, "dgmax_update");
+      if (p_.pml) fn(pml, "dgmax_pml");
+    }
+    fn(initial, "dgmax_initial");
+    fn(norms, "dgmax_norms");
+    if (p_.tfsf) fn(tfsf, "dgmax_tfsf");
+    lib_ = std::move(lib);
+    stage_ = stage, volume_ = volume, surface_ = surface, lift_ = lift, update_ = update, pml_ = pml;
+    initial_ = initial, norms_ = norms, tfsf_ = tfsf;
+  }
 
   // One fused LSERK stage of the owned elements: q → q_out, res in place, the layer's psi one
   // stage on (pa, pb, pdt). With several ranks the ghosts' face traces of q arrive while the
@@ -292,6 +323,12 @@ std::unique_ptr<Backend> make_cpu_backend(const Problem& p, bool single) {
 std::unique_ptr<Backend> make_cpu_backend_with_plan(const Problem& p, bool single, const codegen::CpuPlan& plan) {
   if (single) return std::make_unique<CpuBackend<float>>(p, plan);
   return std::make_unique<CpuBackend<double>>(p, plan);
+}
+
+bool adopt_cpu_plan(Backend& be, const codegen::CpuPlan& plan) {
+  if (auto* b = dynamic_cast<CpuBackend<double>*>(&be)) return b->adopt_plan(plan);
+  if (auto* b = dynamic_cast<CpuBackend<float>*>(&be)) return b->adopt_plan(plan);
+  return false;
 }
 
 void precompile_cpu_plans(const Problem& p, bool single, const std::vector<codegen::CpuPlan>& plans) {

@@ -17,6 +17,7 @@
 #include "solver/backends/cpu/cpu_backend.hpp"
 #include "solver/backends/cpu/cpu_tuner.hpp"
 #include "solver/backends/plan_check.hpp"
+#include "solver/backends/ref/ref_backend.hpp"
 #include "temp_path.hpp"
 
 namespace dgmax {
@@ -118,19 +119,85 @@ TEST(CpuTuner, SearchChecksEveryPlanAgainstRefAndStoresTheWinnerTheBackendThenRu
   }
 }
 
-// A plan whose kernels do not build is refused with the compiler's verdict (its first lines, the
-// log's path) and the search goes on with the others. The compiler here is a wrapper that refuses
-// the sources with the transposed update (tu); fp64, whose default has no tu on any host.
-TEST(CpuTuner, APlanThatDoesNotCompileIsRefusedAndTheOthersStillRun) {
-  OwnCache cache;
+// A compiler for DGMAX_CXX that refuses the sources with the transposed update (tu) and passes
+// the rest to the real one; written into `dir`.
+std::string compiler_refusing_tu(const std::string& dir) {
   const std::string real = codegen::HostJitOptions::default_compiler();
-  const std::string wrapper = cache.dir() + "refuses_tu.sh";
+  const std::string wrapper = dir + "refuses_tu.sh";
   std::ofstream(wrapper) << "#!/bin/sh\n"
                             "for a in \"$@\"; do case \"$a\" in *.cpp) if grep -q transpose_tile \"$a\"; then\n"
                             "  echo 'error: the test compiler refuses the transposed update' >&2; exit 1; fi;; esac; done\n"
                             "exec " + real + " \"$@\"\n";
   std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
-  setenv("DGMAX_CXX", wrapper.c_str(), 1);
+  return wrapper;
+}
+
+// The search swaps plans of one data layout into one backend (adopt_cpu_plan) instead of making
+// each backend's arrays anew: the swapped-in kernels must give what a backend made with that plan
+// gives, bit for bit, and a plan of another layout, a plan that does not compile or another
+// backend must leave the backend as it was.
+TEST(CpuTuner, APlanOfTheSameLayoutIsSwappedInOverTheSameArrays) {
+  OwnCache cache;
+  const Problem p = test::mixed_problem(2, 5);
+  const Fields q = plan_check_state(p);
+  for (bool single : {false, true}) {
+    const codegen::CpuPlan first = codegen::default_cpu_plan(2, single);
+    codegen::CpuPlan other = first;  // kernel options only: the same arrays
+    other.fields_per_pass = first.fields_per_pass == 6 ? 3 : 6;
+    other.transposed_update = !first.transposed_update;
+    other.fma = !first.fma;  // other roundings: the two plans' results differ in the last bits
+    ASSERT_TRUE(first.same_data_layout(other));
+    std::unique_ptr<Backend> be = make_cpu_backend_with_plan(p, single, first);
+    std::unique_ptr<Backend> made = make_cpu_backend_with_plan(p, single, other);
+    Fields r_made, r_swapped, r_first;
+    made->rhs(q, kPlanCheckTime, r_made);
+    be->rhs(q, kPlanCheckTime, r_first);
+    ASSERT_NE(r_first.q, r_made.q) << "the test tells the plans apart";
+    ASSERT_TRUE(adopt_cpu_plan(*be, other));
+    be->rhs(q, kPlanCheckTime, r_swapped);
+    EXPECT_EQ(r_swapped.q, r_made.q) << "rhs of the swapped-in plan, " << (single ? "fp32" : "fp64");
+    // two steps from one state
+    Fields s_made, s_swapped;
+    for (Backend* b : {made.get(), be.get()}) {
+      b->set_state(q);
+      b->step(0.0, 1e-3);
+      b->step(1e-3, 1e-3);
+    }
+    made->get_state(s_made);
+    be->get_state(s_swapped);
+    EXPECT_EQ(s_swapped.q, s_made.q) << "steps of the swapped-in plan";
+
+    // another batch width: refused, the backend runs what it ran
+    codegen::CpuPlan narrow = other;
+    narrow.batch = std::max(1, other.batch / 2);
+    ASSERT_FALSE(other.same_data_layout(narrow));
+    EXPECT_FALSE(adopt_cpu_plan(*be, narrow));
+    Fields r_after;
+    be->rhs(q, kPlanCheckTime, r_after);
+    EXPECT_EQ(r_after.q, r_made.q);
+
+    // a plan whose kernels do not compile: thrown, the backend as it was (with tu where `other`
+    // has none, and the other way round back to `first`)
+    ASSERT_TRUE(adopt_cpu_plan(*be, first));
+    codegen::CpuPlan tu = first;
+    tu.transposed_update = true;
+    tu.fields_per_pass = 2;  // a source no test compiled before: not in the cache
+    setenv("DGMAX_CXX", compiler_refusing_tu(cache.dir()).c_str(), 1);
+    EXPECT_THROW(adopt_cpu_plan(*be, tu), std::exception);
+    unsetenv("DGMAX_CXX");
+    be->rhs(q, kPlanCheckTime, r_after);
+    EXPECT_EQ(r_after.q, r_first.q) << "still the first plan's kernels";
+  }
+  RefBackend ref(p);
+  EXPECT_FALSE(adopt_cpu_plan(ref, codegen::default_cpu_plan(2, false))) << "no cpu backend";
+}
+
+// A plan whose kernels do not build is refused with the compiler's verdict (its first lines, the
+// log's path) and the search goes on with the others. The compiler here is a wrapper that refuses
+// the sources with the transposed update (tu); fp64, whose default has no tu on any host.
+TEST(CpuTuner, APlanThatDoesNotCompileIsRefusedAndTheOthersStillRun) {
+  OwnCache cache;
+  setenv("DGMAX_CXX", compiler_refusing_tu(cache.dir()).c_str(), 1);
   const Problem p = test::mixed_problem(1, 11);
   const CpuTuneResult r = tune_cpu_plans(p, false);
   unsetenv("DGMAX_CXX");
