@@ -68,4 +68,20 @@ void assign_parallel(std::vector<T>& v, size_t n, const T& value) {
   for (long long i = 0; i < count; ++i) p[i] = value;
 }
 
+// Every entry of v set to `value` on all threads.
+template <class T>
+void fill_parallel(std::vector<T>& v, T value) {
+  T* d = v.data();
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < static_cast<long long>(v.size()); ++i) d[i] = value;
+}
+
+// dst[i] = To(src[i]) for i < n on all threads: a backend's state and its host copies in the
+// other precision (gigabytes at K = 384,000, N = 6: one thread's loop took seconds of a plan search).
+template <class To, class From>
+void convert_parallel(To* dst, const From* src, size_t n) {
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < static_cast<long long>(n); ++i) dst[i] = static_cast<To>(src[i]);
+}
+
 }  // namespace dgmax

@@ -81,21 +81,33 @@ class CpuBackend final : public HostStateBackend<Real> {
   }
 
   void rhs(const Fields& q, double t, Fields& out) override {
-    std::vector<Real> qr(q.q.begin(), q.q.end()), rr(q.q.size(), Real(0));
+    // the copies and conversions on all threads (resize_parallel, convert_parallel): at large K
+    // they cost more than the stage itself
+    const size_t n = q.q.size();
+    std::vector<Real> qr, rr;
+    resize_parallel(qr, n);
+    resize_parallel(rr, n);
+    convert_parallel(qr.data(), q.q.data(), n);
     if (stage_) {
       // a stage with a = b = 0, dt = 1 leaves res = rhs; the layer's psi stays (1, 0, 0)
-      std::vector<Real> qo(qr.size());
+      std::vector<Real> qo;
+      resize_parallel(qo, n);
       fused_stage(qr.data(), qo.data(), rr.data(), t, Real(0), Real(0), Real(1), Real(1), Real(0), Real(0));
     } else {
       pml_stage(qr.data(), Real(1), Real(0), Real(0));  // the layer's source only: psi stays
       compute_rhs(qr.data(), t, rr.data());
     }
-    out = Fields(q.K, q.Np);
-    for (size_t i = 0; i < rr.size(); ++i) out.q[i] = static_cast<double>(rr[i]);
+    if (out.K != q.K || out.Np != q.Np || out.q.size() != n) {
+      out = Fields();
+      out.K = q.K, out.Np = q.Np;
+      resize_parallel(out.q, n);
+    }
+    convert_parallel(out.q.data(), rr.data(), n);
   }
   void set_state(const Fields& q) override {
-    q_.assign(q.q.begin(), q.q.end());
-    std::fill(res_.begin(), res_.end(), Real(0));
+    DGMAX_ASSERT(q.q.size() == q_.size(), "state does not match the problem's K and Np");
+    convert_parallel(q_.data(), q.q.data(), q_.size());
+    fill_parallel(res_, Real(0));
   }
   void get_aux(std::vector<double>& aux) override {
     aux.assign(psi_.begin(), psi_.end());
@@ -108,16 +120,16 @@ class CpuBackend final : public HostStateBackend<Real> {
   }
   void get_state(Fields& q) override {
     if (q.K != p_.K() || q.Np != p_.Np()) q = Fields(p_.K(), p_.Np());
-    for (size_t i = 0; i < q_.size(); ++i) q.q[i] = static_cast<double>(q_[i]);
+    convert_parallel(q.q.data(), q_.data(), q_.size());
   }
   void get_residual(Fields& res) override {
     if (res.K != p_.K() || res.Np != p_.Np()) res = Fields(p_.K(), p_.Np());
-    for (size_t i = 0; i < res_.size(); ++i) res.q[i] = static_cast<double>(res_[i]);
+    convert_parallel(res.q.data(), res_.data(), res_.size());
   }
   void set_residual(const Fields& res) override {
     DGMAX_ASSERT(res.K == p_.K() && res.Np == p_.Np() && res.q.size() == res_.size(),
                  "residual does not match the problem's K and Np");
-    for (size_t i = 0; i < res_.size(); ++i) res_[i] = static_cast<Real>(res.q[i]);
+    convert_parallel(res_.data(), res.q.data(), res_.size());
   }
   void init_state() override {
     const long bad = initial_(p_.K(), d_.vert.data(), q_.data());

@@ -59,6 +59,7 @@ CpuTuneResult tune_cpu_plans(const Problem& p, bool single, const std::function<
   // seconds of first touch per plan).
   const auto t_timing = Clock::now();
   std::unique_ptr<Backend> be;
+  Fields r;  // each plan's right-hand side, into the same memory
   for (const codegen::CpuPlan& plan : plans) {
     CpuPlanTrial trial;
     trial.plan = plan;
@@ -67,7 +68,6 @@ CpuTuneResult tune_cpu_plans(const Problem& p, bool single, const std::function<
         be.reset();  // its arrays freed before the next backend's are made
         be = make_cpu_backend_with_plan(p, single, plan);
       }
-      Fields r;
       be->rhs(q, kPlanCheckTime, r);
       trial.rhs_difference = max_relative_difference(r, r_ref);
       if (trial.rhs_difference > plan_check_tolerance(single)) {

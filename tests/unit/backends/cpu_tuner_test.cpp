@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -217,6 +218,23 @@ TEST(CpuTuner, APlanThatDoesNotCompileIsRefusedAndTheOthersStillRun) {
   EXPECT_EQ(refused, static_cast<int>(r.trials.size()) / 2) << "half the plans have tu";
   EXPECT_FALSE(r.trials[r.best].plan.transposed_update);
   EXPECT_FALSE(r.trials[r.fastest].plan.transposed_update);
+}
+
+// The check every plan passes before it may win: the largest difference from ref relative to ref's
+// largest magnitude; a NaN anywhere is an infinite difference (a plan that produces one never wins).
+TEST(CpuTuner, TheCheckMeasuresTheLargestDifferenceAndCatchesNaN) {
+  Fields ref(3000, 4), a(3000, 4);  // more entries than one thread's share
+  for (size_t i = 0; i < ref.q.size(); ++i) ref.q[i] = a.q[i] = std::sin(0.01 * static_cast<double>(i));
+  ref.q[777] = -4.0;
+  a.q[777] = -4.0;
+  EXPECT_EQ(max_relative_difference(a, ref), 0.0);
+  a.q[70000] += 1e-3;
+  EXPECT_NEAR(max_relative_difference(a, ref), 1e-3 / 4.0, 1e-15);
+  a.q[12] = std::nan("");
+  EXPECT_TRUE(std::isinf(max_relative_difference(a, ref)));
+  Fields zero(2, 4), b(2, 4);
+  b.q[5] = 2e-9;
+  EXPECT_DOUBLE_EQ(max_relative_difference(b, zero), 2e-9) << "against zeros: the absolute difference";
 }
 
 TEST(CpuTuner, KeyNamesTheHostAndThreadsAndTheProblemClass) {
