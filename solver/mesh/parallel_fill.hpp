@@ -58,22 +58,20 @@ void resize_first_touch(std::vector<T>& v, size_t n, size_t slice) {
   v.resize(n);
 }
 
-// resize_parallel, then every element set to `value` in parallel.
+// Every entry of v set to `value` on all threads (in place: the pages stay where they are).
 template <class T>
-void assign_parallel(std::vector<T>& v, size_t n, const T& value) {
-  resize_parallel(v, n);
+void fill_parallel(std::vector<T>& v, const T& value) {
   T* p = v.data();
-  const long long count = static_cast<long long>(n);
+  const long long count = static_cast<long long>(v.size());
 #pragma omp parallel for schedule(static)
   for (long long i = 0; i < count; ++i) p[i] = value;
 }
 
-// Every entry of v set to `value` on all threads.
+// resize_parallel, then every element set to `value` in parallel.
 template <class T>
-void fill_parallel(std::vector<T>& v, T value) {
-  T* d = v.data();
-#pragma omp parallel for schedule(static)
-  for (long long i = 0; i < static_cast<long long>(v.size()); ++i) d[i] = value;
+void assign_parallel(std::vector<T>& v, size_t n, const T& value) {
+  resize_parallel(v, n);
+  fill_parallel(v, value);
 }
 
 // dst[i] = To(src[i]) for i < n on all threads: a backend's state and its host copies in the
