@@ -4,7 +4,7 @@
 # carried with the call: `git archive HEAD | tar -x -C .base`), then alternates `dgmax bench` of
 # the two ROUNDS times per precision, each with its own kernel cache, and prints one line per run.
 #   bench/ab_bench.sh ORDERS [BASE] [ROUNDS] [ELEMENTS]      e.g. bench/ab_bench.sh 1..3 .base 2
-# Plans come from each tree's defaults (or DGMAX_CUDA_PLAN). Raw output in $OUT/ab_*.txt.
+# Plans come from each tree's defaults (or DGMAX_CUDA_PLAN). Raw output in $OUT/ab_base.txt and ab_new.txt.
 # AB_BACKEND=cpu compares the cpu backend instead (OpenMP on every core, threads bound to cores);
 # AB_NEW_TARGET=dgmax builds only the program in the working tree (default: everything, tests too).
 set -uo pipefail
@@ -29,13 +29,17 @@ if [ ! -x build-gpu/dgmax ] || [ "${AB_REBUILD:-1}" = 1 ]; then
 fi
 wait $base_pid || { tail -20 "$out/ab_base_build.log"; exit 1; }
 echo "both built in $(( $(date +%s) - start )) s"
+# each tree's runs in one raw file (the device tool returns at most 8 files from $OUT)
+run_out=$(mktemp)
+rm -f "$out/ab_base.txt" "$out/ab_new.txt"
 for p in ${AB_PRECISIONS:-single double}; do
   for r in $(seq "$rounds"); do
     for tree in base new; do
       if [ $tree = base ]; then bin=$base/build-gpu/dgmax; else bin=build-gpu/dgmax; fi
       DGMAX_CACHE_DIR=$PWD/.ab-cache-$tree "$bin" bench --order "$orders" --elements "$elements" --backends "$backend" \
-        --precision $p --json "" > "$out/ab_${tree}_${p}_$r.txt" 2>&1
-      grep -E "^ +[0-9]+ +[0-9]+ +$backend|ceilings" "$out/ab_${tree}_${p}_$r.txt" | sed "s/^/$p $tree r$r /"
+        --precision $p --json "" > "$run_out" 2>&1
+      { echo "=== $p $tree r$r"; cat "$run_out"; } >> "$out/ab_$tree.txt"
+      grep -E "^ +[0-9]+ +[0-9]+ +$backend|ceilings" "$run_out" | sed "s/^/$p $tree r$r /"
     done
   done
 done
