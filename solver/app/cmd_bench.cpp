@@ -25,6 +25,7 @@
 #include "solver/io/atomic_write.hpp"
 #include "solver/mesh/box.hpp"
 #include "solver/mesh/element_order.hpp"
+#include "solver/mesh/memory_estimate.hpp"
 #include "codegen/jit/host_jit.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "solver/physics/space_time_field.hpp"
@@ -96,6 +97,14 @@ void run_bench(const BenchOptions& opt) {
   if (want_gpu) {
     std::string why;
     if (!cuda::driver_available(&why)) throw UserError("--backends cuda needs an NVIDIA GPU: " + why, {}, "use --backends ref,cpu");
+  }
+  if (want_host) {
+    // host backends hold their fields on the host, growing with Np: refused up front for the highest
+    // order asked, not killed halfway through the orders (the box alone was checked as it was made)
+    const int top = *std::max_element(orders.begin(), orders.end());
+    require_host_memory(static_cast<double>(K), run_host_bytes_per_element(top),
+                        fmt::format("a bench of order {} with host backends", top), {},
+                        "fewer --elements, a lower --order, or --backends cuda");
   }
   std::cout << fmt::format("dgmax bench: K = {} (periodic box {}^3 x 6, {} numbering), {} precision, {} OpenMP threads\n", K,
                            n, element_order_name(element_order), opt.precision, omp_get_max_threads());

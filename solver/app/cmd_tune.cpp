@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -21,6 +23,7 @@
 #include "solver/io/mesh_spec.hpp"
 #include "solver/io/run_config.hpp"
 #include "solver/io/yaml_doc.hpp"
+#include "solver/mesh/memory_estimate.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -135,33 +138,53 @@ void run_tune(const TuneOptions& opt) {
   if (!cpu && !cuda::driver_available(&why))
     throw UserError("dgmax tune searches plans of the cuda backend, which needs an NVIDIA GPU: " + why, {},
                     "run it on the GPU machine, or search the cpu backend's plans with --backend cpu");
-  std::vector<std::pair<Problem, std::string>> problems;  // the problem and what it is
+  // The problems, each made when its search starts and freed after it: a box's problems of several
+  // orders held together were gigabytes at K = 384,000 (node coordinates and face maps per order).
+  struct TuneProblem {
+    int N;
+    std::string what;  // what the tables call it
+    std::function<std::shared_ptr<const Problem>()> make;
+  };
+  std::vector<TuneProblem> problems;
+  long long K = 0;
+  SourceLocation where;  // the config, or none for the box of --elements
   if (!opt.config.empty()) {
     YamlDoc doc = YamlDoc::load_file(opt.config);
     for (const auto& s : opt.sets) doc.apply_override(s);
     const RunConfig cfg = parse_run_config(doc);
     auto md = std::make_shared<const MeshData>(load_mesh(cfg.mesh));
-    Problem p = make_problem(md, cfg.order);
-    apply_physics(cfg, p);
-    problems.emplace_back(std::move(p), opt.config);
+    auto p = std::make_shared<Problem>(make_problem(md, cfg.order));
+    apply_physics(cfg, *p);
+    problems.push_back({cfg.order, opt.config, [p] { return std::shared_ptr<const Problem>(p); }});
+    K = md->mesh.num_elements();
+    where = SourceLocation{cfg.path};
     if (opt.precision == "double" && doc.root()["discretization"] && doc.root()["discretization"]["precision"])
       precisions = {cfg.precision == Precision::Single};
   } else {
     auto md = bench_mesh(opt.elements);
-    for (int N : parse_orders(opt.orders)) problems.emplace_back(bench_problem(md, N), "periodic box");
+    K = md->mesh.num_elements();
+    for (int N : parse_orders(opt.orders))
+      problems.push_back({N, "periodic box", [md, N] { return std::make_shared<const Problem>(bench_problem(md, N)); }});
   }
   nlohmann::json out = {{"results", nlohmann::json::array()}};
   if (cpu) {
-    const std::string host = cpu_tuning_key(problems.front().first, false).device;
+    // the cpu search holds the fields on the host: refused up front for the highest order, not
+    // killed halfway (its peak measured at 1.01x a cpu run's estimate, bench/NOTES.md)
+    int top = 0;
+    for (const TuneProblem& t : problems) top = std::max(top, t.N);
+    require_host_memory(static_cast<double>(K), kCpuSearchBytesFactor * run_host_bytes_per_element(top),
+                        fmt::format("a cpu plan search of order {}", top), where,
+                        opt.config.empty() ? "fewer --elements or a lower --order" : "coarsen the mesh or lower the order");
+    const std::string host = cpu_tuning_key(*problems.front().make(), false).device;
     std::cout << "dgmax tune (cpu backend): " << host << "\n";
     out["device"] = host;
     for (bool single : precisions) {
       const Ceilings ceil = measure_host_ceilings(single);
       std::cout << fmt::format("host ceilings ({}): memory bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n",
                                single ? "fp32" : "fp64", ceil.bandwidth / 1e9, ceil.flops / 1e9);
-      for (const auto& [p, what] : problems) {
-        nlohmann::json j = tune_cpu_one(p, single, ceil, opt.dry_run, today());
-        j["problem"] = what;
+      for (const TuneProblem& t : problems) {
+        nlohmann::json j = tune_cpu_one(*t.make(), single, ceil, opt.dry_run, today());
+        j["problem"] = t.what;
         out["results"].push_back(j);
       }
     }
@@ -173,9 +196,9 @@ void run_tune(const TuneOptions& opt) {
       const cuda::DeviceCeilings ceil = cuda::measure_device_ceilings(single);
       std::cout << fmt::format("device ceilings ({}): copy bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s\n",
                                single ? "fp32" : "fp64", ceil.bandwidth / 1e9, ceil.flops / 1e9);
-      for (const auto& [p, what] : problems) {
-        nlohmann::json j = tune_one(p, single, ceil, opt);
-        j["problem"] = what;
+      for (const TuneProblem& t : problems) {
+        nlohmann::json j = tune_one(*t.make(), single, ceil, opt);
+        j["problem"] = t.what;
         out["results"].push_back(j);
       }
     }

@@ -16,6 +16,10 @@ constexpr double kGmshMeshingBytesPerElement = 500;
 // and a whole run of any order and backend at least (mesh, fields, backend, output).
 constexpr double kMinRunBytesPerElement = 2000;
 
+// A cpu plan search (dgmax tune --backend cpu) holds ref's right-hand side and the check's states
+// beside a cpu backend: its peak measured 1.01x run_host_bytes_per_element at N = 4 and 6 (dev VM,
+// K = 41,154 and 105,456, fp64); this leaves room for the spread.
+constexpr double kCpuSearchBytesFactor = 1.15;
 // Peak host bytes per element of a run at `order` with the cpu backend in double precision
 // (fields live on the host): about 1250 + 490·Np. GPU runs keep their fields on the device and
 // need less host memory; this is an upper bound for them.

@@ -124,3 +124,32 @@ TEST(CliErrors, TuneArgumentsAndMissingGpu) {
   EXPECT_NE(r.err.find("hint: run it on the GPU machine, or search the cpu backend's plans with --backend cpu"),
             std::string::npos) << r.err;
 }
+
+// A plan search or bench whose fields would not fit the host's memory is refused before it starts
+// (DGMAX_MEMORY_AVAILABLE stands in for MemAvailable): one message naming the highest order, the
+// bytes needed and available, and for a config its path; nothing searched, nothing stored.
+TEST(CliErrors, CpuSearchOrBenchTooLargeForTheHostIsRefusedUpFront) {
+  const std::string dir = temp_dir("memory");
+  const std::string env = "DGMAX_MEMORY_AVAILABLE=1e9 DGMAX_CACHE_DIR='" + dir + "/cache' ";
+  const CliResult t = dgmax::test::run_dgmax_env(env, "tune --backend cpu --order 1..6 --elements 40000 --json ''");
+  expect_user_error(t, {"error: a cpu plan search of order 6 has 41154 elements", "needs about 2.0 GB",
+                        "only 1.0 GB is available", "hint: fewer --elements or a lower --order"});
+  EXPECT_EQ(t.out.find("N = 1"), std::string::npos) << "nothing searched:\n" << t.out;
+  EXPECT_FALSE(fs::exists(dir + "/cache/tuning/cpu.json"));
+  expect_user_error(dgmax::test::run_dgmax_env(env, "bench --order 1..6 --elements 40000 --backends cpu --json ''"),
+                    {"error: a bench of order 6 with host backends has 41154 elements", "only 1.0 GB is available",
+                     "hint: fewer --elements, a lower --order, or --backends cuda"});
+  // a config (384 elements at N = 4): its path is the location; the box itself still fits
+  const std::string cfg = dir + "/cavity.yaml";
+  std::ofstream(cfg) << "mesh: {box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: [4, 4, 4]}}\n"
+                        "discretization: {order: 4, precision: double, flux: upwind}\n"
+                        "initial: {E: ['0', '0', 'sin(pi*x)*sin(pi*y)'], H: ['0', '0', '0']}\n"
+                        "time: {final: 0.1}\n";
+  const CliResult c = dgmax::test::run_dgmax_env("DGMAX_MEMORY_AVAILABLE=2e6 DGMAX_CACHE_DIR='" + dir + "/cache' ",
+                                                 "tune --backend cpu '" + cfg + "' --json ''");
+  expect_user_error(c, {cfg, "a cpu plan search of order 4 has 384 elements", "hint: coarsen the mesh or lower the order"});
+  // within the memory there is, the same search runs
+  const CliResult ok = dgmax::test::run_dgmax_env(env, "tune --backend cpu --order 1 --elements 48 --no-store --json ''");
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("best: "), std::string::npos) << ok.out;
+}
