@@ -175,7 +175,7 @@ void run_tune(const TuneOptions& opt) {
     require_host_memory(static_cast<double>(K), kCpuSearchBytesFactor * run_host_bytes_per_element(top),
                         fmt::format("a cpu plan search of order {}", top), where,
                         opt.config.empty() ? "fewer --elements or a lower --order" : "coarsen the mesh or lower the order");
-    const std::string host = cpu_tuning_key(*problems.front().make(), false).device;
+    const std::string host = cpu_tuning_device();
     std::cout << "dgmax tune (cpu backend): " << host << "\n";
     out["device"] = host;
     for (bool single : precisions) {

@@ -131,11 +131,12 @@ CpuTuneResult tune_cpu_plans(const Problem& p, bool single, const std::function<
   return out;
 }
 
-codegen::TuningKey cpu_tuning_key(const Problem& p, bool single) {
-  return tuning_key(p, single,
-                    fmt::format("{} {}-bit SIMD {} threads", codegen::host_cpu_model(), codegen::host_simd_bits(),
-                                omp_get_max_threads()));
+std::string cpu_tuning_device() {
+  return fmt::format("{} {}-bit SIMD {} threads", codegen::host_cpu_model(), codegen::host_simd_bits(),
+                     omp_get_max_threads());
 }
+
+codegen::TuningKey cpu_tuning_key(const Problem& p, bool single) { return tuning_key(p, single, cpu_tuning_device()); }
 
 codegen::CpuPlan cpu_plan_for_problem(const Problem& p, bool single, std::string* source) {
   const bool forced = !env("DGMAX_CPU_PLAN").empty();

@@ -44,7 +44,9 @@ struct CpuTuneResult {
 // with this process's OpenMP threads. `progress` (may be empty) gets each trial when it is timed.
 CpuTuneResult tune_cpu_plans(const Problem& p, bool single, const std::function<void(const CpuPlanTrial&)>& progress = {});
 
-// The tuning database key of `p` on this host: its processor, SIMD width and OpenMP threads.
+// This host as the cpu tuning database names it: its processor, SIMD width and OpenMP threads.
+std::string cpu_tuning_device();
+// The tuning database key of `p` on this host (cpu_tuning_device).
 codegen::TuningKey cpu_tuning_key(const Problem& p, bool single);
 
 // The plan to run `p` with, fitted to its state: DGMAX_CPU_PLAN's (debugging), else the tuning

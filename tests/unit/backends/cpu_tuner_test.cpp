@@ -240,6 +240,7 @@ TEST(CpuTuner, TheCheckMeasuresTheLargestDifferenceAndCatchesNaN) {
 TEST(CpuTuner, KeyNamesTheHostAndThreadsAndTheProblemClass) {
   const Problem p = test::mixed_problem(2, 3);
   const codegen::TuningKey k = cpu_tuning_key(p, true);
+  EXPECT_EQ(k.device, cpu_tuning_device());
   EXPECT_NE(k.device.find(std::to_string(codegen::host_simd_bits()) + "-bit SIMD"), std::string::npos) << k.device;
   EXPECT_NE(k.device.find("threads"), std::string::npos) << k.device;
   EXPECT_EQ(k.order, 2);
