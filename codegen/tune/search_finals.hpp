@@ -6,6 +6,7 @@
 // measured second each.
 #pragma once
 
+#include <string>
 #include <vector>
 
 namespace dgmax::codegen {
@@ -38,5 +39,11 @@ bool finals_fit_budget(double elapsed, double seconds_per_check);
 // finalist displaces the one standing when it is faster by more than kDisplaceMargin. Returns its
 // position in `sustained`.
 int sustained_winner(const std::vector<double>& sustained);
+
+// The search's report of that rule, one line: whether the burst winner (sustained time
+// `burst_sustained`) was kept, or displaced by `best` and by how much. The finals are listed in
+// trial order, so a kept winner may be listed with a lower sustained rate than another finalist.
+std::string finals_verdict(const std::string& burst_name, double burst_sustained, const std::string& best_name,
+                           double best_sustained);
 
 }  // namespace dgmax::codegen

@@ -89,14 +89,9 @@ nlohmann::json tune_one(const Problem& p, bool single, const cuda::DeviceCeiling
   if (!finals.empty()) {
     std::cout << fmt::format("  under sustained load (GDOF/s, the finalists within {:.0f}% of the fastest burst): {}\n",
                              100 * (codegen::kFinalistMargin - 1), finals);
-    // the rule of sustained_winner, said, since the finals above are not ranked by it
-    if (r.best == r.burst_best)
-      std::cout << fmt::format("  kept: the fastest burst, {} (no finalist was {:.1f}% faster sustained)\n",
-                               best.plan.name(), 100 * (codegen::kDisplaceMargin - 1));
-    else
-      std::cout << fmt::format("  displaced: the fastest burst, {}, by {} ({:.1f}% faster sustained)\n",
-                               r.trials[r.burst_best].plan.name(), best.plan.name(),
-                               100 * (r.trials[r.burst_best].sustained_seconds / best.sustained_seconds - 1));
+    const PlanTrial& burst = r.trials[r.burst_best];
+    std::cout << "  " << codegen::finals_verdict(burst.plan.name(), burst.sustained_seconds, best.plan.name(),
+                                                 best.sustained_seconds) << "\n";
   }
   std::cout << fmt::format("  best: {} at {:.2f} GDOF/s ({:.1f}% of the floor), {:.2f}x the default plan {}; "
                            "right-hand side within {:.1e} of ref; search {:.1f} s (compile {:.1f}, time {:.1f}, "

@@ -37,4 +37,16 @@ TEST(SearchFinals, AFinalistDisplacesTheBurstWinnerOnlyWhenClearlyFaster) {
   EXPECT_EQ(sustained_winner({1 / 51.15, 1 / 49.44, 1 / 51.52, 1 / 56.11}), 3);
 }
 
+TEST(SearchFinals, TheVerdictSaysWhetherTheBurstWinnerWasKeptOrDisplacedAndByHowMuch) {
+  // twenty-eighth session, fp64 N = 1: the burst winner T.V (45.87 GDOF/s sustained) kept against
+  // T.S's 46.20, listed first in the finals line: 0.7% is within the margin
+  const std::vector<double> s = {1 / 45.87, 1 / 46.20};
+  ASSERT_EQ(sustained_winner(s), 0);
+  EXPECT_EQ(finals_verdict("f2.b32.t1.T.V", s[0], "f2.b32.t1.T.V", s[0]),
+            "kept: the fastest burst, f2.b32.t1.T.V (no finalist was 1.5% faster sustained)");
+  // fp32 N = 4 above: the H plan 53.52 against the burst winner's 50.64, 5.7% faster
+  EXPECT_EQ(finals_verdict("f2.b4.t1.M.W.C.A.G", 1 / 50.64, "f2.b8.t1.M.W.H.C.A", 1 / 53.52),
+            "displaced: the fastest burst, f2.b4.t1.M.W.C.A.G, by f2.b8.t1.M.W.H.C.A (5.7% faster sustained)");
+}
+
 }  // namespace
