@@ -198,6 +198,20 @@ void run_bench(const BenchOptions& opt) {
       if (!plan.empty()) std::cout << fmt::format("{:>17} plan {}\n", "", plan);
     }
   }
+  if (want_host) {
+    // the ceilings again after the runs: on a shared host they move, and the host rows' % of the
+    // floor with them; the rows keep the first reading, and the user is told when they moved
+    const Ceilings after = measure_host_ceilings(single);
+    const double moved = ceilings_moved(host, after);
+    std::cout << fmt::format("\nhost ceilings after the runs: memory bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s{}\n",
+                             after.bandwidth / 1e9, after.flops / 1e9,
+                             moved > kCeilingsMovedNote
+                                 ? fmt::format(" (moved by {:.0f}% during the bench: the host "
+                                               "rows' % of the floor is uncertain by about as much)",
+                                               100 * moved)
+                                 : "");
+    out["ceilings"]["host_after"] = {{"bandwidth_Bps", after.bandwidth}, {"flops", after.flops}, {"moved", moved}};
+  }
   const double rss = peak_rss_bytes();
   std::cout << "\nset-up (cold when kernels were compiled, warm when they came from the cache):\n";
   for (const auto& l : setup_lines) std::cout << l << "\n";

@@ -122,4 +122,9 @@ Ceilings measure_host_ceilings(bool single) {
   return {stream_bandwidth(), fma_rate(single)};
 }
 
+double ceilings_moved(const Ceilings& a, const Ceilings& b) {
+  const auto moved = [](double x, double y) { return std::max(x, y) / std::min(x, y) - 1; };
+  return std::max(moved(a.bandwidth, b.bandwidth), moved(a.flops, b.flops));
+}
+
 }  // namespace dgmax

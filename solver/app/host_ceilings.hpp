@@ -13,4 +13,12 @@ struct Ceilings {
 
 Ceilings measure_host_ceilings(bool single);
 
+// How far two readings of the ceilings lie apart: the larger of the two ratios (bandwidth, FMA
+// rate) of the higher reading to the lower, minus 1 (0.3: one moved by 30%). On a shared host
+// they move between runs minutes apart by up to a factor of two (bench/NOTES.md, twenty-eighth
+// session), and a % of the floor with them.
+double ceilings_moved(const Ceilings& a, const Ceilings& b);
+// Above this, `dgmax bench` says that the % of the floor of its host rows is uncertain.
+inline constexpr double kCeilingsMovedNote = 0.15;
+
 }  // namespace dgmax

@@ -2,6 +2,7 @@
 // numbers consistent with the measured time), the plot script on that JSON, and bad options.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -31,6 +32,18 @@ TEST(BenchCli, SweepWritesConsistentJson) {
   EXPECT_LT(flops, 1e14);
   EXPECT_GT(bandwidth, 1e8);
   EXPECT_LT(bandwidth, 1e13);  // 10 TB/s: no host memory moves that (a mistimed loop would)
+  // measured again after the runs, with how far the two readings lie apart
+  EXPECT_NE(r.out.find("host ceilings after the runs"), std::string::npos) << r.out;
+  const json& after = j["ceilings"]["host_after"];
+  EXPECT_GT(after["flops"].get<double>(), 1e9);
+  EXPECT_GT(after["bandwidth_Bps"].get<double>(), 1e8);
+  EXPECT_NEAR(after["moved"].get<double>(),
+              std::max(std::max(flops, after["flops"].get<double>()) / std::min(flops, after["flops"].get<double>()),
+                       std::max(bandwidth, after["bandwidth_Bps"].get<double>()) /
+                           std::min(bandwidth, after["bandwidth_Bps"].get<double>())) -
+                  1,
+              1e-12);
+  EXPECT_EQ(after["moved"].get<double>() > 0.15, r.out.find("during the bench") != std::string::npos) << r.out;
   ASSERT_EQ(j["results"].size(), 4u);  // 2 orders x 2 backends
   for (const auto& row : j["results"]) {
     const int N = row["N"], Np = row["Np"];
