@@ -203,13 +203,7 @@ void run_bench(const BenchOptions& opt) {
     // floor with them; the rows keep the first reading, and the user is told when they moved
     const Ceilings after = measure_host_ceilings(single);
     const double moved = ceilings_moved(host, after);
-    std::cout << fmt::format("\nhost ceilings after the runs: memory bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s{}\n",
-                             after.bandwidth / 1e9, after.flops / 1e9,
-                             moved > kCeilingsMovedNote
-                                 ? fmt::format(" (moved by {:.0f}% during the bench: the host "
-                                               "rows' % of the floor is uncertain by about as much)",
-                                               100 * moved)
-                                 : "");
+    std::cout << "\n" << ceilings_again_line(host, after, "after the runs") << "\n";
     out["ceilings"]["host_after"] = {{"bandwidth_Bps", after.bandwidth}, {"flops", after.flops}, {"moved", moved}};
   }
   const double rss = peak_rss_bytes();

@@ -191,6 +191,13 @@ void run_tune(const TuneOptions& opt) {
         j["problem"] = t.what;
         out["results"].push_back(j);
       }
+      // again after the searches: on a shared host the ceilings move, and the % of the floor with them
+      const Ceilings after = measure_host_ceilings(single);
+      std::cout << ceilings_again_line(ceil, after, fmt::format("({}) after the searches", single ? "fp32" : "fp64"))
+                << "\n";
+      out["host_ceilings_after"].push_back({{"precision", single ? "single" : "double"},
+                                            {"bandwidth_Bps", after.bandwidth}, {"flops", after.flops},
+                                            {"moved", ceilings_moved(ceil, after)}});
     }
   } else {
     const cuda::DeviceInfo& dev = cuda::Context::get().info();

@@ -2,6 +2,8 @@
 
 #include "codegen/jit/host_jit.hpp"
 
+#include <fmt/format.h>
+
 #include <omp.h>
 
 #include <algorithm>
@@ -125,6 +127,16 @@ Ceilings measure_host_ceilings(bool single) {
 double ceilings_moved(const Ceilings& a, const Ceilings& b) {
   const auto moved = [](double x, double y) { return std::max(x, y) / std::min(x, y) - 1; };
   return std::max(moved(a.bandwidth, b.bandwidth), moved(a.flops, b.flops));
+}
+
+std::string ceilings_again_line(const Ceilings& before, const Ceilings& after, const std::string& when) {
+  const double moved = ceilings_moved(before, after);
+  return fmt::format("host ceilings {}: memory bandwidth {:.1f} GB/s, FMA rate {:.1f} GFLOP/s{}", when,
+                     after.bandwidth / 1e9, after.flops / 1e9,
+                     moved > kCeilingsMovedNote ? fmt::format(" (moved by {:.0f}% since the first reading: the % of the "
+                                                              "floor above is uncertain by about as much)",
+                                                              100 * moved)
+                                                : "");
 }
 
 }  // namespace dgmax

@@ -4,6 +4,8 @@
 // own vector instructions).
 #pragma once
 
+#include <string>
+
 namespace dgmax {
 
 struct Ceilings {
@@ -18,7 +20,11 @@ Ceilings measure_host_ceilings(bool single);
 // they move between runs minutes apart by up to a factor of two (bench/NOTES.md, twenty-eighth
 // session), and a % of the floor with them.
 double ceilings_moved(const Ceilings& a, const Ceilings& b);
-// Above this, `dgmax bench` says that the % of the floor of its host rows is uncertain.
+// Above this, `dgmax bench` and `dgmax tune --backend cpu` say that their % of the floor is uncertain.
 inline constexpr double kCeilingsMovedNote = 0.15;
+// The line those commands print after their runs with the ceilings measured again (`after`):
+// "host ceilings <when>: memory bandwidth ... GB/s, FMA rate ... GFLOP/s", and by how much they
+// moved from `before` when that is more than kCeilingsMovedNote.
+std::string ceilings_again_line(const Ceilings& before, const Ceilings& after, const std::string& when);
 
 }  // namespace dgmax

@@ -19,10 +19,15 @@ TEST(TuneCpuCli, SearchPrintsThePlansStoresTheWinnerAndBenchRunsIt) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("dgmax tune (cpu backend): "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("host ceilings (fp64)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("host ceilings (fp64) after the searches: memory bandwidth"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("best: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("stored in " + dir + "cache/tuning/cpu.json"), std::string::npos) << r.out;
   const json j = json::parse(std::ifstream(dir + "tune.json"));
   ASSERT_EQ(j["results"].size(), 1u);
+  ASSERT_EQ(j["host_ceilings_after"].size(), 1u);  // measured again after the fp64 searches
+  EXPECT_EQ(j["host_ceilings_after"][0]["precision"], "double");
+  EXPECT_GT(j["host_ceilings_after"][0]["flops"].get<double>(), 1e9);
+  EXPECT_GE(j["host_ceilings_after"][0]["moved"].get<double>(), 0);
   const json& res = j["results"][0];
   EXPECT_EQ(res["N"], 1);
   EXPECT_EQ(res["precision"], "double");
