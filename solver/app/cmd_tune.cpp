@@ -195,9 +195,10 @@ void run_tune(const TuneOptions& opt) {
       const Ceilings after = measure_host_ceilings(single);
       std::cout << ceilings_again_line(ceil, after, fmt::format("({}) after the searches", single ? "fp32" : "fp64"))
                 << "\n";
-      out["host_ceilings_after"].push_back({{"precision", single ? "single" : "double"},
-                                            {"bandwidth_Bps", after.bandwidth}, {"flops", after.flops},
-                                            {"moved", ceilings_moved(ceil, after)}});
+      out["host_ceilings"].push_back({{"precision", single ? "single" : "double"},
+                                      {"bandwidth_Bps", ceil.bandwidth}, {"flops", ceil.flops},
+                                      {"after", {{"bandwidth_Bps", after.bandwidth}, {"flops", after.flops}}},
+                                      {"moved", ceilings_moved(ceil, after)}});
     }
   } else {
     const cuda::DeviceInfo& dev = cuda::Context::get().info();
