@@ -17,6 +17,9 @@
 #include "solver/app/cmd_info.hpp"
 #include "solver/app/cmd_run.hpp"
 #include "solver/app/cmd_tune.hpp"
+#if DGMAX_HAS_VTK
+#include "solver/io/vtk_writer.hpp"
+#endif
 #include "codegen/dsl/expr_source.hpp"
 #include "solver/parallel/agree.hpp"
 #include "solver/parallel/comm.hpp"
@@ -87,18 +90,12 @@ void share_cores_between_ranks() {
   omp_set_num_threads(std::max(1, omp_get_num_procs() / local));
 }
 
-// VTK's own loops (vtkSMPTools; Debian builds them on TBB) run sequentially: snapshots are written
-// on one background thread while the stepping keeps the cores (async_snapshot_writer.cpp), and
-// TBB's worker threads, never joined, were still ending when LeakSanitizer checked at exit (a
-// report of glibc's per-thread key storage that failed a sanitized CI run). VTK reads this once,
-// at its first parallel loop; set here before any thread starts (a user's own choice stays). The
-// header that would let us call vtkSMPTools::SetBackend does not compile as C++20 in VTK 9.1.
-void keep_vtk_loops_sequential() { setenv("VTK_SMP_BACKEND_IN_USE", "Sequential", 0); }
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  keep_vtk_loops_sequential();
+#if DGMAX_HAS_VTK
+  dgmax::keep_vtk_loops_sequential();  // first: before any thread starts (vtk_writer.hpp says why)
+#endif
   try {
     dgmax::init_world(&argc, &argv);
     share_cores_between_ranks();

@@ -20,6 +20,7 @@
 #include <vtkXMLUnstructuredGridWriter.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 
 #include "solver/element/basis.hpp"
@@ -125,6 +126,8 @@ Eigen::MatrixXd vtk_lagrange_interpolation(const RefElement& ref) {
   }
   return vandermonde_3d(ref.N, r, s, t) * ref.invV;
 }
+
+void keep_vtk_loops_sequential() { setenv("VTK_SMP_BACKEND_IN_USE", "Sequential", 0); }
 
 struct VtuWriter::Impl {
   const Mesh& mesh;

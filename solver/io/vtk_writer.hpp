@@ -39,6 +39,15 @@ std::vector<std::array<int, 4>> vtk_lagrange_tet_lattice(int N);
 // VTK's order: [Np][Np] = V(equispaced) · invV.
 Eigen::MatrixXd vtk_lagrange_interpolation(const RefElement& ref);
 
+// Makes VTK run its own loops (vtkSMPTools; Debian builds them on TBB) sequentially, unless the
+// user chose a backend in VTK_SMP_BACKEND_IN_USE: snapshots are written on one background thread
+// while the stepping keeps the cores (async_snapshot_writer.hpp), and TBB's worker threads, never
+// joined, were still ending when LeakSanitizer checked at exit (glibc's per-thread key storage
+// reported; it failed a sanitized CI run). VTK reads the variable once, at its first parallel loop:
+// call this before that and before any other thread starts (it sets an environment variable).
+// VTK 9.1's vtkSMPTools.h, which vtkSMPTools::SetBackend would need, does not compile as C++20.
+void keep_vtk_loops_sequential();
+
 class VtuWriter {
  public:
   // Precomputes the points (in VTK order), the cells and the cell data; `mesh` and `ref` must

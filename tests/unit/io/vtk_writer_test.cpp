@@ -16,11 +16,13 @@
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLUnstructuredGridReader.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <thread>
 #include <set>
 #include <sstream>
 
@@ -200,6 +202,46 @@ TEST(VtuWriter, VtkReadsBackTheDgSolutionOrders1To5) {
     check_vtu(path, fx, 0.125 * N);
   }
   EXPECT_EQ(dir.count_tmp(), 0);
+}
+
+// The threads of this process now (Linux: one entry per thread in /proc/self/task).
+int threads_now() {
+  const auto it = std::filesystem::directory_iterator("/proc/self/task");
+  return static_cast<int>(std::distance(it, std::filesystem::directory_iterator{}));
+}
+
+// In a death test's child (a fresh process, re-executed: VTK has run no loop there yet): how many
+// threads one VTU write of 48 elements leaves running, as the child's exit code. _Exit: the leak
+// check at exit is not what this measures.
+[[noreturn]] void exit_with_threads_a_write_leaves(const std::string& path) {
+  IoFixture fx(2, 7, 2);
+  VtuWriter w(fx.md.mesh, *fx.ref);
+  const int before = threads_now();
+  w.write(path, fx.q, 0.0);
+  std::_Exit(std::clamp(threads_now() - before, 0, 100));
+}
+
+// dgmax's main() keeps VTK's loops on the calling thread (keep_vtk_loops_sequential): the snapshot
+// writer's one background thread stays one, and no unjoined worker is left ending at exit.
+TEST(VtuWriterThreads, AWriteStartsNoThreadWhenVtkLoopsAreKeptSequential) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  TempDir dir("vtu_threads");
+  EXPECT_EXIT(
+      {
+        keep_vtk_loops_sequential();
+        exit_with_threads_a_write_leaves(dir / "seq.vtu");
+      },
+      ::testing::ExitedWithCode(0), "");
+  // the control: a backend the user chose is kept, and TBB's does leave workers (so the count above
+  // can see them); TBB starts none on one core
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one core: TBB starts no worker to count";
+  EXPECT_EXIT(
+      {
+        setenv("VTK_SMP_BACKEND_IN_USE", "TBB", 1);
+        keep_vtk_loops_sequential();
+        exit_with_threads_a_write_leaves(dir / "tbb.vtu");
+      },
+      [](int status) { return WIFEXITED(status) && WEXITSTATUS(status) >= 1; }, "");
 }
 
 TEST(VtuWriter, SnapshotSeriesWithPvd) {
