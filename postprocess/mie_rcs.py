@@ -16,7 +16,7 @@ column of dgmax's far-field CSV) and rcs_dB = 10 log10(sigma / (pi a^2)). The an
 --step, ..., 180 on the cuts --phi (default 0,90: the two cuts of plot_rcs.py), or with --from-csv
 exactly the (frequency, theta, phi) rows of a dgmax far-field CSV, so that plot_rcs.py compares at
 the run's own angles, without interpolation. One line per frequency goes to stdout:
-  mie_rcs.py: f = 0.6366197724 (ka = 1): Q_ext = 0.6227, Q_sca = 0.6227, sigma_back/(pi a^2) = 0.5363
+  mie_rcs.py: f = 0.6366197724 (ka = 1): Q_ext = 0.7968, Q_sca = 0.7968, sigma_back/(pi a^2) = 0.5358
 
 --print-amplitudes prints JSON on stdout instead of writing the CSV: per frequency ka, the index m,
 the number of terms, Q_ext (from the optical theorem), Q_sca, Q_back = sigma_back/(pi a^2) and S1,
@@ -247,7 +247,7 @@ def main():
         epilog=__doc__[__doc__.index("Usage:"):__doc__.index("Needs ")])
     ap.add_argument("--radius", "-a", type=float, required=True, help="sphere radius a (the mesh's length unit)")
     material = ap.add_mutually_exclusive_group(required=True)
-    material.add_argument("--eps", help="relative permittivity of the sphere, real or complex (4, 2.25+0.1j); mu = 1")
+    material.add_argument("--eps", help="relative permittivity of the sphere, real or complex (4, 2.25+0.1j; a negative one as --eps=-2+0.1j); mu = 1")
     material.add_argument("--pec", action="store_true", help="a perfectly conducting sphere")
     ap.add_argument("--sigma", type=float, default=0.0,
                     help="conductivity of the sphere, as in a dgmax material (default: 0): eps + i sigma/(2 pi f)")
