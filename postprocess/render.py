@@ -37,6 +37,7 @@ import argparse
 import os
 import sys
 
+sys.dont_write_bytecode = True  # its modules sit beside it: leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from render_common import Scene, UserError, color_range, png_metadata, value_range  # noqa: E402

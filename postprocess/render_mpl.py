@@ -38,7 +38,8 @@ def _three_d(fig, scene, norm):
     ax = fig.add_axes([0.02, 0.05, 0.76, 0.85], projection="3d")
     tri = scene.points[scene.triangles]  # [T][3 corners][3]
     face_rgba = plt.get_cmap(scene.cmap)(norm(scene.values[scene.triangles].mean(axis=1)))
-    ax.add_collection3d(Poly3DCollection(tri, facecolors=face_rgba, edgecolors="none"))
+    # no antialiasing: it leaves hairline gaps between the triangles
+    ax.add_collection3d(Poly3DCollection(tri, facecolors=face_rgba, edgecolors="none", linewidths=0, antialiased=False))
     every = [scene.points]
     if scene.iso_triangles is not None and len(scene.iso_triangles):
         iso = scene.iso_points[scene.iso_triangles]

@@ -205,7 +205,7 @@ class Render : public ::testing::Test {
   }
   // Whether VTK renders off screen here, and why not (render_vtk.offscreen_works()).
   std::pair<bool, std::string> vtk_offscreen() {
-    const CliResult r = shell(kPython + " -c " +
+    const CliResult r = shell(kPython + " -B -c " +
                                   quote("import sys; sys.path.insert(0, '" + std::string(DGMAX_SOURCE_DIR) +
                                         "/postprocess'); import render_vtk; ok, why = render_vtk.offscreen_works(); "
                                         "print('yes' if ok else why)"),
