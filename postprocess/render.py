@@ -99,7 +99,8 @@ def monitor_scene(args):
     length = "(length, mesh units)"
     if m["kind"] == "surface":
         pts, tris, shown, labels = rm.surface_net(m, v)
-        every, axes, where = v, ("unfolded box: distance along the surface %s" % length, length), "unfolded box"
+        along = "unfolded box: distance along the surface %s" % length
+        every, axes, where = v, (along, along), "unfolded box"
     else:
         axis = "xyz".index(args.normal)
         pts, tris, shown, every, plane = rm.volume_section(m, v, axis, args.offset)
