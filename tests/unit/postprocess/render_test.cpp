@@ -283,6 +283,20 @@ TEST_F(Render, SliceRangesOfALinearFieldAreExactWithMatplotlib) {
   expect_range(pair_of(p["text"].value("dgmax:field_range", "")), 0.9, 3.9, "--range");
   EXPECT_NE(r.out.find("render.py: color range -1.0 5.0\n"), std::string::npos) << r.out;
 
+  // Energy density with eps = 2 in the one volume tag: u = |E|^2 (H = 0), convex, so its maximum on
+  // the section z = 0.3 is at a corner: (1, 1) with E = (3.9, 1, 3.3), |E|^2 = 27.1; the minimum is
+  // at most the smallest corner value, 0.9 at (0, 0).
+  const std::string energy = dir_ + "/energy.png";
+  const CliResult re = script("render.py", "slice " + quote(run + "/fields.pvd") +
+                                               " --quantity energy --material domain=2,1 --offset 0.3"
+                                               " --engine matplotlib --out " + quote(energy));
+  ASSERT_EQ(re.code, 0) << re.err;
+  const json fe = pair_of(png(energy)["text"].value("dgmax:field_range", ""));
+  ASSERT_EQ(fe.size(), 2u);
+  EXPECT_NEAR(fe[1].get<double>(), 27.1, 1e-12 * 27.1);
+  EXPECT_GE(fe[0].get<double>(), 0.0);
+  EXPECT_LE(fe[0].get<double>(), 0.9 + 1e-12);
+
   // An isosurface (3D view): the slice's range is unchanged.
   const std::string iso = dir_ + "/iso.png";
   const CliResult ri = script("render.py", "slice " + quote(run + "/fields.pvd") +
