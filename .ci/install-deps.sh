@@ -9,6 +9,7 @@ packages=(
   libgmsh-dev gmsh libvtk9-dev libmetis-dev
   libopenmpi-dev openmpi-bin   # several ranks (mpirun); the multi-rank tests
   python3 python3-numpy python3-matplotlib python3-h5py python3-vtk9
+  python3-pil   # tests/unit/postprocess/render_test.cpp reads the PNGs' size, pixels and text chunks
   clang-16 libclang-rt-16-dev libomp-16-dev   # .ci/fuzz.sh: libFuzzer, sanitizer runtimes (clang 14 lacks C++20 parts dgmax uses)
 )
 
