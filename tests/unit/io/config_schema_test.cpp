@@ -39,14 +39,15 @@ std::vector<std::string> configs_to_parse() {
   return paths;
 }
 
-// "context.key" for each key the recorded checks allowed that has no schema entry.
+// "context.key" for each key the recorded checks allowed that has no schema entry (once each).
 std::vector<std::string> undocumented_keys(const std::vector<KeyCheck>& checks) {
   std::vector<std::string> missing;
   for (const KeyCheck& c : checks)
     for (const std::string& key : c.allowed) {
       const std::string path = c.context == "config" ? key : c.context + "." + key;
-      if (!find_config_key(path))
-        missing.push_back(path + " (accepted by the check_keys call at " + c.file + ":" + std::to_string(c.line) + ")");
+      const std::string line = path + " (accepted by the check_keys call at " + c.file + ":" + std::to_string(c.line) + ")";
+      if (!find_config_key(path) && std::find(missing.begin(), missing.end(), line) == missing.end())
+        missing.push_back(line);
     }
   return missing;
 }
