@@ -14,6 +14,7 @@
 
 #include "dgmax/config.hpp"
 #include "solver/app/cmd_bench.hpp"
+#include "solver/app/cmd_doc.hpp"
 #include "solver/app/cmd_info.hpp"
 #include "solver/app/cmd_run.hpp"
 #include "solver/app/cmd_tune.hpp"
@@ -121,6 +122,7 @@ int run_cli(int argc, char** argv) {
   dgmax::add_info_command(app);
   dgmax::add_bench_command(app);
   dgmax::add_tune_command(app);
+  dgmax::add_doc_command(app);
   try {
     check_subcommand_name(app, argc, argv);
     app.parse(argc, argv);

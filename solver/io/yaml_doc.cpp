@@ -16,6 +16,7 @@
 #include <sstream>
 #include <vector>
 
+#include "solver/io/key_check_log.hpp"
 #include "solver/util/strings.hpp"
 
 namespace dgmax {
@@ -327,8 +328,9 @@ UserError YamlDoc::error(const YAML::Node& node, const std::string& message,
   return UserError(message, at(node), hint);
 }
 
-void YamlDoc::check_keys(const YAML::Node& node, const std::vector<std::string>& allowed,
-                         const std::string& context) const {
+void YamlDoc::check_keys(const YAML::Node& node, const std::vector<std::string>& allowed, const std::string& context,
+                         std::source_location site) const {
+  KeyCheckLog::record({context, allowed, site.file_name(), static_cast<int>(site.line())});
   if (!node.IsMap()) throw error(node, "'" + context + "' must be a mapping (key: value)");
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();  // load_string refused keys that are not names

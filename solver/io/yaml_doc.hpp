@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <set>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,11 @@ class YamlDoc {
   UserError error(const YAML::Node& node, const std::string& message, const std::string& hint = {}) const;
 
   // Rejects keys of map `node` outside `allowed`; names the closest allowed key. `context` is the
-  // key path of the map, e.g. "mesh.box". Also rejects a non-map node.
-  void check_keys(const YAML::Node& node, const std::vector<std::string>& allowed,
-                  const std::string& context) const;
+  // key path of the map, e.g. "mesh.box". Also rejects a non-map node. Each check, with its call
+  // site, goes to the live KeyCheckLog if any (key_check_log.hpp: how the schema test finds every
+  // key a loader accepts).
+  void check_keys(const YAML::Node& node, const std::vector<std::string>& allowed, const std::string& context,
+                  std::source_location site = std::source_location::current()) const;
 
   // Typed scalars with located errors. `what` is the key path used in messages.
   double as_double(const YAML::Node& node, const std::string& what) const;
