@@ -33,10 +33,9 @@ is checked; the value is read as YAML (`--set discretization.order=5`,
 option. Repeat `--set` for more keys. A path names map keys only: to change a list entry, set the
 whole list (`--set 'probes.points=[{name: c, at: [0, 0, 0]}]'`).
 
-**Types.** An *expression* is a quoted string of the expression language (README: Config), of
+**Types.** An *expression* is a quoted string of the expression language ([user guide](user-guide.md#expressions)), of
 x, y, z and t where the key says so; a *constant expression* is a number or an expression of pi
-and the `constants`; a *flux expression* is written in the flux language (README: The flux
-language); a *name* is letters, digits and `_`, starting with a letter.
+and the `constants`; a *flux expression* is written in the flux language ([user guide](user-guide.md#the-flux-language)); a *name* is letters, digits and `_`, starting with a letter.
 
 `dgmax doc config KEY` prints one key (or a section) for the terminal, e.g.
 `dgmax doc config materials.slab.eps`.
