@@ -109,7 +109,7 @@ const std::vector<ConfigKey> kSchema = {
     {"boundary_states.<name>.H", "flux expression", "required", "", "a 3-vector; no .ext traces",
      "The exterior H.", R"y("H.int")y"},
     {"flux", "map", "none (discretization.flux)", "", "not with discretization.flux",
-     "A user-written numerical flux in the flux language (docs/user-guide.md, "The flux language").",
+     "A user-written numerical flux in the flux language (user guide: The flux language).",
      R"y({E: "cross(n, jump(H))/2", H: "cross(n, jump(E))/2"})y"},
     {"flux.E", "flux expression", "required", "", "a 3-vector",
      "flux_E = n x (H.int - H*), of E.int, E.ext, H.int, H.ext, n, eps, mu, Z, Y (.int/.ext), jump(), avg() and "
@@ -152,7 +152,7 @@ const std::vector<ConfigKey> kSchema = {
     {"time.final", "constant expression", "1", "time", "> 0",
      "The simulated time to reach; the last step is shortened to land on it.", R"y("2*pi/omega")y"},
     {"time.cfl", "number", "0.5", "", "> 0 and <= 2",
-     "Time-step factor: dt = cfl times each element's stable step estimate, minimised (docs/user-guide.md, "Time stepping"); "
+     "Time-step factor: dt = cfl times each element's stable step estimate, minimised (user guide: Time stepping); "
      "measured stable up to about 1.",
      "0.9"},
 
