@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounds of the cuda one-node-per-thread stage: what each part of it costs, measured by leaving the
-# part out (bench only: the answers are wrong, none of it is a solver; bench/NOTES.md, twenty-eighth
-# session, "Next"). The switches are compile-time defines in the generated source, chosen per run
+# part out (bench only: the answers are wrong, none of it is a solver; bench/NOTES.md, "the in-block
+# neighbours measured", "Next"). The switches are compile-time defines in the generated source, chosen per run
 # with DGMAX_TRY=NAME,...:
 #   NMGATHER  each face node's exterior trace as three pair loads (float2/double2) at q + 6 nP: the
 #             access pattern of a node-major state [K][NP][6] (the values are not the neighbour's)

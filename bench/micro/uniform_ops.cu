@@ -1,4 +1,5 @@
-// Operators the warp reads uniformly (session 24): how fast can the stage's operator products run
+// Operators the warp reads uniformly (bench/NOTES.md, 2026-11-30, "operators as FMA operands"):
+// how fast can the stage's operator products run
 // when every thread of a warp applies the same operator entry at the same time, so that the entry
 // is an operand of the FMA itself (constant bank or immediate) instead of a load through L1?
 // The one-node-per-thread stage (plan T) loads Dr/Ds/Dt/LIFT entries and the state through the
