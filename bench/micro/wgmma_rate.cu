@@ -10,7 +10,8 @@
 // 16 bytes: LBO 128 between core matrices along K, SBO 256 along M/N) against a host product.
 // On the GPU machine (one job, about 10 s):
 //   nvcc -O3 -gencode=arch=compute_90a,code=sm_90a bench/micro/wgmma_rate.cu -o /tmp/wgmma_rate && /tmp/wgmma_rate
-// Results and what they mean for the stage: bench/NOTES.md, "wgmma for the fp32 stage".
+// Results and what they mean for the stage: bench/NOTES.md, "wgmma for the fp32 stage: the GEMM
+// rate".
 #include <cuda_runtime.h>
 #include <cstdint>
 #include <cstdio>
