@@ -61,8 +61,7 @@ struct CudaPlan {
   // per 16 x 8 x 8 plus its B fragment loads: A (the operators' TF32 high and low parts) from
   // registers as in the mma.sync plans, B from shared memory in wgmma's K-major core-matrix
   // layout. Warps come in groups of 4 (row tiles padded to a multiple of 4). 2.4x the DMMA rate of
-  // the W plans in the stage's shape (bench/NOTES.md, "wgmma for the fp32 stage: the GEMM
-  // rate").
+  // the W plans in the stage's shape (bench/NOTES.md, "the GEMM rate in the stage's shape").
   bool mma_warpgroup = false;
   // With mma, mma_warpgroup and mma_staged, not chunked (E): the GEMM transposed, its rows the
   // block's element-fields: rhs^T[6 EPB][NPK] = [curl-weighted state per operator, face fluxes]
