@@ -42,7 +42,7 @@ case "${1:-}" in
     for r in $(seq 1 "$rounds"); do
       for p in single double; do
         for v in none NMGATHER NOFLUX NOVOL NOLIFT; do
-          # within the device tool's 600 s a call: a run that would not end in time is not started
+          # within a job's 600 s limit on the GPU machine: a run that would not end in time is not started
           left=$((540 - ($(date +%s) - t0)))
           [ "$left" -gt 20 ] || { echo "[stopped at 540 s: round $r, $p, $v not run]"; break 3; }
           try=$v

@@ -14,7 +14,7 @@
 //   rolled : the same with the j and m loops not unrolled (constant reads indexed by the loop)
 //   imm    : the entries as compile-time values (fp32: FMA immediates; fp64: the compiler's constants)
 // plus `peak`, FMAs on registers only (this board's FMA rate in this binary).
-// Build and run on the GPU machine (one call, about 30 s with both precisions):
+// Build and run on the GPU machine (one job, about 30 s with both precisions):
 //   for R in float double; do nvcc -O3 -std=c++17 -arch=sm_90 -DREAL=$R bench/micro/uniform_ops.cu \
 //     -o /tmp/uops_$R && /tmp/uops_$R; done
 // Each result is checked against a host product in double (max relative error printed).
