@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# On the GPU machine, in one call: the working tree against a baseline tree, side by side. Builds
+# On the GPU machine, in one job: the working tree against a baseline tree, side by side. Builds
 # both (build-gpu, and BASE/build-gpu; BASE a git-ignored export of the commit to compare with,
-# carried with the call: `git archive HEAD | tar -x -C .base`), then alternates `dgmax bench` of
+# copied to the GPU machine with the tree: `git archive HEAD | tar -x -C .base`), then alternates `dgmax bench` of
 # the two ROUNDS times per precision, each with its own kernel cache, and prints one line per run.
 #   bench/ab_bench.sh ORDERS [BASE] [ROUNDS] [ELEMENTS]      e.g. bench/ab_bench.sh 1..3 .base 2
 # Plans come from each tree's defaults (or DGMAX_CUDA_PLAN). Raw output in $OUT/ab_base.txt and ab_new.txt.
@@ -29,7 +29,7 @@ if [ ! -x build-gpu/dgmax ] || [ "${AB_REBUILD:-1}" = 1 ]; then
 fi
 wait $base_pid || { tail -20 "$out/ab_base_build.log"; exit 1; }
 echo "both built in $(( $(date +%s) - start )) s"
-# each tree's runs in one raw file (the device tool returns at most 8 files from $OUT)
+# each tree's runs in one raw file (a job on the GPU machine returns at most 8 files from $OUT)
 run_out=$(mktemp)
 rm -f "$out/ab_base.txt" "$out/ab_new.txt"
 for p in ${AB_PRECISIONS:-single double}; do

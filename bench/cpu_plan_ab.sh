@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cpu plans side by side on one host: the default plan and the given ones alternated run by run,
 # ROUNDS times, in one build (on a shared host whose ceilings move from run to run, alternation
-# inside one call is what makes two plans comparable; bench/NOTES.md, twenty-fifth session).
+# inside one job is what makes two plans comparable; bench/NOTES.md, "the cpu stage on the 16-core
+# host: `tu` measured").
 #   CPU_PLANS_DOUBLE="f1.w8.c0.v512.fma.tu ..." CPU_PLANS_SINGLE="..." bench/cpu_plan_ab.sh ORDERS [ROUNDS] [ELEMENTS]
 #   e.g. CPU_PLANS_DOUBLE=f1.w8.c0.v512.fma.h3 CPU_PLANS_SINGLE= bench/cpu_plan_ab.sh 3..4 4
 # Builds build-gpu/dgmax if it is missing (VTK and Gmsh off, as on the GPU machine). OpenMP on every

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# On the GPU machine, in one call: build (Release, no VTK/Gmsh there), run the gpu-labelled tests,
+# On the GPU machine, in one job: build (Release, no VTK/Gmsh there), run the gpu-labelled tests,
 # then `dgmax tune` for the given orders and precisions, writing everything under $OUT (or ./out).
 #   bench/gpu_check_and_tune.sh [ORDERS] [PRECISION] [ELEMENTS] [TESTS]
 #   ORDERS: "3..5" (default), PRECISION: double|single|both (default both), ELEMENTS: 384000,
 #   TESTS: a ctest -R regex for the gpu tests (default: all of them; "none" skips them)
 # A tuning database in .tuning/cuda.json (carried, git-ignored) seeds the cache; the database after
-# the call is left in $OUT/cuda_tuning.json.
+# the job is left in $OUT/cuda_tuning.json.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 orders=${1:-3..5}
@@ -15,7 +15,7 @@ tests=${4:-.}
 out=${OUT:-out}
 mkdir -p "$out"
 export DGMAX_CACHE_DIR=$PWD/build-gpu/kernel-cache
-# a tuning database carried from an earlier call (the device machine keeps nothing)
+# a tuning database copied from an earlier job (a fresh GPU machine has none)
 if [ -f .tuning/cuda.json ]; then mkdir -p "$DGMAX_CACHE_DIR/tuning" && cp .tuning/cuda.json "$DGMAX_CACHE_DIR/tuning/"; fi
 start=$(date +%s)
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DDGMAX_USE_VTK=OFF -DDGMAX_USE_GMSH=OFF > "$out/configure.log" 2>&1 ||

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A run from a config against `dgmax bench` on the same K and N (issue 8): four cases on the
+# A run from a config against `dgmax bench` on the same K and N (bench/NOTES.md, "runs from
+# config files at the kernels' speed"): four cases on the
 # config bench/configs/run_case.yaml (a PEC box cavity with its exact solution):
 #   a  default output settings (energy and errors sampled every max(10, steps/200) steps)
 #   a1 case a sampled at every step

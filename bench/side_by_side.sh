@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# On the GPU machine, in one call: build dgmax (build-gpu) and the libParanumal peer harness (from
-# .peer, a git-ignored copy of ../shared/peers/libparanumal carried with the call: here,
-# `cp -a ../shared/peers/libparanumal .peer && echo /.peer/ >> .git/info/exclude`; run with
-# carry [".peer"]), then time
-# both on the same device: `dgmax bench --order ORDERS --elements 384000 --backends cuda` in each
+# On the GPU machine, in one job: build dgmax (build-gpu) and the libParanumal peer harness (from
+# $PEER_DIR, default .libparanumal: a git-ignored checkout of the libParanumal harness with its
+# OCCA submodule, e.g. `cp -a PATH/TO/libparanumal .libparanumal && echo /.libparanumal/ >>
+# .git/info/exclude`, copied to the GPU machine with the tree), then time both on the same device: `dgmax bench --order ORDERS --elements 384000 --backends cuda` in each
 # precision and the peer's Maxwell solver at N = 3, 4, 5 on its 40x40x40-cell box (K = 384,000).
 #   bench/side_by_side.sh [ORDERS] [PEER_ORDERS]     (defaults: 1..8, "3 4 5"; PEER_ORDERS=none skips it)
 # Writes $OUT/bench_{double,single}.json, $OUT/peer.txt and the logs; prints one table at the end.
@@ -12,19 +11,20 @@ cd "$(dirname "$0")/.."
 orders=${1:-1..8}
 peer_orders=${2:-3 4 5}
 out=${OUT:-out}
+peer=${PEER_DIR:-.libparanumal}
 mkdir -p "$out"
 export DGMAX_CACHE_DIR=$PWD/build-gpu/kernel-cache
 if [ -f .tuning/cuda.json ]; then mkdir -p "$DGMAX_CACHE_DIR/tuning" && cp .tuning/cuda.json "$DGMAX_CACHE_DIR/tuning/"; fi
 nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv,noheader
 
-# The shared copy of OCCA lacks two files its build and run need: bin/CMakeLists.txt (OCCA does not
+# The harness's copy of OCCA lacks two files its build and run need: bin/CMakeLists.txt (OCCA does not
 # configure without it) and include/occa/scripts/findCompilerVendor.cpp (OCCA aborts at its first
 # kernel without it). Stand-ins written here (bench/peer/) go in where they are missing.
-if [ "$peer_orders" != none ] && [ -d .peer ]; then
-  [ -f .peer/occa/bin/CMakeLists.txt ] || cp bench/peer/occa_bin_CMakeLists.txt .peer/occa/bin/CMakeLists.txt
-  [ -f .peer/occa/include/occa/scripts/findCompilerVendor.cpp ] ||
-    { mkdir -p .peer/occa/include/occa/scripts && cp bench/peer/find_compiler_vendor.cpp .peer/occa/include/occa/scripts/findCompilerVendor.cpp; }
-  (cd .peer && PREC=both JOBS=6 ./run_on_gpu.sh build > "$out/peer_build.log" 2>&1; echo "peer build rc $?" >> "$out/peer_build.log") &
+if [ "$peer_orders" != none ] && [ -d "$peer" ]; then
+  [ -f "$peer/occa/bin/CMakeLists.txt" ] || cp bench/peer/occa_bin_CMakeLists.txt "$peer/occa/bin/CMakeLists.txt"
+  [ -f "$peer/occa/include/occa/scripts/findCompilerVendor.cpp" ] ||
+    { mkdir -p "$peer/occa/include/occa/scripts" && cp bench/peer/find_compiler_vendor.cpp "$peer/occa/include/occa/scripts/findCompilerVendor.cpp"; }
+  (cd "$peer" && PREC=both JOBS=6 ./run_on_gpu.sh build > "$out/peer_build.log" 2>&1; echo "peer build rc $?" >> "$out/peer_build.log") &
   peer_build=$!
 fi
 start=$(date +%s)
@@ -40,7 +40,7 @@ for p in double single; do
   echo "dgmax bench $p rc $?"
 done
 if [ -n "${peer_build:-}" ]; then
-  (cd .peer && PREC=both ORDERS="$peer_orders" NXS=40 STEPS=100 ./run_on_gpu.sh run) > "$out/peer.txt" 2> "$out/peer_run.log"
+  (cd "$peer" && PREC=both ORDERS="$peer_orders" NXS=40 STEPS=100 ./run_on_gpu.sh run) > "$out/peer.txt" 2> "$out/peer_run.log"
   echo "peer run rc $?"
 fi
 for p in double single; do

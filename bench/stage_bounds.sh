@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounds of the cuda one-node-per-thread stage: what each part of it costs, measured by leaving the
-# part out (bench only: the answers are wrong, none of it is a solver; bench/NOTES.md, twenty-eighth
-# session, "Next"). The switches are compile-time defines in the generated source, chosen per run
+# part out (bench only: the answers are wrong, none of it is a solver; bench/NOTES.md, "the in-block
+# neighbours measured", "Next"). The switches are compile-time defines in the generated source, chosen per run
 # with DGMAX_TRY=NAME,...:
 #   NMGATHER  each face node's exterior trace as three pair loads (float2/double2) at q + 6 nP: the
 #             access pattern of a node-major state [K][NP][6] (the values are not the neighbour's)
@@ -42,7 +42,7 @@ case "${1:-}" in
     for r in $(seq 1 "$rounds"); do
       for p in single double; do
         for v in none NMGATHER NOFLUX NOVOL NOLIFT; do
-          # within the device tool's 600 s a call: a run that would not end in time is not started
+          # within a job's 600 s limit on the GPU machine: a run that would not end in time is not started
           left=$((540 - ($(date +%s) - t0)))
           [ "$left" -gt 20 ] || { echo "[stopped at 540 s: round $r, $p, $v not run]"; break 3; }
           try=$v

@@ -3,7 +3,7 @@
 # precisions (`dgmax tune`, from the carried database or an empty one), then `dgmax bench` at
 # BENCH_ORDERS with the tuning database moved aside (the default plans) and with it (the tuned
 # ones), both precisions. Everything lands under $OUT (or ./out); the database after the search is
-# left there as cuda_tuning.json (give it back as TUNING_DB=path to continue in a later call).
+# left there as cuda_tuning.json (give it back as TUNING_DB=path to continue in a later job).
 #   bench/tuned_vs_default.sh [ORDERS] [BENCH_ORDERS] [ELEMENTS]     (defaults: 1..5, ORDERS, 384000)
 # The README's H200 tuned table: `bench/tuned_vs_default.sh 1..5` and `bench/tuned_vs_default.sh 6..8`.
 set -uo pipefail

@@ -6,7 +6,7 @@ usage: plot_bench.py [--out PNG] [--labels A,B] BENCH.json [BENCH.json ...]
 Left panel: GDOF/s per RK stage against the order N, one line per (file, backend), with the
 roofline floor of that backend's measured ceilings (dashed) for comparison.
 Right panel: the roofline. x = arithmetic intensity of the DG stage (model flops / model bytes,
-../shared/DESIGN.md), y = achieved GFLOP/s; the device's bandwidth and FMA ceilings as lines.
+solver/app/perf_model.hpp), y = achieved GFLOP/s; the device's bandwidth and FMA ceilings as lines.
 Reads the JSON that `dgmax bench --json` writes; draws without a display (Agg).
 """
 import argparse

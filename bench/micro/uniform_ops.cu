@@ -1,4 +1,5 @@
-// Operators the warp reads uniformly (session 24): how fast can the stage's operator products run
+// Operators the warp reads uniformly (bench/NOTES.md, 2026-11-30, "operators as FMA operands"):
+// how fast can the stage's operator products run
 // when every thread of a warp applies the same operator entry at the same time, so that the entry
 // is an operand of the FMA itself (constant bank or immediate) instead of a load through L1?
 // The one-node-per-thread stage (plan T) loads Dr/Ds/Dt/LIFT entries and the state through the
@@ -13,7 +14,7 @@
 //   rolled : the same with the j and m loops not unrolled (constant reads indexed by the loop)
 //   imm    : the entries as compile-time values (fp32: FMA immediates; fp64: the compiler's constants)
 // plus `peak`, FMAs on registers only (this board's FMA rate in this binary).
-// Build and run on the GPU machine (one call, about 30 s with both precisions):
+// Build and run on the GPU machine (one job, about 30 s with both precisions):
 //   for R in float double; do nvcc -O3 -std=c++17 -arch=sm_90 -DREAL=$R bench/micro/uniform_ops.cu \
 //     -o /tmp/uops_$R && /tmp/uops_$R; done
 // Each result is checked against a host product in double (max relative error printed).

@@ -1,4 +1,4 @@
-// Sizing a wgmma path for the fp32 stage (session 13): the GEMM loop of one 64-row x 48-column
+// Sizing a wgmma path for the fp32 stage (2026-11-26): the GEMM loop of one 64-row x 48-column
 // tile (8 elements x 6 fields), K = 40 (N = 4: 35 padded), per block of 4 warps, as
 //   dmma      : the fp32 W plans today (fp64 DMMA m16n8k4, A in registers, B from shared memory)
 //   tf32x3    : split TF32 with mma.sync m16n8k8 (3 per tile and k step; A regs, B from shared)
@@ -8,9 +8,10 @@
 //   transp    : the transposed form a stage would use (A = the state, B = the operators; below)
 // and a check of the wgmma shared-memory layout (no swizzle, K-major core matrices of 8 rows x
 // 16 bytes: LBO 128 between core matrices along K, SBO 256 along M/N) against a host product.
-// On the GPU machine (one device call, about 10 s):
+// On the GPU machine (one job, about 10 s):
 //   nvcc -O3 -gencode=arch=compute_90a,code=sm_90a bench/micro/wgmma_rate.cu -o /tmp/wgmma_rate && /tmp/wgmma_rate
-// Results and what they mean for the stage: bench/NOTES.md, thirteenth session.
+// Results and what they mean for the stage: bench/NOTES.md, "wgmma for the fp32 stage: the GEMM
+// rate".
 #include <cuda_runtime.h>
 #include <cstdint>
 #include <cstdio>

@@ -302,7 +302,7 @@ DGMAX_FN void group_sync() {{
 // values) at a time: each such load serves 4 operator columns, where scalar loads kept the
 // L1/shared-memory pipe, not the FMAs or device memory, the stage's limit (fp32 N = 3: 86% busy,
 // 1.12x with the vectors). fp64 keeps one value per load: pairs of doubles measured 0.98x at N = 1
-// and level at N = 2 (bench/NOTES.md, eighteenth session).
+// and level at N = 2 (bench/NOTES.md, "the H200 as it stands").
 enum {{ VW = {vw} }};
 // A block's face fluxes: one row of NFACE_NODES*6 per element, padded to an odd number of
 // VW-vectors, so that the lanes of a warp reading the same entries of two elements hit different

@@ -51,7 +51,8 @@ DGMAX_FN int bslot(int r, int col) {{
 #endif
 // x rounded to TF32 (10 mantissa bits, ties away from zero) by integer arithmetic, as the host
 // rounds A (tf32_round): the bits of cvt.rna.tf32.f32 for every finite |x| < 3e38, in fewer
-// instructions than cvt's 5 on sm_90 (bench/NOTES.md, tenth session). to_tf32_hi passes NaN, Inf and
+// instructions than cvt's 5 on sm_90 (bench/NOTES.md, "the TF32 split by integer rounding").
+// to_tf32_hi passes NaN, Inf and
 // |x| >= 3e38 through unchanged (the integer rounding would carry a NaN's payload into the sign:
 // 0x7fffffff gives -0), so a non-finite state stays non-finite in the products; the tensor cores
 // read the top 19 bits of what passes. to_tf32 serves the low part, finite whenever the high part is.

@@ -27,7 +27,7 @@ typedef real_t elem_state_t[6][NPV];
 // not padded); it then waits for the state before the face nodes, not after. On an H200, two
 // alternated rounds: fp32 N = 1 1.027x, N = 3 1.017x, fp64 N = 2 1.016x; fp64 N = 1 (32 elements
 // per block) 0.970x, so not there: its state's latency is no longer hidden behind the face
-// gathers (bench/NOTES.md, twenty-seventh session).
+// gathers (bench/NOTES.md, "the stage's interior traces from the staged state").
 #if VEC
 enum {{ TRACE_STAGED = 0 }};
 #else
@@ -69,7 +69,8 @@ DGMAX_FN void stage_state_async(const real_t* __restrict__ q, int K, int kb, int
   // EPB*6*NP values in q and in shared memory alike, whole 16-byte vectors (6*NP is a multiple of
   // their length, and so is every block's offset in q): 16-byte copies, a quarter (fp32) or half
   // (fp64) of the copies and their index arithmetic. At every order: on an H200 1.01x at N = 1 and
-  // 1.018x at fp64 N = 2 against the value-by-value copies (bench/NOTES.md, twenty-sixth session).
+  // 1.018x at fp64 N = 2 against the value-by-value copies (bench/NOTES.md,
+  // "fp64 N = 7 staged default landed", item 2).
 #if SINGLE
   typedef float4 vec16_t;
 #else

@@ -21,14 +21,15 @@ enum { K_ROWS = 3 * NPK + NFK, OPS_LO = K_ROWS * NPK, ROWS = 6 * EPB, NCT = NPK 
 // k steps per batch of wgmmas: the lanes build a batch's A fragments (2 x 4 registers per step)
 // while the batch before multiplies, so two batches' registers are live. A curl chunk per batch up
 // to 3 steps (N = 3: 3, 1.02x the batches waited for one by one), 2 from N = 4 (1.005x at N = 4,
-// 1.02x at N = 5; 3 steps there 0.99x and 1.025x; bench/NOTES.md, seventeenth session).
+// 1.02x at N = 5; 3 steps there 0.99x and 1.025x; bench/NOTES.md, "cuda E stage: a batch's
+// fragments built while the batch before multiplies").
 enum { KBATCH = NPK / 8 <= 3 ? NPK / 8 : 2 };
 static_assert(GT == 128 * ((ROWS + 63) / 64), "one warpgroup per 64 element-fields");
 static_assert(NTL == NCT, "the wgmma's columns are the nodes");
 // Group buffers per team: with one group per block two, so that the next group's copies land
 // while this one is multiplied; with several teams one, the next group copied once this one is
 // done, while the other teams work (level with two at N = 4, E3; what lets E2 fit at N = 5;
-// bench/NOTES.md, sixteenth session).
+// bench/NOTES.md, "cuda: one group buffer per team").
 enum { GROUP_BUFFERS = GPB > 1 ? 1 : 2 };
 
 // The operators' high and low parts (OpsT) into shared memory: one asynchronous copy group.
@@ -71,7 +72,7 @@ DGMAX_FN void split_tf32(float x, unsigned& hi, unsigned& lo) {
 // warpgroup's wgmmas, committed as one group and not waited for: the caller must not write the
 // fragments (or read acc) until wgmma_wait says the group is done. (ptxas checks register reuse
 // under an unfinished wgmma and serializes with an advisory where it finds one; it prints none for
-// these kernels: nvcc -arch=sm_90a -Xptxas -v on the generated sources, seventeenth session.)
+// these kernels: nvcc -arch=sm_90a -Xptxas -v on the generated sources, 2026-11-26.)
 template <int steps>
 DGMAX_FN void gemm_rows(int k0, const unsigned (*__restrict__ hi)[4], const unsigned (*__restrict__ lo)[4],
                         const real_t* __restrict__ ops, float (*__restrict__ acc)[4]) {

@@ -70,7 +70,9 @@ CpuPlan default_cpu_plan_for_simd(int N, bool single, int bits) {
   p.fields_per_pass = bits >= 512 ? 6 : 3;    // 16 registers: see fields_per_pass
   p.transposed_update = single && bits == 256;  // where it measured faster: see transposed_update
   p.gather_instructions = single && bits >= 512;  // likewise: see gather_instructions
-  p.elements_per_chunk = 0;  // one range per thread: 1.3-1.6x at N = 1, 2 on 16 cores (bench/NOTES.md, eleventh session)
+  // one range per thread: 1.3-1.6x at N = 1, 2 on 16 cores (bench/NOTES.md, "cpu: one range of
+  // batches per thread")
+  p.elements_per_chunk = 0;
   return p;
 }
 

@@ -36,34 +36,36 @@ struct CpuPlan {
   bool fma = true;
   // The fused stage's exterior-trace offsets (tracew) as 64-bit products k'·6·Np + i' computed from
   // the node k'·Np + i'. Else the offset itself is stored as an int, and the gather of a face
-  // node's exterior trace is one vector gather with 32-bit indices (8 or 16 lanes) instead of
-  // pairs of 4-lane ones with 64-bit indices: 1.05x at N = 1, 1.01-1.03x at N = 2..4 on one core
-  // (bench/NOTES.md, thirteenth session). Needed when the state (ghosts included) has 2^31
-  // entries or more (cpu_plan_fitting_state sets it then).
+  // node's exterior trace is one vector gather with 32-bit indices (8 or 16 lanes) instead of pairs
+  // of 4-lane ones with 64-bit indices: 1.05x at N = 1, 1.01-1.03x at N = 2..4 on one core
+  // (bench/NOTES.md, "cpu: the face traces read in place"). Needed when the state (ghosts included)
+  // has 2^31 entries or more (cpu_plan_fitting_state sets it then).
   bool wide_trace_offsets = false;
   // Fields per pass of the fused stage's volume loop and of its lift (6, 3, 2 or 1): each volume
   // pass holds 3 x this many accumulators of one batch, each lift pass 3 rows x this many. 6 needs
   // 18 of them plus the state's 6 and the operators' 3 in registers, more than AVX2's 16: in passes
   // of 3 the stage ran 1.03-1.14x faster at N = 3..6 on the AVX2 dev VM (the volume loop, bench/
-  // NOTES.md, twentieth session), and the lift's passes gave 1.02-1.07x more (twenty-first).
+  // NOTES.md, "cpu: 256-bit vectors by default on AVX2 hosts"), and the lift's passes gave
+  // 1.02-1.07x more ("the H200 again: ... the cpu's h3").
   int fields_per_pass = 6;
   // The fused stage's update (res = a·res + dt·rhs, q_out = q + b·res, element by element) reads the
   // batch's right-hand side transposed first, in W x W tiles in registers (W a power of two), as
   // whole vectors; else it reads it at a stride of W, one lane at a time. Measured 1.12x at fp32
   // N = 1..4 on the AVX2 dev VM (W = 8), level in fp64 there (W = 4), and 0.92x in both precisions
-  // on the 16-core AVX-512 host (four alternated rounds, bench/NOTES.md, twenty-fifth session): the
+  // on the 16-core AVX-512 host (four alternated rounds, bench/NOTES.md, "the cpu stage on the
+  // 16-core host: `tu` measured"): the
   // default for fp32 at 256 bits only.
   bool transposed_update = false;
   // The fused stage gathers each field's exterior trace of a face node with one gather instruction
   // (AVX-512 `vgatherdpd`/`vgatherdps` where the batch is one 512-bit register, AVX2's where it is
   // one 256-bit register; 32-bit offsets, so not with o64), else lane by lane into a register (W
-  // loads and W - 1 inserts, which at 512 bits share the second FMA port). Where neither instruction
-  // fits the batch the lane-by-lane code is used. Mostly a loss on the AVX2 dev VM (AMD: microcoded
-  // gathers; medians 0.77-0.97x over four rounds, 0.77-1.18x in a shorter run). On the 16-core
-  // AVX-512 host (Intel), medians of 4-6 rounds alternated with the default: fp32 (16 lanes, about
-  // 15 shuffles per field saved) 1.14 / 1.00 / 1.00 / 1.07 / 1.05 / 1.02x at N = 1..6, fp64 (8
-  // lanes, 7 saved) 0.89-0.97x at N = 2..5 (bench/NOTES.md, twenty-sixth session): the default for
-  // fp32 at 512 bits only.
+  // loads and W - 1 inserts, which at 512 bits share the second FMA port). Where neither
+  // instruction fits the batch the lane-by-lane code is used. Mostly a loss on the AVX2 dev VM
+  // (AMD: microcoded gathers; medians 0.77-0.97x over four rounds, 0.77-1.18x in a shorter run). On
+  // the 16-core AVX-512 host (Intel), medians of 4-6 rounds alternated with the default: fp32 (16
+  // lanes, about 15 shuffles per field saved) 1.14 / 1.00 / 1.00 / 1.07 / 1.05 / 1.02x at N = 1..6,
+  // fp64 (8 lanes, 7 saved) 0.89-0.97x at N = 2..5 (bench/NOTES.md, "`gv` on the 16-core host"):
+  // the default for fp32 at 512 bits only.
   bool gather_instructions = false;
 
   // "f1.w8.c32.v512.fma.h3.tu.gv.o64": f1 fused / f0 four passes, w batch, c chunk, v vector bits (v0:
@@ -96,7 +98,8 @@ int host_simd_bits();
 // thread's own caches; round-robin chunks of 4 batches put them in other cores').
 // Vectors as wide as the host's registers, also at 256 bits: GCC tunes some AVX2 CPUs (-march=native
 // giving znver1, e.g. the AMD EPYC dev VM) for 128-bit vectors, which halved the stage's width there
-// (v256 ran 1.15-1.5x the compiler's choice at N = 1..6, bench/NOTES.md, twentieth session). With
+// (v256 ran 1.15-1.5x the compiler's choice at N = 1..6, bench/NOTES.md, "cpu: 256-bit vectors by
+// default on AVX2 hosts"). With
 // 16 vector registers (256 bits and less) the volume loop runs in passes of 3 fields (h3); fp32
 // at 256 bits updates from the transposed right-hand side (tu).
 CpuPlan default_cpu_plan(int N, bool single);

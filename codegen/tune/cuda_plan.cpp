@@ -207,42 +207,43 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
 
 CudaPlan default_cuda_plan(int N, bool single, int arch, bool with_current) {
   // The best plan of `dgmax tune` on the H100 (K = 384,000, bench/NOTES.md; sustained load since
-  // the twelfth session), or one within 5% of it: tensor cores from N = 3 (fp64) and N = 4 (fp32),
-  // 4 elements per block, B staged by chunks with the state and face data copied asynchronously
-  // (M.C.A); on sm_90 16-row fp64 tiles (W) for fp64 from N = 3 and fp32 at N = 6, warpgroup
-  // MMAs (X, 8 elements) at fp32 N = 7 and N = 5 with J, with element-field rows in groups of 10
-  // elements at fp32 N = 4 (three per block, E3) and N = 5 without J (two, E2), 8 elements with two
-  // warps per tile (H) at fp64 N = 3, 4, 6 and fp32 N = 6, the neighbours' traces with the state (G)
-  // at fp64 N = 6, no staged state at fp64 N = 7, 8 (it costs blocks), 8 elements at fp32 N = 7;
-  // below that, transposed operators, fp32 N = 3 with two elements per thread. (Other sm_90 and newer
-  // devices: fp32 N = 4 as 16-row tiles with H.)
+  // "two warps per row tile (H)", 2026-11-26), or one within 5% of it: tensor cores from N = 3
+  // (fp64) and N = 4 (fp32), 4 elements per block, B staged by chunks with the state and face data
+  // copied asynchronously (M.C.A); on sm_90 16-row fp64 tiles (W) for fp64 from N = 3 and fp32 at N
+  // = 6, warpgroup MMAs (X, 8 elements) at fp32 N = 7 and N = 5 with J, with element-field rows in
+  // groups of 10 elements at fp32 N = 4 (three per block, E3) and N = 5 without J (two, E2), 8
+  // elements with two warps per tile (H) at fp64 N = 3, 4, 6 and fp32 N = 6, the neighbours' traces
+  // with the state (G) at fp64 N = 6, no staged state at fp64 N = 7, 8 (it costs blocks), 8
+  // elements at fp32 N = 7; below that, transposed operators, fp32 N = 3 with two elements per
+  // thread. (Other sm_90 and newer devices: fp32 N = 4 as 16-row tiles with H.)
   CudaPlan p;
   p.fusion = 2;
   p.elements_per_thread = 1;
   // sm_90, fp32 N = 4: element-field rows, three groups of 10 elements per block sharing the
-  // operators (E3): 1.11-1.12x the W.H plan on two boards (bench/NOTES.md, fifteenth session)
+  // operators (E3): 1.11-1.12x the W.H plan on two boards (bench/NOTES.md, "plan option E3")
   if (arch == 90 && single && N == 4) return element_field_row_plan(3);
   // sm_90, fp32 N = 5: two groups (E2), each team with one group buffer: 1.12x the X plan
-  // (bench/NOTES.md, sixteenth session); with J's staging it does not fit shared memory
+  // (bench/NOTES.md, "cuda: one group buffer per team"); with J's staging it does not fit shared
+  // memory
   if (arch == 90 && single && N == 5 && !with_current) return element_field_row_plan(2);
   if (arch >= 80 && N >= (single ? 4 : 3)) {
     const bool sm90 = arch >= 90;
     p.mma = true;
     // sm_90 (H100, H200): fp32 at N = 5, 7 as warpgroup MMAs (X, sm_90a), 8 elements per block:
-    // 1.08x and 1.03x the W plans under sustained load (bench/NOTES.md, thirteenth session)
+    // 1.08x and 1.03x the W plans under sustained load (bench/NOTES.md, "Plan option X")
     p.mma_warpgroup = arch == 90 && single && (N == 5 || N == 7);
     // sm_90: fp64 DMMA in 16-row tiles for fp64 from N = 3 and fp32 data at N = 4..7 (but X)
     p.mma_wide = sm90 && !p.mma_warpgroup && (single ? N <= 7 : N >= 3);
     // two warps per row tile (H) at fp64 N = 3, 4, 6 and fp32 N = 4, 6: 1.02-1.045x under sustained
-    // load (bench/NOTES.md, twelfth session)
+    // load (bench/NOTES.md, "two warps per row tile (H)")
     p.mma_split_columns = sm90 && (single ? N == 4 || N == 6 : N == 3 || N == 4 || N == 6);
     // 8 elements per block with H, and at fp32 N = 7 (1.05x the split-TF32 plan sustained, the
-    // search's pick in the eighth and twelfth sessions); else 4
+    // search's pick in bench/NOTES.md, "Plan option G" and "two warps per row tile (H)"); else 4
     p.elements_per_block = p.mma_split_columns || p.mma_warpgroup || (sm90 && single && N == 7) ? 8 : 4;
     p.mma_chunked = true;
     // no staged state at fp64 N = 8 (it costs blocks); at fp64 N = 7 the staged W plan measured
     // 1.016x on an H200 in four alternated rounds, the search's pick there twice (bench/NOTES.md,
-    // twenty-fifth and twenty-sixth sessions)
+    // "the cpu stage on the 16-core host", item 4, and "fp64 N = 7 staged default landed")
     p.mma_staged = single || (p.mma_wide ? N <= 7 : N != 7);
     // the neighbours' traces with the state at fp64 N = 6 (1.014x with 4 elements, and with H the
     // search's pick); with 4 elements it also won at fp32 N = 4, 6, where H beats both
@@ -254,18 +255,18 @@ CudaPlan default_cuda_plan(int N, bool single, int arch, bool with_current) {
     p.elements_per_thread = 2;
     p.elements_per_block = 6;
     // sm_90: at most 64 registers (74 uncapped), 13 blocks per SM instead of 12: 1.027x in three
-    // `dgmax bench` runs on the H200 (bench/NOTES.md, twenty-first session)
+    // `dgmax bench` runs on the H200 (bench/NOTES.md, "the H200 again")
     if (arch == 90) p.max_registers = 64;
     return p;
   }
   if (!single && N == 1 && arch == 90) {  // 32 elements (128 threads), operators in shared memory:
     p.elements_per_block = 32;            // 1.04x the 16-element plan in `dgmax bench` on the H200
-    p.shared_ops = true;                  // (two rounds; the search's pick, twenty-first session)
+    p.shared_ops = true;                  // (two rounds, the search's pick: "the H200 again")
     return p;
   }
   // about 64 threads per block, one element per thread (within 3% of the best at N = 1, 2; fp32
   // N = 2 since its 16-byte state and flux loads: 1.12x the 12-element, two-per-thread plan in the
-  // H200's search, bench/NOTES.md, eighteenth session)
+  // H200's search, bench/NOTES.md, "the H200 as it stands")
   p.elements_per_block = std::max(1, (64 + nodes(N) / 2) / nodes(N));
   return p;
 }
@@ -375,7 +376,7 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
         // the fused stage with transposed operators and at most 64 registers, for more resident
         // warps: fp32 up to N = 3, where these plans lead. 48 registers spilled and lost (0.5-0.99x),
         // and fp64 spills at 64 from N = 2 (0.97x there, 0.16-0.76x at N = 3; bench/NOTES.md,
-        // twenty-first session)
+        // "the H200 again")
         if (fusion == 2 && ept <= 2 && single && N <= 3) {
           p.transposed = true;
           p.shared_ops = p.vector_loads = false;
@@ -419,7 +420,7 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
           // 8 elements with two warps per row tile (H): the warps and shared memory per element of
           // 4 elements per block, each A fragment read from L2 once per 8 elements; with the
           // neighbours' traces too where staged. Up to N = 6: at N = 7 one block fits an SM and
-          // lost 11% (bench/NOTES.md, twelfth session).
+          // lost 11% (bench/NOTES.md, "two warps per row tile (H)").
           if (wide && chunked && epb == 8 && N <= 6) {
             p.mma_split_columns = true;
             add(p);
@@ -437,11 +438,11 @@ std::vector<PlanCandidate> enumerate_cuda_plans(int N, bool single, const CudaBl
         }
   // fp32 as warpgroup MMAs with element-field rows (E), 10 elements (one warpgroup, 60 of 64 rows):
   // one group per block 0.73-0.95x the best plan at N = 3..5 on the H100, ahead of 20 and 30 (two
-  // and three warpgroups on one group, one block per SM: 0.62-0.83x; bench/NOTES.md, fourteenth
-  // session); three groups per block sharing the operators (E3) 1.11x at N = 4, 0.88x at N = 3, where
-  // E2 and E4 lost to it (fifteenth session); two groups (E2) with one group buffer per team 1.12x
-  // the X plan at N = 5 (sixteenth session). E fits shared memory up to N = 5, E3 up to N = 4, E2
-  // up to N = 5 without J.
+  // and three warpgroups on one group, one block per SM: 0.62-0.83x; bench/NOTES.md, "plan option
+  // E"); three groups per block sharing the operators (E3) 1.11x at N = 4, 0.88x at N = 3, where E2
+  // and E4 lost to it ("plan option E3"); two groups (E2) with one group buffer per team 1.12x the
+  // X plan at N = 5 ("cuda: one group buffer per team"). E fits shared memory up to N = 5, E3 up to
+  // N = 4, E2 up to N = 5 without J.
   if (single && limits.arch == 90)
     for (int groups : {1, 2, 3}) add(element_field_row_plan(groups));
   CudaPlan four = default_cuda_plan(N, single, /*arch=*/0);  // the rule without tensor cores

@@ -61,7 +61,7 @@ struct CudaPlan {
   // per 16 x 8 x 8 plus its B fragment loads: A (the operators' TF32 high and low parts) from
   // registers as in the mma.sync plans, B from shared memory in wgmma's K-major core-matrix
   // layout. Warps come in groups of 4 (row tiles padded to a multiple of 4). 2.4x the DMMA rate of
-  // the W plans in the stage's shape (bench/NOTES.md, thirteenth session).
+  // the W plans in the stage's shape (bench/NOTES.md, "the GEMM rate in the stage's shape").
   bool mma_warpgroup = false;
   // With mma, mma_warpgroup and mma_staged, not chunked (E): the GEMM transposed, its rows the
   // block's element-fields: rhs^T[6 EPB][NPK] = [curl-weighted state per operator, face fluxes]
@@ -76,7 +76,7 @@ struct CudaPlan {
   // With E: element groups a block works on at once (E2, E3, E4; 1 = E), each by its own warpgroups
   // with its own barrier (bar.sync id, not __syncthreads) and buffers, all sharing the block's one
   // copy of the operators: more warps per SM for the same shared memory (E's copies of B per block
-  // capped it at 1-3 blocks of 4 warps, bench/NOTES.md, fourteenth session).
+  // capped it at 1-3 blocks of 4 warps, bench/NOTES.md, "plan option E").
   int state_row_groups = 1;
   // One-node-per-thread plans (not M): registers per thread capped at this many (0: the compiler's
   // choice), through the kernels' __launch_bounds__ minimum of blocks per SM. More resident warps
@@ -141,7 +141,7 @@ inline constexpr int kCudaHoistedFluxValues = 8;
 // generated code). Measured on an H200 with the 16-byte state copies, against the kernels without
 // both (bench/NOTES.md, 2026-11-29): 1.057x fp32 and 1.00x fp64 at N = 3; 0.89-0.99x at N = 1, 2,
 // where the per-face pass and its barrier cost more than 3 or 6 nodes save. The copies alone won
-// at N = 1, 2 too (1.01-1.018x, twenty-sixth session) and are made at every order.
+// at N = 1, 2 too (1.01-1.018x, "fp64 N = 7 staged default landed") and are made at every order.
 inline constexpr int kCudaWideFaceNodes = 10;
 inline constexpr bool cuda_wide_faces(int Nfp) { return Nfp >= kCudaWideFaceNodes; }
 

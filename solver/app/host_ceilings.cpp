@@ -94,11 +94,12 @@ double fma_rate(bool single) {
   return best;
 }
 
-// The memory bandwidth the stage can use: the best of a copy b = a (counted as 2 words a value)
-// and an in-place update a = a + s·b (3 words: the stage's res = a·res + dt·r pattern). On hosts
-// that read a line before writing it (write-allocate) the copy moves 3 words for the 2 counted, so
-// alone it read 1/3 low and the stage printed up to 127% of its floor (bench/NOTES.md, sixth
-// session). The arrays are first touched by the threads that stream them (their NUMA node).
+// The memory bandwidth the stage can use: the best of a copy b = a (counted as 2 words a value) and
+// an in-place update a = a + s·b (3 words: the stage's res = a·res + dt·r pattern). On hosts that
+// read a line before writing it (write-allocate) the copy moves 3 words for the 2 counted, so alone
+// it read 1/3 low and the stage printed up to 127% of its floor (bench/NOTES.md, "cpu: the host's
+// memory ceiling counts what a write costs"). The arrays are first touched by the threads that
+// stream them (their NUMA node).
 double stream_bandwidth() {
   const size_t n = 1 << 25;  // 256 MiB per array in double: well beyond the caches
   std::unique_ptr<double[]> a(new double[n]), b(new double[n]);

@@ -17,8 +17,8 @@ Ceilings measure_host_ceilings(bool single);
 
 // How far two readings of the ceilings lie apart: the larger of the two ratios (bandwidth, FMA
 // rate) of the higher reading to the lower, minus 1 (0.3: one moved by 30%). On a shared host
-// they move between runs minutes apart by up to a factor of two (bench/NOTES.md, twenty-eighth
-// session), and a % of the floor with them.
+// they move between runs minutes apart by up to a factor of two (bench/NOTES.md, "the
+// in-block neighbours measured", item 4), and a % of the floor with them.
 double ceilings_moved(const Ceilings& a, const Ceilings& b);
 // Above this, `dgmax bench` and `dgmax tune --backend cpu` say that their % of the floor is uncertain.
 inline constexpr double kCeilingsMovedNote = 0.15;

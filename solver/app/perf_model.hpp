@@ -1,4 +1,4 @@
-// The performance model of ../shared/DESIGN.md: flops and fewest bytes per element and RK stage,
+// The roofline performance model: flops and fewest bytes per element and RK stage,
 // and the roofline floor of a stage.
 #pragma once
 

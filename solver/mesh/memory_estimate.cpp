@@ -4,7 +4,7 @@
 //   `gmsh -3 meshes/cube.geo` at h = 0.05 and 0.025 (42k, 312k elements): ~490 B/element;
 //   `dgmax run`, cpu backend, double, box K = 48,000 and 162,000: N = 3 → 11.0 KB/element (slope),
 //   N = 1 → 3.2 KB/element; i.e. ≈ 1250 + 490·Np B, Np = (N+1)(N+2)(N+3)/6;
-//   a GPU run at K = 4.4M (an earlier session): 2,220 B/element on the host.
+//   a GPU run at K = 4.4M (bench/NOTES.md, "Set-up time"): 2,220 B/element on the host.
 #include "solver/mesh/memory_estimate.hpp"
 
 #include <cmath>

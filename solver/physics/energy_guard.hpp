@@ -72,7 +72,7 @@ class EnergyGuard {
 
   EnergyGuard(const Problem& p, bool single_precision, RunSuspects suspects);
 
-  // The energy W at step `step`, time t (the first call is step 0, t = 0; `dt` is the run's step,
+  // The energy W at step `step`, time t (step 0 comes first, at t = 0; `dt` is the run's step,
   // used to refine the source integrals), with the backend's ||J/sqrt(eps)|| at t (computed where
   // the state lives: the host meter's J part costs K·Np evaluations and is used only to refine).
   // Throws UserError when W is not finite or exceeds the bound; the message names the step, the

@@ -1,4 +1,4 @@
-// Near-to-far-field transform (issue 11): the far field radiated by the equivalent currents on a
+// Near-to-far-field transform: the far field radiated by the equivalent currents on a
 // closed surface that the DFT monitors recorded (SurfaceDft). Surface equivalence in free space
 // (eps = mu = 1, so c = 1, eta = 1, k = 2 pi f):
 //   J = n x H,  M = -n x E  on the surface (n outward),

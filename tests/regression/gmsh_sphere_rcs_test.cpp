@@ -4,10 +4,10 @@
 // incident field's DFT at the origin normalizes it). The bistatic RCS at ka = 1, 2, 3 is compared
 // with the Mie series (tests/common/mie_series.hpp: sigma/(pi a²) = 4|S2|²/x² on the E-plane,
 // phi = 0, and 4|S1|²/x² on the H-plane, phi = 90°, for E along x travelling +z) at every angle
-// where the RCS is within 20 dB of its maximum over both cuts (issue 11).
+// where the RCS is within 20 dB of its maximum over both cuts.
 //
 // On the shipped (coarse, CI) meshes this only shows the comparison is a real one (an RCS off by 2x
-// fails it); the issue's 5% is checked on a fine mesh by sphere_rcs_fine_test.cpp.
+// fails it); the 5% target is checked on a fine mesh by sphere_rcs_fine_test.cpp.
 #include "sphere_rcs_compare.hpp"
 
 using dgmax::test::sphere_rcs::check_case;

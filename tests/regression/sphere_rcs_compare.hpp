@@ -3,7 +3,7 @@
 // reads far_field_rcs.csv (rcs column) and compares it with the Mie series
 // (tests/common/mie_series.hpp: sigma/(pi a²) = 4|S2|²/x² on the E-plane, phi = 0, and 4|S1|²/x²
 // on the H-plane, phi = 90°, for E along x travelling +z) at every angle where the Mie RCS is within
-// 20 dB of its maximum over both cuts (issue 11).
+// 20 dB of its maximum over both cuts.
 #pragma once
 
 #include <gtest/gtest.h>

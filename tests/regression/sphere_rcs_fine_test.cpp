@@ -1,4 +1,4 @@
-// The issue-11 accuracy check (5% of Mie at every angle within 20 dB of the maximum, ka = 1, 2, 3)
+// The far-field accuracy check (5% of Mie at every angle within 20 dB of the maximum, ka = 1, 2, 3)
 // of configs/sphere_rcs.yaml and configs/sphere_rcs_pec.yaml on a fine mesh made beforehand (a GPU
 // machine has no gmsh binary; configs/sphere_rcs.yaml's header gives the commands; dgmax reads a .msh
 // without Gmsh). No gmsh_ prefix: it is built everywhere, reads its settings from the environment and

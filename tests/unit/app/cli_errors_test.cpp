@@ -1,6 +1,6 @@
-// The command line and config-file reading end to end (issue 9): a mistyped subcommand gets a
-// suggestion, bench options out of range are refused, and a config that cannot be read says why;
-// each gives exit code 1 and exactly one message (never the internal-error code 2).
+// The command line and config-file reading end to end (the reliability checks): a mistyped
+// subcommand gets a suggestion, bench options out of range are refused, and a config that cannot be
+// read says why; each gives exit code 1 and exactly one message (never the internal-error code 2).
 #include <gtest/gtest.h>
 #include <unistd.h>
 

@@ -1,7 +1,7 @@
-// Issue 9, the run itself: no wrong answer with exit 0 (the energy guard, checked step counts, a
-// finite error), an output directory owned by one run (manifest, earlier runs moved aside, a
-// second concurrent run refused, a failure recorded), and SIGINT/SIGTERM handled (exit 130/143,
-// "status": "interrupted"). Every case runs the real binary on a tiny problem.
+// The reliability checks of the run itself: no wrong answer with exit 0 (the energy guard, checked
+// step counts, a finite error), an output directory owned by one run (manifest, earlier runs moved
+// aside, a second concurrent run refused, a failure recorded), and SIGINT/SIGTERM handled (exit
+// 130/143, "status": "interrupted"). Every case runs the real binary on a tiny problem.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

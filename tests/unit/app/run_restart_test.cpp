@@ -1,6 +1,7 @@
-// Checkpoint and restart (issue 9): `output.checkpoint_every` writes the full state, `dgmax run
-// CONFIG --restart DIR` continues bit for bit (cpu, both precisions, and ref), a checkpoint of
-// another run is refused with what differs, an interrupted run leaves a checkpoint to go on from.
+// Checkpoint and restart (the reliability checks): `output.checkpoint_every` writes the full state,
+// `dgmax run CONFIG --restart DIR` continues bit for bit (cpu, both precisions, and ref), a
+// checkpoint of another run is refused with what differs, an interrupted run leaves a checkpoint to
+// go on from.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // ||J/sqrt(eps)||, the source power the energy guard integrates: the generated cpu backend's
-// norms() against the host's quadrature and against an analytic value (issue 9).
+// norms() against the host's quadrature and against an analytic value (the reliability checks).
 #include <gtest/gtest.h>
 
 #include <cmath>

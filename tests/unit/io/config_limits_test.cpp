@@ -1,6 +1,7 @@
-// Hostile and mistaken configs (issue 9): each is refused quickly, with a located UserError whose
-// message states the problem (and the limit, where one applies), never a hang, unbounded memory,
-// an internal error or a silently ignored part. In-process: YamlDoc, parse_run_config, load_mesh.
+// Hostile and mistaken configs (the reliability checks): each is refused quickly, with a located
+// UserError whose message states the problem (and the limit, where one applies), never a hang,
+// unbounded memory, an internal error or a silently ignored part. In-process: YamlDoc,
+// parse_run_config, load_mesh.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>

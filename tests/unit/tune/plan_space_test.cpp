@@ -177,7 +177,8 @@ TEST(CudaPlanSpace, EnumerationStartsWithTheDefaultAndHoldsNoDuplicates) {
           << "the default at fp32 N = 4 on sm_90: three groups of element-field rows per block";
       EXPECT_EQ(default_cuda_plan(4, true, 100).name(), "f2.b8.t1.M.W.H.C.A") << "E3 measured on sm_90 only";
       // below the tensor cores: one element per thread (about 64 threads), but two at fp32 N = 3;
-      // fp32 N = 2 one since the 16-byte state and flux loads (eighteenth session)
+      // fp32 N = 2 one since the 16-byte state and flux loads (bench/NOTES.md, "the H200 as it
+      // stands")
       if (single && N == 2) { EXPECT_EQ(plans.front().plan.name(), "f2.b6.t1.T"); }
       if (single && N == 3) { EXPECT_EQ(plans.front().plan.name(), "f2.b6.t2.T.R64"); }
       if (single && N == 3) { EXPECT_EQ(default_cuda_plan(3, true, 80).name(), "f2.b6.t2.T") << "R64 measured on sm_90"; }
