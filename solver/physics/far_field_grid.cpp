@@ -1,0 +1,45 @@
+#include "solver/physics/far_field_grid.hpp"
+
+#include <cmath>
+
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kDegPerRad = 180 / kPi;
+
+// The radians r nearest deg * pi/180 with r * (180/pi) == deg, when one is within two ulps.
+double radians_printing_as(double deg) {
+  double r = deg / kDegPerRad;
+  for (int i = 0; i < 2 && r * kDegPerRad != deg; ++i) r = std::nextafter(r, r * kDegPerRad < deg ? 1e300 : -1e300);
+  return r * kDegPerRad == deg ? r : deg / kDegPerRad;
+}
+
+}  // namespace
+
+std::vector<FarFieldDirection> far_field_directions(const FarFieldGrid& grid) {
+  if (grid.is_default()) return principal_cuts(5);
+  DGMAX_ASSERT(!grid.phi_deg.empty(), "a far-field grid with theta but no phi");
+  DGMAX_ASSERT(static_cast<double>(grid.theta_deg.size()) * static_cast<double>(grid.phi_deg.size()) <=
+                   kMaxFarFieldDirections,
+               "the config parser bounds the far-field grid");
+  std::vector<FarFieldDirection> dirs;
+  dirs.reserve(grid.theta_deg.size() * grid.phi_deg.size());
+  for (const double phi : grid.phi_deg)
+    for (const double theta : grid.theta_deg) dirs.push_back({radians_printing_as(theta), radians_printing_as(phi)});
+  return dirs;
+}
+
+FarFieldGrid sphere_grid(double step_deg) {
+  const long n = std::lround(180 / step_deg);
+  DGMAX_ASSERT(n >= 1, "sphere_grid needs a step that divides 180");
+  FarFieldGrid g;
+  for (long i = 0; i <= n; ++i) g.theta_deg.push_back(180.0 * static_cast<double>(i) / static_cast<double>(n));
+  for (long i = 0; i < 2 * n; ++i) g.phi_deg.push_back(180.0 * static_cast<double>(i) / static_cast<double>(n));
+  return g;
+}
+
+}  // namespace dgmax
