@@ -26,6 +26,7 @@ RunMonitors::RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backen
       dft_(std::move(dft)) {
   if (!probes_.elements.empty()) backend_.probe_setup(probes_.elements, probes_.weights);
   for (const MonitorSpec& spec : cfg.monitors) far_grids_.push_back(spec.far_field);
+  DGMAX_ASSERT(far_grids_.size() == dft_.size(), "the DFT monitors are the config's, in its order");
   for (const DftMonitor& m : dft_) {
     dft_sets_.push_back(backend_.dft_add(m.nodes, m.frequencies));
     if (p.incident) incident_.emplace_back(p.incident.eval, m.frequencies);

@@ -16,6 +16,7 @@ struct AngleRange {
 constexpr AngleRange kTheta{"theta", 0, 180}, kPhi{"phi", -360, 360};
 
 std::string fmt_deg(double v) { return fmt::format("{}", v); }
+std::string fmt_count(double n) { return fmt::format("{}", static_cast<long long>(n)); }
 
 // A finite number of degrees (the range check is the caller's).
 double degrees(const YamlDoc& doc, const YAML::Node& node, const std::string& what) {
@@ -42,7 +43,7 @@ std::vector<double> angles(const YamlDoc& doc, const YAML::Node& node, const std
   if (node.IsSequence()) {
     if (node.size() == 0) throw doc.error(node, "'" + what + "' is an empty list", "give at least one angle: " + example);
     if (static_cast<double>(node.size()) > kMaxFarFieldDirections)
-      throw doc.error(node, "'" + what + "' lists more than " + fmt_deg(kMaxFarFieldDirections) + " angles",
+      throw doc.error(node, "'" + what + "' lists more than " + fmt_count(kMaxFarFieldDirections) + " angles",
                       "use fewer angles");
     for (size_t i = 0; i < node.size(); ++i) out.push_back(angle(doc, node[i], what + "[" + std::to_string(i) + "]", r));
     return out;
@@ -61,7 +62,7 @@ std::vector<double> angles(const YamlDoc& doc, const YAML::Node& node, const std
                     "a range runs upwards: from ≤ to");
   const double n = (to - from) / step;
   if (n + 1 > kMaxFarFieldDirections)
-    throw doc.error(node["step"], "'" + what + "' has more than " + fmt_deg(kMaxFarFieldDirections) + " angles",
+    throw doc.error(node["step"], "'" + what + "' has more than " + fmt_count(kMaxFarFieldDirections) + " angles",
                     "use a larger step");
   const long count = std::lround(n);
   if (std::abs(n - static_cast<double>(count)) > 1e-9 * std::max(1.0, n))
@@ -89,7 +90,7 @@ FarFieldGrid parse_far_field(const YamlDoc& doc, const YAML::Node& node, const s
                       "a step in degrees such as 1, 2, 5 or 10");
     if ((n + 1) * 2 * n > kMaxFarFieldDirections)
       throw doc.error(s, "'" + what + ".sphere' = " + fmt_deg(step) + " gives more than " +
-                             fmt_deg(kMaxFarFieldDirections) + " directions",
+                             fmt_count(kMaxFarFieldDirections) + " directions",
                       "use a larger step");
     return sphere_grid(step);
   }
@@ -101,8 +102,8 @@ FarFieldGrid parse_far_field(const YamlDoc& doc, const YAML::Node& node, const s
     for (int i = 0; i <= 36; ++i) g.theta_deg.push_back(5.0 * i);
   const double count = static_cast<double>(g.theta_deg.size()) * static_cast<double>(g.phi_deg.size());
   if (count > kMaxFarFieldDirections)
-    throw doc.error(node, "'" + what + "' has " + fmt_deg(count) + " directions (theta × phi), more than " +
-                              fmt_deg(kMaxFarFieldDirections),
+    throw doc.error(node, "'" + what + "' has " + fmt_count(count) + " directions (theta × phi), more than " +
+                              fmt_count(kMaxFarFieldDirections),
                     "use fewer angles or larger steps");
   return g;
 }

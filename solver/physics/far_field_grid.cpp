@@ -9,14 +9,7 @@ namespace dgmax {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kDegPerRad = 180 / kPi;
-
-// The radians r nearest deg * pi/180 with r * (180/pi) == deg, when one is within two ulps.
-double radians_printing_as(double deg) {
-  double r = deg / kDegPerRad;
-  for (int i = 0; i < 2 && r * kDegPerRad != deg; ++i) r = std::nextafter(r, r * kDegPerRad < deg ? 1e300 : -1e300);
-  return r * kDegPerRad == deg ? r : deg / kDegPerRad;
-}
+constexpr double kRadPerDeg = kPi / 180;
 
 }  // namespace
 
@@ -29,7 +22,7 @@ std::vector<FarFieldDirection> far_field_directions(const FarFieldGrid& grid) {
   std::vector<FarFieldDirection> dirs;
   dirs.reserve(grid.theta_deg.size() * grid.phi_deg.size());
   for (const double phi : grid.phi_deg)
-    for (const double theta : grid.theta_deg) dirs.push_back({radians_printing_as(theta), radians_printing_as(phi)});
+    for (const double theta : grid.theta_deg) dirs.push_back({theta * kRadPerDeg, phi * kRadPerDeg, theta, phi});
   return dirs;
 }
 

@@ -22,9 +22,8 @@ struct FarFieldGrid {
 };
 
 // The grid's directions, phi-major: for each phi every theta (the order of principal_cuts).
-// -> [P*T]; the default grid: principal_cuts(5). Each angle in radians is the one whose conversion
-// back to degrees (x * 180/pi, as write_far_field_csv prints it) gives the configured degrees
-// exactly, so the CSV shows 45, not 45.00000000000001.
+// -> [P*T]; the default grid: principal_cuts(5). Each direction carries the configured degrees,
+// which the CSV shows as they were written (45, not 45.00000000000001).
 std::vector<FarFieldDirection> far_field_directions(const FarFieldGrid& grid);
 
 // The full-sphere grid of `far_field: {sphere: step}`: theta = 0, step, ..., 180 and

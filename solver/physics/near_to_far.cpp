@@ -171,20 +171,22 @@ void write_far_field_csv(const std::string& path, const std::vector<FarFieldPatt
     throw UserError(fmt::format("far-field CSV {}: {} of {} frequencies have no radiated power (no directivity there)",
                                 path, patterns.size() - with_power, patterns.size()),
                     {}, "give every frequency its radiated power, or none (a pattern without directivity)");
-  const bool dir = !rcs && with_power != 0;
+  const bool directivity_cols = !rcs && with_power != 0;
   std::string csv = "frequency,theta_deg,phi_deg,E_theta_re,E_theta_im,E_phi_re,E_phi_im";
-  csv += rcs ? (db ? ",rcs,rcs_dB\n" : ",rcs\n") : dir ? ",directivity,directivity_dBi\n" : "\n";
+  csv += rcs ? (db ? ",rcs,rcs_dB\n" : ",rcs\n") : directivity_cols ? ",directivity,directivity_dBi\n" : "\n";
   const double deg = 180 / kPi;
   for (const FarFieldPattern& p : patterns)
     for (size_t d = 0; d < p.fields.size(); ++d) {
       const FarField& F = p.fields[d];
-      csv += fmt::format("{},{},{},{},{},{},{}", p.frequency, p.directions[d].theta * deg, p.directions[d].phi * deg,
-                         F.E_theta.real(), F.E_theta.imag(), F.E_phi.real(), F.E_phi.imag());
+      const FarFieldDirection& dir = p.directions[d];
+      csv += fmt::format("{},{},{},{},{},{},{}", p.frequency, std::isnan(dir.theta_deg) ? dir.theta * deg : dir.theta_deg,
+                         std::isnan(dir.phi_deg) ? dir.phi * deg : dir.phi_deg, F.E_theta.real(), F.E_theta.imag(),
+                         F.E_phi.real(), F.E_phi.imag());
       if (rcs) {
         const double sigma = radar_cross_section(F, p.incident);
         csv += fmt::format(",{}", sigma);
         if (db) csv += fmt::format(",{}", 10 * std::log10(sigma / (kPi * sphere_radius * sphere_radius)));
-      } else if (dir) {
+      } else if (directivity_cols) {
         const double D = directivity(F, p.power);
         csv += fmt::format(",{},{}", D, 10 * std::log10(D));
       }

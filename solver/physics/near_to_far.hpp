@@ -19,6 +19,7 @@
 #pragma once
 
 #include <complex>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,12 @@
 
 namespace dgmax {
 
-// A far-field direction: r̂ = (sin theta cos phi, sin theta sin phi, cos theta), in radians.
+// A far-field direction: r̂ = (sin theta cos phi, sin theta sin phi, cos theta), in radians, and,
+// for a direction a user named, the degrees the CSV shows (NaN: theta * 180/pi, the CSV's output
+// before directions could be configured; not every number of degrees is x * 180/pi of a double x).
 struct FarFieldDirection {
   double theta = 0, phi = 0;
+  double theta_deg = std::numeric_limits<double>::quiet_NaN(), phi_deg = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The far-field amplitude in one direction (normalization above).
