@@ -1,5 +1,7 @@
 #include "solver/app/run_monitors.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -9,6 +11,7 @@
 #include "solver/io/monitor_writer.hpp"
 #include "solver/parallel/comm.hpp"
 #include "solver/physics/dft_gather.hpp"
+#include "solver/physics/far_field_grid.hpp"
 #include "solver/physics/near_to_far.hpp"
 
 namespace dgmax {
@@ -22,6 +25,8 @@ RunMonitors::RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backen
       log_(probes_.names),
       dft_(std::move(dft)) {
   if (!probes_.elements.empty()) backend_.probe_setup(probes_.elements, probes_.weights);
+  for (const MonitorSpec& spec : cfg.monitors) far_grids_.push_back(spec.far_field);
+  DGMAX_ASSERT(far_grids_.size() == dft_.size(), "the DFT monitors are the config's, in its order");
   for (const DftMonitor& m : dft_) {
     dft_sets_.push_back(backend_.dft_add(m.nodes, m.frequencies));
     if (p.incident) incident_.emplace_back(p.incident.eval, m.frequencies);
@@ -115,16 +120,20 @@ void RunMonitors::restore(const nlohmann::json& j) {
 }
 
 // far_field_<name>.csv for each closed-surface monitor: the near-to-far transform of its DFT at each
-// positive frequency, on the E-plane (phi = 0) and H-plane (phi = 90 deg) cuts every 5 degrees.
-// With an incident field, each pattern carries |DFT of E_inc| at the origin, which adds the rcs
-// column (left out for a monitor where it is 0 at some frequency: no incident wave to normalize by).
-void RunMonitors::write_far_fields(const std::vector<MonitorResult>& results) const {
+// positive frequency on the monitor's far_field grid (default: the cuts phi = 0 and 90 deg every 5
+// degrees), and its radiated power both ways ("far_field" in summary.json). With an incident field,
+// each pattern carries |DFT of E_inc| at the origin, which adds the rcs column (left out for a
+// monitor where it is 0 at some frequency: no incident wave to normalize by); without one, the
+// power adds the directivity columns (left out where it is 0 at some frequency).
+void RunMonitors::write_far_fields(const std::vector<MonitorResult>& results) {
+  far_field_ = nlohmann::json::object();
   for (size_t m = 0; m < results.size(); ++m) {
     const MonitorResult& r = results[m];
     if (!r.monitor->surface) continue;
     const SurfaceDft dft = surface_dft(*r.monitor, r.re, r.im);
     std::vector<FarFieldPattern> patterns;
-    const std::vector<FarFieldDirection> dirs = principal_cuts(5);
+    const std::vector<FarFieldDirection> dirs = far_field_directions(far_grids_.at(m));
+    nlohmann::json powers = nlohmann::json::array();
     for (size_t f = 0; f < dft.frequencies.size(); ++f) {
       if (!(dft.frequencies[f] > 0)) continue;
       FarFieldPattern pat;
@@ -132,14 +141,39 @@ void RunMonitors::write_far_fields(const std::vector<MonitorResult>& results) co
       pat.directions = dirs;
       pat.fields = far_field(dft, f, dirs);
       if (m < incident_.size()) pat.incident = incident_[m].amplitude(f);
+      pat.power = radiated_power(dft, f, power_quadrature_points(dft, f));
+      powers.push_back({{"frequency", pat.frequency}, {"power_far", pat.power}, {"power_surface", surface_power(dft, f)}});
       patterns.push_back(std::move(pat));
     }
-    bool normalized = true;
-    for (const FarFieldPattern& pat : patterns) normalized = normalized && std::abs(pat.incident) > 0;
-    if (!normalized)
-      for (FarFieldPattern& pat : patterns) pat.incident = 0;
-    if (!patterns.empty()) write_far_field_csv(out_dir_ + "/far_field_" + r.monitor->name + ".csv", patterns);
+    bool normalized = true, powered = true;
+    for (const FarFieldPattern& pat : patterns) {
+      normalized = normalized && std::abs(pat.incident) > 0;
+      powered = powered && pat.power > 0;
+    }
+    for (FarFieldPattern& pat : patterns) {
+      if (!normalized) pat.incident = 0;
+      if (normalized || !powered) pat.power = 0;  // a scattering pattern has its rcs, not a directivity
+    }
+    if (patterns.empty()) continue;
+    const std::string csv = "far_field_" + r.monitor->name + ".csv";
+    write_far_field_csv(out_dir_ + "/" + csv, patterns);
+    far_field_[r.monitor->name] = {{"csv", csv}, {"directions", dirs.size()}, {"powers", powers}};
   }
+}
+
+std::string far_field_report(const nlohmann::json& far_field) {
+  std::string out;
+  for (const auto& [name, m] : far_field.items()) {
+    out += fmt::format("       far field of '{}': {} ({} directions); radiated power\n", name,
+                       m.at("csv").get<std::string>(), m.at("directions").get<size_t>());
+    for (const nlohmann::json& p : m.at("powers")) {
+      const double far = p.at("power_far").get<double>(), surf = p.at("power_surface").get<double>();
+      out += fmt::format("         f = {:<8g} {:.6e} over the far-field sphere, {:.6e} through the surface",
+                         p.at("frequency").get<double>(), far, surf);
+      out += surf != 0 ? fmt::format(" ({:+.2f}%)\n", 100 * (far / surf - 1)) : "\n";
+    }
+  }
+  return out;
 }
 
 void RunMonitors::write(double t, long long steps, bool final) {

@@ -2,8 +2,9 @@
 // the time loop (the backend computes the values where the state lives; a probe sample brings
 // P*6 numbers back, a DFT step nothing), carried through checkpoints, written out as probes.csv
 // and monitors.h5 (probe_writer.hpp, monitor_writer.hpp); a closed-surface monitor's far field goes
-// to far_field_<name>.csv at the end (near_to_far.hpp), with the radar cross-section (rcs column)
-// when the config has an `incident:` field: its DFT at the origin over the same steps normalizes it.
+// to far_field_<name>.csv at the end (near_to_far.hpp), on its `far_field:` directions, with the
+// radar cross-section (rcs column) when the config has an `incident:` field (its DFT at the origin
+// over the same steps normalizes it), else the directivity; its radiated power goes to summary.json.
 // With several ranks each rank samples and sums its own elements' points, and rank 0 writes the
 // files with every rank's values, in the order and with the content of a one-rank run.
 #pragma once
@@ -17,10 +18,15 @@
 #include "solver/io/probe_writer.hpp"
 #include "solver/io/run_config.hpp"
 #include "solver/physics/dft_monitor.hpp"
+#include "solver/physics/far_field_grid.hpp"
 #include "solver/physics/incident_dft.hpp"
 #include "solver/physics/probes.hpp"
 
 namespace dgmax {
+
+// The run report's lines on far_field_summary(): per monitor its CSV and, per frequency, the power
+// over the far-field sphere and through the surface, and how far they differ.
+std::string far_field_report(const nlohmann::json& far_field);
 
 class RunMonitors {
  public:
@@ -46,10 +52,15 @@ class RunMonitors {
   // `steps` steps that ended at time t; `final`: the run's last write (else a checkpoint's). Rank 0
   // writes them, with every rank's DFT sums (collective).
   void write(double t, long long steps, bool final);
+  // After the final write, on rank 0: per closed-surface monitor {csv, directions, powers: [{frequency,
+  // power_far, power_surface}]}, the radiated power by the far field over the whole sphere
+  // (radiated_power) and through the monitor's surface (surface_power), for summary.json's
+  // "far_field" and the run report. Empty before, on other ranks, and without surface monitors.
+  const nlohmann::json& far_field_summary() const { return far_field_; }
 
  private:
   void sample_probes(double t);
-  void write_far_fields(const std::vector<MonitorResult>& results) const;
+  void write_far_fields(const std::vector<MonitorResult>& results);
 
   Backend& backend_;
   std::string out_dir_;
@@ -60,6 +71,8 @@ class RunMonitors {
   std::vector<DftMonitor> dft_;    // this rank's points
   std::vector<DftMonitor> whole_;  // several ranks, on rank 0: the whole monitors (dft_gather.hpp)
   std::vector<int> dft_sets_;  // [monitors] the backend's set index
+  std::vector<FarFieldGrid> far_grids_;  // [monitors] the config's far-field directions
+  nlohmann::json far_field_ = nlohmann::json::object();  // far_field_summary()
   std::vector<IncidentDft> incident_;  // [monitors] with an `incident:` field, else empty
   double t_last_ = 0;
   long long steps_ = 0;  // steps summed

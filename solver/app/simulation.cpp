@@ -430,6 +430,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
                          {"Linf", {{"E", last_sample.errors.Linf_E}, {"H", last_sample.errors.Linf_H}}}};
   if (!last_checkpoint.empty()) summary["checkpoint"] = last_checkpoint;
   monitors.write(t, step_reached, true);
+  if (!monitors.far_field_summary().empty()) summary["far_field"] = monitors.far_field_summary();
   if (stop_signal) return interrupted_exit_code(stop_signal);
   snapshot(t);
   const double snapshot_wait_s = snapshots->stats().wait_seconds;
@@ -482,6 +483,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     if (k["compiled"].get<int>() + k["cache_hits"].get<int>() > 0)
       std::cout << fmt::format("       kernels: {} compiled ({:.2f} s), {} from the cache\n", k["compiled"].get<int>(),
                                k["compile_s"].get<double>(), k["cache_hits"].get<int>());
+    if (summary.contains("far_field")) std::cout << far_field_report(summary["far_field"]);
     std::cout << fmt::format("       output in {}/ (summary.json, energy.csv, {} snapshots)\n", out_dir,
                              snapshot_times.size());  // times, not files (pieces, .pvtu, Both)
     if (comm.parallel())

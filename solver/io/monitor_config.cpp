@@ -5,6 +5,7 @@
 
 #include "codegen/dsl/constants.hpp"
 #include "codegen/dsl/expr_source.hpp"
+#include "solver/io/far_field_config.hpp"
 
 namespace dgmax {
 namespace {
@@ -66,7 +67,7 @@ std::vector<MonitorSpec> parse_monitors(const YamlDoc& doc, const YAML::Node& no
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node e = node[i];
     const std::string what = "monitors[" + std::to_string(i) + "]";
-    doc.check_keys(e, {"name", "surface", "volume", "frequencies"}, what);
+    doc.check_keys(e, {"name", "surface", "volume", "frequencies", "far_field"}, what);
     MonitorSpec m;
     m.name = parse_name(doc, e, what, seen, example);
     m.where = doc.at(e);
@@ -88,7 +89,11 @@ std::vector<MonitorSpec> parse_monitors(const YamlDoc& doc, const YAML::Node& no
           throw doc.error(b["upper"], "'" + what + ".surface.box' is empty: upper[" + std::to_string(d) +
                                           "] must be larger than lower[" + std::to_string(d) + "]");
       m.region_where = doc.at(b);
+      if (e["far_field"]) m.far_field = parse_far_field(doc, e["far_field"], what + ".far_field");
     } else {
+      if (e["far_field"])
+        throw doc.error(e["far_field"], "'" + what + ".far_field' needs a closed surface, but this is a volume monitor",
+                        "use far_field on a monitor with surface: {box: ...}, or drop it here");
       m.kind = MonitorSpec::Volume;
       m.volume_tag = doc.as_string(e["volume"], what + ".volume");
       m.region_where = doc.at(e["volume"]);

@@ -8,6 +8,7 @@
 //   - name: box_dft
 //     surface: {box: {lower: [-0.5, -0.5, -0.5], upper: [0.5, 0.5, 0.5]}}  # faces of mesh faces
 //     frequencies: [0.5, 1.0, 1.5]       # cycles per unit time, ≥ 0
+//     far_field: {sphere: 5}             # directions of far_field_box_dft.csv (far_field_config.hpp)
 //   - name: vol
 //     volume: sphere                     # a volume tag: all nodes of its elements
 //     frequencies: [1.0]

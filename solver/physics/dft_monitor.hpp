@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/physics/far_field_grid.hpp"
 #include "solver/physics/problem.hpp"
 #include "solver/physics/surface_dft.hpp"
 #include "solver/util/error.hpp"
@@ -28,6 +29,7 @@ struct MonitorSpec {
   Vec3 lower{}, upper{};            // SurfaceBox: the box
   std::string volume_tag;           // Volume
   std::vector<double> frequencies;  // [F], ≥ 0, cycles per unit time
+  FarFieldGrid far_field;           // SurfaceBox: the far field's directions (default: two cuts)
   SourceLocation where;             // of the monitor's entry
   SourceLocation region_where;      // of its `surface.box` / `volume`
 };

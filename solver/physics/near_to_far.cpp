@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -109,6 +110,20 @@ double radiated_power(const SurfaceDft& dft, size_t f, int n_theta) {
   return P * (2 * kPi / n_phi) / (2 * kEta);
 }
 
+int power_quadrature_points(const SurfaceDft& dft, size_t f) {
+  check_input(dft, f);
+  double R2 = 0;
+  for (const SurfacePoint& s : dft.points) R2 = std::max(R2, s.x[0] * s.x[0] + s.x[1] * s.x[1] + s.x[2] * s.x[2]);
+  return static_cast<int>(std::ceil(2 * kPi * dft.frequencies[f] * std::sqrt(R2))) + 10;
+}
+
+double directivity(const FarField& F, double power) {
+  if (!(power > 0))
+    throw UserError(fmt::format("directivity: the radiated power {} is not positive", power), {},
+                    "choose frequencies inside the band of the source");
+  return 4 * kPi * (std::norm(F.E_theta) + std::norm(F.E_phi)) / (2 * kEta) / power;
+}
+
 double surface_power(const SurfaceDft& dft, size_t f) {
   check_input(dft, f);
   double P = 0;
@@ -138,31 +153,42 @@ std::vector<FarFieldDirection> principal_cuts(double step_deg) {
 }
 
 void write_far_field_csv(const std::string& path, const std::vector<FarFieldPattern>& patterns, double sphere_radius) {
-  size_t with_incident = 0;
+  size_t with_incident = 0, with_power = 0;
   for (const FarFieldPattern& p : patterns) {
     if (p.fields.size() != p.directions.size())
       throw UserError(fmt::format("far-field CSV {}: {} directions but {} far-field values at f = {}", path,
                                   p.directions.size(), p.fields.size(), p.frequency),
                       {}, "pass the directions far_field() was evaluated at");
     with_incident += std::abs(p.incident) > 0;
+    with_power += p.power > 0;
   }
   if (with_incident != 0 && with_incident != patterns.size())
     throw UserError(fmt::format("far-field CSV {}: {} of {} frequencies have no incident amplitude (no RCS there)",
                                 path, patterns.size() - with_incident, patterns.size()),
                     {}, "give every frequency its incident amplitude, or none (a radiation pattern without RCS)");
   const bool rcs = with_incident != 0 && !patterns.empty(), db = rcs && sphere_radius > 0;
+  if (!rcs && with_power != 0 && with_power != patterns.size())
+    throw UserError(fmt::format("far-field CSV {}: {} of {} frequencies have no radiated power (no directivity there)",
+                                path, patterns.size() - with_power, patterns.size()),
+                    {}, "give every frequency its radiated power, or none (a pattern without directivity)");
+  const bool directivity_cols = !rcs && with_power != 0;
   std::string csv = "frequency,theta_deg,phi_deg,E_theta_re,E_theta_im,E_phi_re,E_phi_im";
-  csv += rcs ? (db ? ",rcs,rcs_dB\n" : ",rcs\n") : "\n";
+  csv += rcs ? (db ? ",rcs,rcs_dB\n" : ",rcs\n") : directivity_cols ? ",directivity,directivity_dBi\n" : "\n";
   const double deg = 180 / kPi;
   for (const FarFieldPattern& p : patterns)
     for (size_t d = 0; d < p.fields.size(); ++d) {
       const FarField& F = p.fields[d];
-      csv += fmt::format("{},{},{},{},{},{},{}", p.frequency, p.directions[d].theta * deg, p.directions[d].phi * deg,
-                         F.E_theta.real(), F.E_theta.imag(), F.E_phi.real(), F.E_phi.imag());
+      const FarFieldDirection& dir = p.directions[d];
+      csv += fmt::format("{},{},{},{},{},{},{}", p.frequency, std::isnan(dir.theta_deg) ? dir.theta * deg : dir.theta_deg,
+                         std::isnan(dir.phi_deg) ? dir.phi * deg : dir.phi_deg, F.E_theta.real(), F.E_theta.imag(),
+                         F.E_phi.real(), F.E_phi.imag());
       if (rcs) {
         const double sigma = radar_cross_section(F, p.incident);
         csv += fmt::format(",{}", sigma);
         if (db) csv += fmt::format(",{}", 10 * std::log10(sigma / (kPi * sphere_radius * sphere_radius)));
+      } else if (directivity_cols) {
+        const double D = directivity(F, p.power);
+        csv += fmt::format(",{},{}", D, 10 * std::log10(D));
       }
       csv += '\n';
     }

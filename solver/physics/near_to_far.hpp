@@ -19,6 +19,7 @@
 #pragma once
 
 #include <complex>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,12 @@
 
 namespace dgmax {
 
-// A far-field direction: r̂ = (sin theta cos phi, sin theta sin phi, cos theta), in radians.
+// A far-field direction: r̂ = (sin theta cos phi, sin theta sin phi, cos theta), in radians, and,
+// for a direction a user named, the degrees the CSV shows (NaN: theta * 180/pi, the CSV's output
+// before directions could be configured; not every number of degrees is x * 180/pi of a double x).
 struct FarFieldDirection {
   double theta = 0, phi = 0;
+  double theta_deg = std::numeric_limits<double>::quiet_NaN(), phi_deg = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The far-field amplitude in one direction (normalization above).
@@ -49,6 +53,16 @@ double radar_cross_section(const FarField& F, std::complex<double> incident);
 // n_theta ≳ kR + 10.
 double radiated_power(const SurfaceDft& dft, size_t f, int n_theta);
 
+// The n_theta for radiated_power at frequency index f: ceil(k R) + 10, R = the largest distance of
+// a surface point from the origin (the phase e^{ik r̂·x'} makes the pattern band-limited to degree
+// k R; the 10 extra points take its tail below 1e-10 for the surfaces the tests use).
+int power_quadrature_points(const SurfaceDft& dft, size_t f);
+
+// D = 4 pi U / P with U = |F|²/(2 eta) the radiation intensity in the direction of F and P the
+// total radiated power (radiated_power). D integrates to 4 pi over the sphere; a small dipole has
+// D = 1.5 sin² theta. UserError when power <= 0.
+double directivity(const FarField& F, double power);
+
 // P = 1/2 Re ∮ (E × H*)·n dS on the recorded surface itself: the same power for a source inside
 // the surface in free space (a check of the transform and of the quadrature).
 double surface_power(const SurfaceDft& dft, size_t f);
@@ -64,14 +78,17 @@ struct FarFieldPattern {
   std::vector<FarFieldDirection> directions;  // [D]
   std::vector<FarField> fields;                // [D]
   std::complex<double> incident = 0;           // E_inc at this frequency; 0: a radiation pattern
+  double power = 0;  // radiated power P (radiated_power) of a radiation pattern; 0: no directivity
 };
 
 // Writes the patterns as CSV, atomically (temp file + rename). Columns:
 //   frequency,theta_deg,phi_deg,E_theta_re,E_theta_im,E_phi_re,E_phi_im
 // then, when every pattern has an incident amplitude, rcs (sigma, an area), and, when
-// sphere_radius > 0, rcs_dB = 10 log10(sigma / (pi a²)). Numbers in shortest round-trip form.
-// UserError: some patterns with and some without an incident amplitude, fields and directions of
-// different lengths, or the file cannot be written.
+// sphere_radius > 0, rcs_dB = 10 log10(sigma / (pi a²)); when no pattern has an incident amplitude
+// and every one a power > 0, directivity (D, directivity()) and directivity_dBi = 10 log10 D
+// (-inf where F = 0). Numbers in shortest round-trip form.
+// UserError: some patterns with and some without an incident amplitude (or a power), fields and
+// directions of different lengths, or the file cannot be written.
 void write_far_field_csv(const std::string& path, const std::vector<FarFieldPattern>& patterns,
                          double sphere_radius = 0);
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -157,3 +158,38 @@ TEST_F(RunReport, SnapshotTimesExpressionsAndRefinement) {
 }
 
 }  // namespace
+
+TEST_F(RunReport, FarFieldPowerIsInTheSummaryAndTheReport) {
+  // configs/dipole_pml.yaml made small ([-0.4, 0.4]^3 in 4^3 cells, a one-cell layer, to t = 1.5)
+  // with a monitor that asks for two directions: the CSV has them (as written, with the
+  // directivity), summary.json the power both ways per frequency, and the report prints those.
+  const std::string config = std::string(DGMAX_SOURCE_DIR) + "/configs/dipole_pml.yaml";
+  const auto r = run_dgmax(
+      "run '" + config + "' --backend cpu --output " + dir_ + " --set output.vtk_every=0 --set time.final=1.5"
+      " --set 'mesh.box={lower: [-0.4, -0.4, -0.4], upper: [0.4, 0.4, 0.4], cells: [4, 4, 4], pml: 0.2}'"
+      " --set 'monitors=[{name: near, surface: {box: {lower: [-0.2, -0.2, -0.2], upper: [0.2, 0.2, 0.2]}},"
+      " frequencies: [0, 1.0, 1.5], far_field: {theta: [90], phi: [0, 22.5]}}]'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = json::parse(read_all(dir_ + "/summary.json"));
+  const json& m = s.at("far_field").at("near");
+  EXPECT_EQ(m.at("csv"), "far_field_near.csv");
+  EXPECT_EQ(m.at("directions"), 2);
+  ASSERT_EQ(m.at("powers").size(), 2u);  // f = 0 has no far field
+  EXPECT_NE(r.out.find("       far field of 'near': far_field_near.csv (2 directions); radiated power\n"),
+            std::string::npos) << r.out;
+  for (const json& p : m.at("powers")) {
+    const double f = p.at("frequency").get<double>(), far = p.at("power_far").get<double>(),
+                 surface = p.at("power_surface").get<double>();
+    EXPECT_GT(far, 0);  // their agreement on a fine enough mesh: RegressionDipolePml
+    EXPECT_GT(surface, 0);
+    char line[160];
+    std::snprintf(line, sizeof line, "         f = %-8g %.6e over the far-field sphere, %.6e through the surface (%+.2f%%)\n",
+                  f, far, surface, 100 * (far / surface - 1));
+    EXPECT_NE(r.out.find(line), std::string::npos) << "no line\n" << line << "in\n" << r.out;
+  }
+  const std::string csv = read_all(dir_ + "/far_field_near.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "frequency,theta_deg,phi_deg,E_theta_re,E_theta_im,E_phi_re,E_phi_im,directivity,directivity_dBi");
+  EXPECT_NE(csv.find("\n1,90,0,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n1.5,90,22.5,"), std::string::npos) << csv;
+}

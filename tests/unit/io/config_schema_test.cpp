@@ -169,7 +169,9 @@ const std::map<std::string, std::vector<std::string>> kScaffolds = {
     {"monitors",
      {"monitors: [{name: m, surface: {box: {lower: [0.25, 0.25, 0.25], upper: [0.75, 0.75, 0.75]}}, "
       "frequencies: [1]}]\n",
-      "monitors: [{name: m, volume: domain, frequencies: [1]}]\n"}},
+      "monitors: [{name: m, volume: domain, frequencies: [1]}]\n",
+      "monitors: [{name: m, surface: {box: {lower: [0.25, 0.25, 0.25], upper: [0.75, 0.75, 0.75]}}, "
+      "frequencies: [1], far_field: {theta: {from: 0, to: 180, step: 5}, phi: {from: 0, to: 90, step: 45}}}]\n"}},
 };
 
 const char* kBase = "constants: {omega: \"sqrt(2)*pi\"}\n";  // time.final's example uses omega

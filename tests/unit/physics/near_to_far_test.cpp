@@ -217,3 +217,90 @@ TEST(NearToFar, CsvOfAPattern) {
   EXPECT_FALSE(std::ifstream(dir + "mixed.csv").good());
   EXPECT_FALSE(std::ifstream(dir + "short.csv").good());
 }
+
+TEST(NearToFar, DirectivityOfTheDipoleIsOnePointFiveSinSquared) {
+  // A tilted, displaced dipole: its pattern is 1.5 sin² of the angle to its moment wherever it
+  // sits, so D = 1.5 (1.76 dBi) broadside, 0 along the moment, and D integrates to 4 pi.
+  const double f = 1;
+  const CVec3 m{0.6, 0, 0.8};  // real: a linear moment along (0.6, 0, 0.8)
+  const SurfaceDft dft = dipole_dft(m, {0.2, -0.1, 0.15}, f, 4, 8);
+  const double P = dgmax::radiated_power(dft, 0, dgmax::power_quadrature_points(dft, 0));
+  const int n = 24;
+  const dgmax::GaussRule g = dgmax::jacobi_gq(0, 0, n - 1);  // Gauss–Legendre in cos theta
+  std::vector<FarFieldDirection> dirs;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 2 * n; ++j) dirs.push_back({std::acos(g.x(i)), kPi * j / n});
+  const std::vector<FarField> F = dgmax::far_field(dft, 0, dirs);
+  double integral = 0, err = 0;
+  for (size_t d = 0; d < dirs.size(); ++d) {
+    const double D = dgmax::directivity(F[d], P);
+    integral += g.w(static_cast<int>(d) / (2 * n)) * D * kPi / n;
+    const double st = std::sin(dirs[d].theta);
+    const double c = 0.6 * st * std::cos(dirs[d].phi) + 0.8 * std::cos(dirs[d].theta);  // cos of the angle to m
+    err = std::max(err, std::abs(D - 1.5 * (1 - c * c)));
+  }
+  EXPECT_NEAR(integral / (4 * kPi), 1, 1e-13);  // 3e-16 measured
+  EXPECT_LT(err, 3e-11);                         // 8.5e-12 measured
+  const FarFieldDirection broadside{std::acos(-0.6), 0}, along{std::acos(0.8), 0};  // ⊥ m, ∥ m
+  const std::vector<FarField> Fb = dgmax::far_field(dft, 0, {broadside, along});
+  EXPECT_NEAR(dgmax::directivity(Fb[0], P), 1.5, 1e-10);
+  EXPECT_NEAR(10 * std::log10(dgmax::directivity(Fb[0], P)), 1.7609125905568124, 1e-9);
+  EXPECT_LT(dgmax::directivity(Fb[1], P), 1e-10);
+  // by hand: |F|² = 1, P = pi gives D = 4 pi (1/2) / pi = 2
+  EXPECT_DOUBLE_EQ(dgmax::directivity({cplx(0.6, 0.8), 0.0}, kPi), 2);
+  expect_hinted_user_error([] { dgmax::directivity({1.0, 0.0}, 0); }, {"radiated power 0 is not positive"});
+}
+
+TEST(NearToFar, PowerQuadratureFollowsTheSurfaceSize) {
+  // n_theta = ceil(k R) + 10 with R the farthest surface point: here a cube of half-side 0.75, R =
+  // 0.75 sqrt(3). Two dipoles 1.5 apart at f = 2 interfere into a pattern of high degree: the
+  // rule's 27 points give the power through the surface (an independent quadrature) to 2.3e-11
+  // (measured), a third as many miss it by 2.9e-2.
+  const double f = 2, k = 2 * kPi * f;
+  const std::array<double, 3> d1{0.5, 0.3, -0.4}, d2{-0.5, -0.3, 0.4};
+  const SurfaceDft dft = sample_surface(f, cube_surface({0, 0, 0}, 0.75, 6, 8), [&](const std::array<double, 3>& x,
+                                                                                    CVec3& E, CVec3& H) {
+    CVec3 E2, H2;
+    dipole_field({0, 0, 1}, d1, k, x, E, H);
+    dipole_field({0, 0, 1}, d2, k, x, E2, H2);  // in phase: the cross term sin² cos(k r̂·(d1 - d2)) is even
+    for (size_t c = 0; c < 3; ++c) E[c] += E2[c], H[c] += H2[c];
+  });
+  const int n = dgmax::power_quadrature_points(dft, 0);
+  EXPECT_EQ(n, static_cast<int>(std::ceil(k * 0.75 * std::sqrt(3.0))) + 10);
+  EXPECT_EQ(n, 27);
+  const double P = dgmax::surface_power(dft, 0);
+  EXPECT_NEAR(dgmax::radiated_power(dft, 0, n) / P, 1, 1e-9);
+  EXPECT_GT(std::abs(dgmax::radiated_power(dft, 0, n / 3) / P - 1), 1e-4);
+}
+
+TEST(NearToFar, CsvOfARadiationPatternHasItsDirectivity) {
+  const std::string dir = unique_temp_dir("dgmax_far_field_directivity");
+  dgmax::FarFieldPattern p;
+  p.frequency = 1;
+  p.directions = {{kPi / 2, 0}, {kPi / 4, kPi}, {0, 0}};
+  p.fields = {{cplx(0.6, 0.8), 0.0}, {0.0, cplx(0, 0.5)}, {0.0, 0.0}};
+  p.power = kPi;  // D = 2 |F|²: 2, 0.5 and 0 (3.0103, -3.0103 and -inf dBi)
+  dgmax::write_far_field_csv(dir + "d.csv", {p});
+  std::ifstream in(dir + "d.csv");
+  std::string header, row;
+  std::getline(in, header);
+  EXPECT_EQ(header, "frequency,theta_deg,phi_deg,E_theta_re,E_theta_im,E_phi_re,E_phi_im,directivity,directivity_dBi");
+  std::vector<std::string> rows;
+  while (std::getline(in, row)) rows.push_back(row);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].rfind("1,90,0,0.6,0.8,0,0,2,3.0102999566", 0), 0u) << rows[0];
+  EXPECT_EQ(rows[1].rfind("1,45,180,0,0,0,0.5,0.5,-3.0102999566", 0), 0u) << rows[1];
+  EXPECT_EQ(rows[2], "1,0,0,0,0,0,0,0,-inf");
+  // a scattering pattern keeps its rcs and has no directivity; power on some frequencies only: an error
+  p.incident = 1;
+  dgmax::write_far_field_csv(dir + "s.csv", {p});
+  std::ifstream s(dir + "s.csv");
+  std::getline(s, header);
+  EXPECT_EQ(header, "frequency,theta_deg,phi_deg,E_theta_re,E_theta_im,E_phi_re,E_phi_im,rcs");
+  p.incident = 0;
+  dgmax::FarFieldPattern q = p;
+  q.power = 0;
+  expect_hinted_user_error([&] { dgmax::write_far_field_csv(dir + "mixed.csv", {p, q}); },
+                           {"mixed.csv", "1 of 2 frequencies have no radiated power"});
+  EXPECT_FALSE(std::ifstream(dir + "mixed.csv").good());
+}

@@ -338,8 +338,8 @@ TEST_F(MieRcs, FromARunCsvAsPlotRcsReference) {
   for (size_t pos = plot.out.find(key); pos != std::string::npos; pos = plot.out.find(key, pos + 1), ++lines)
     EXPECT_LT(std::stod(plot.out.substr(pos + key.size())), 1e-12) << plot.out;
   EXPECT_EQ(lines, 2) << plot.out;
-  EXPECT_NE(plot.out.find("f = 1.273239545 E-plane: 37 angles"), std::string::npos) << plot.out;
-  EXPECT_NE(plot.out.find("f = 1.273239545 H-plane: 37 angles"), std::string::npos) << plot.out;
+  EXPECT_NE(plot.out.find("f = 1.273239545 phi = 0 deg: 37 angles, max |rcs/ref - 1|"), std::string::npos) << plot.out;
+  EXPECT_NE(plot.out.find("f = 1.273239545 phi = 90 deg: 37 angles, max |rcs/ref - 1|"), std::string::npos) << plot.out;
   EXPECT_TRUE(fs::exists(png));
 }
 

@@ -173,6 +173,9 @@ TEST_F(Postprocess, PlotEnergyWritesAPng) {
 // here is the transform's own error (below 1e-6).
 #include <fstream>
 #include <iomanip>
+#include <sstream>
+
+#include <fmt/format.h>
 
 #include "mie_series.hpp"
 #include "ntff_fixtures.hpp"
@@ -223,18 +226,45 @@ TEST_F(Postprocess, PlotRcsAgainstTheMieSeries) {
       }
   }
   const std::string png = dir_ + "/plots/rcs.png";
-  const CliResult r = python("plot_rcs.py", sh_quote(csv) + " --radius 1 --db --reference " + sh_quote(ref) +
+  const CliResult r = python("plot_rcs.py", sh_quote(csv) + " --radius 1 --db --e-plane 0 --reference " + sh_quote(ref) +
                                                 " --out " + sh_quote(png));
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   const auto [worst, lines] = max_reported_difference(r.out);
   EXPECT_EQ(lines, 2) << r.out;  // E-plane and H-plane
   EXPECT_GE(worst, 0) << r.out;
   EXPECT_LT(worst, 1e-6) << r.out;
-  EXPECT_NE(r.out.find("E-plane: 19 angles"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("phi = 0 deg (E-plane): 19 angles"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("phi = 90 deg (H-plane): 19 angles"), std::string::npos) << r.out;
   const std::string bytes = read_all(png);
   ASSERT_GT(bytes.size(), 1000u);
   EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   EXPECT_FALSE(fs::exists(png + ".tmp"));
+
+  // --within-db 20 leaves out reference angles more than 20 dB below the reference's maximum over
+  // the cuts: a reference value lowered 1000-fold at theta = 40 on the E-plane (a null the run
+  // misses by a factor 1000) dominates the plain comparison and is left out of the restricted one.
+  {
+    std::ifstream in(ref);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), line, out;
+    std::istringstream lines_in(text);
+    while (std::getline(lines_in, line)) {
+      if (line.rfind("40,0,", 0) == 0) line = "40,0," + fmt::format("{:.17g}", std::stod(line.substr(5)) / 1000);
+      out += line + "\n";
+    }
+    std::ofstream(dir_ + "/null.csv") << out;
+  }
+  const std::string null_ref = " --radius 1 --e-plane 0 --reference " + sh_quote(dir_ + "/null.csv");
+  const CliResult plain = python("plot_rcs.py", sh_quote(csv) + null_ref + " --out " + sh_quote(dir_ + "/n.png"));
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_GT(max_reported_difference(plain.out).first, 900) << plain.out;
+  const CliResult within = python("plot_rcs.py", sh_quote(csv) + null_ref + " --within-db 20 --out " +
+                                                     sh_quote(dir_ + "/n.png"));
+  ASSERT_EQ(within.code, 0) << within.err;
+  EXPECT_LT(max_reported_difference(within.out).first, 1e-6) << within.out;
+  EXPECT_NE(within.out.find("phi = 0 deg (E-plane): 18 angles within 20 dB"), std::string::npos) << within.out;
+  const CliResult no_ref = python("plot_rcs.py", sh_quote(csv) + " --within-db 20 --out " + sh_quote(dir_ + "/x.png"));
+  EXPECT_EQ(no_ref.code, 1);
+  EXPECT_NE(no_ref.err.find("needs --reference"), std::string::npos) << no_ref.err;
 
   // A radiation pattern (no rcs column) plots, but cannot be compared with an RCS reference.
   p.incident = 0;
@@ -249,5 +279,63 @@ TEST_F(Postprocess, PlotRcsAgainstTheMieSeries) {
   const CliResult wrong_f = python("plot_rcs.py", sh_quote(csv) + " --frequency 7 --out " + sh_quote(dir_ + "/x.png"));
   EXPECT_EQ(wrong_f.code, 1);
   EXPECT_NE(wrong_f.err.find("has no frequency 7"), std::string::npos) << wrong_f.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/x.png"));
+}
+
+// plot_rcs.py on the full-sphere far field of a z-directed Hertzian dipole (the exact field sampled
+// on a cube, transformed, with its radiated power: directivity columns): cuts at any phi and the
+// theta x phi map, each reporting the largest directivity, which for this source is 1.5 (1.761
+// dBi) at theta = 90 deg in every cut; a file that is no grid has no map.
+#include "solver/physics/far_field_grid.hpp"
+
+TEST_F(Postprocess, PlotRcsDirectivityCutsAndMapOfADipole) {
+  const double f = 1, k = 2 * dgmax::test::kPi * f;
+  const dgmax::SurfaceDft dft = dgmax::test::sample_surface(
+      f, dgmax::test::cube_surface({0, 0, 0}, 0.75, 2, 8),
+      [&](const std::array<double, 3>& x, dgmax::test::CVec3& E, dgmax::test::CVec3& H) {
+        dgmax::test::dipole_field({0, 0, 1}, {0, 0, 0}, k, x, E, H);
+      });
+  dgmax::FarFieldPattern p;
+  p.frequency = f;
+  p.directions = dgmax::far_field_directions(dgmax::sphere_grid(5));
+  p.fields = dgmax::far_field(dft, 0, p.directions);
+  p.power = dgmax::radiated_power(dft, 0, dgmax::power_quadrature_points(dft, 0));
+  const std::string csv = dir_ + "/far_field_sphere.csv";
+  dgmax::write_far_field_csv(csv, {p});
+
+  const CliResult cuts = python("plot_rcs.py", sh_quote(csv) + " --phi 0 45 --out " + sh_quote(dir_ + "/cuts.png"));
+  ASSERT_EQ(cuts.code, 0) << cuts.out << cuts.err;
+  EXPECT_NE(cuts.out.find("f = 1 phi = 0 deg: 37 angles, max directivity 1.761 dBi at theta = 90"), std::string::npos)
+      << cuts.out;
+  EXPECT_NE(cuts.out.find("f = 1 phi = 45 deg: 37 angles, max directivity 1.761 dBi at theta = 90"), std::string::npos)
+      << cuts.out;
+  EXPECT_EQ(read_all(dir_ + "/cuts.png").substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+
+  // 72 cuts: by default phi = 0 and 90, with a note
+  const CliResult some = python("plot_rcs.py", sh_quote(csv) + " --out " + sh_quote(dir_ + "/some.png"));
+  ASSERT_EQ(some.code, 0) << some.err;
+  EXPECT_EQ(count_lines_starting_with(some.out, "plot_rcs.py: f = 1 phi = "), 2) << some.out;
+  EXPECT_NE(some.err.find("72 phi cuts; plotting phi = 0, 90"), std::string::npos) << some.err;
+
+  const std::string map = dir_ + "/map.png";
+  const CliResult m = python("plot_rcs.py", sh_quote(csv) + " --map --out " + sh_quote(map));
+  ASSERT_EQ(m.code, 0) << m.out << m.err;
+  EXPECT_NE(m.out.find("f = 1 map of 37 theta x 73 phi: max directivity 1.761 dBi at theta = 90,"), std::string::npos)
+      << m.out;
+  const std::string bytes = read_all(map);
+  ASSERT_GT(bytes.size(), 1000u);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_FALSE(fs::exists(map + ".tmp"));
+
+  // a phi the file does not have; a file that is no theta x phi grid
+  const CliResult absent = python("plot_rcs.py", sh_quote(csv) + " --phi 7 --out " + sh_quote(dir_ + "/x.png"));
+  EXPECT_EQ(absent.code, 1);
+  EXPECT_NE(absent.err.find("has no cut at phi = 7 deg"), std::string::npos) << absent.err;
+  p.directions = {{0, 0}, {1, 0}, {1, 1}};
+  p.fields = dgmax::far_field(dft, 0, p.directions);
+  dgmax::write_far_field_csv(csv, {p});
+  const CliResult ragged = python("plot_rcs.py", sh_quote(csv) + " --map --out " + sh_quote(dir_ + "/x.png"));
+  EXPECT_EQ(ragged.code, 1);
+  EXPECT_NE(ragged.err.find("is not a theta x phi grid"), std::string::npos) << ragged.err;
   EXPECT_FALSE(fs::exists(dir_ + "/x.png"));
 }
