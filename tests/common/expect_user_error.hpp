@@ -32,7 +32,7 @@ inline UserError expect_user_error(const std::function<void()>& f, std::initiali
   return e;
 }
 
-// The same, and the error must carry a hint: the README promises "a message ... and a hint" for
+// The same, and the error must carry a hint: the user guide promises "a message ... and a hint" for
 // every error a user can cause, so a check of the exception's type alone is not enough.
 inline UserError expect_hinted_user_error(const std::function<void()>& f, std::initializer_list<std::string> words) {
   const UserError e = expect_user_error(f, words);

@@ -1,5 +1,5 @@
 // h- and p-convergence of the reference backend on the PEC cavity mode (exact in time). The
-// measured L2 orders must reach N + 0.5 with the upwind flux; the table is printed so the README
+// measured L2 orders must reach N + 0.5 with the upwind flux; the table is printed so docs/verification.md
 // can quote it (ctest -R Convergence -V).
 #include <gtest/gtest.h>
 

@@ -23,8 +23,8 @@ std::string write_temp(const std::string& name, const std::string& text) {
 
 }  // namespace
 
-// `dgmax --help` lists the README's four commands under "Subcommands:", and each command's help
-// lists the options the README gives it, as option lines ("  -b,--backend TEXT..."), not as
+// `dgmax --help` lists the user guide's commands under "Subcommands:", and each command's help
+// lists the options the user guide gives it, as option lines ("  -b,--backend TEXT..."), not as
 // words that happen to occur somewhere in the text.
 TEST(InfoCli, HelpListsEveryCommandAndItsOptions) {
   auto r = run_dgmax("--help");
@@ -38,7 +38,7 @@ TEST(InfoCli, HelpListsEveryCommandAndItsOptions) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex("\n  --version "))) << r.out;
   struct Command {
     const char* name;
-    std::vector<const char*> options;  // as in the README's usage lines
+    std::vector<const char*> options;  // as in the usage lines of docs/user-guide.md, "Commands"
   };
   for (const Command& c : {Command{"run", {"backend", "set", "output", "overwrite", "restart", "quiet"}},
                            Command{"info", {"order", "refine", "size", "json"}},
@@ -52,7 +52,7 @@ TEST(InfoCli, HelpListsEveryCommandAndItsOptions) {
       EXPECT_TRUE(std::regex_search(r.out, std::regex(std::string("\n  (-[A-Za-z],)?--") + o + "[ =]")))
           << c.name << " --help has no option line for --" << o << ":\n" << r.out;
   }
-  // the choices the README gives for --backend
+  // the choices the user guide gives for --backend
   EXPECT_NE(run_dgmax("run --help").out.find("--backend TEXT:{auto,ref,cpu,cuda}"), std::string::npos);
   // the positionals: run [CONFIG], info MESH|CONFIG
   EXPECT_TRUE(std::regex_search(run_dgmax("run --help").out, std::regex("\n  config TEXT +YAML config file")));

@@ -647,7 +647,7 @@ TEST_F(RunErrors, HugeSourceBlowsUpMidRun) {
   expect_user_error(r, {path_ + ": error: the solution blew up at step ", ", initially 0)",
                         "hint: likely cause: a source or incident field is not finite or grows without bound",
                         "Snapshots written so far are in " + out_});
-  // a blow-up has no source line: it is located at the config file, as the README promises
+  // a blow-up has no source line: it is located at the config file, as the user guide promises
   // ("file:line:column (or the file)"), and the file is the first thing on the line
   expect_line_starts_with(r, path_ + ": error: the solution blew up at step ");
   std::smatch m;

@@ -76,7 +76,7 @@ class RunReliability : public ::testing::Test {
 TEST_F(RunReliability, UnstableCflIsRefusedEarlyAndNamed) {
   const CliResult r = run(kCavity, "--set time.cfl=2");
   EXPECT_EQ(r.code, 1) << r.err;
-  // located at the config (a blow-up has no source line; README: "file:line:column (or the
+  // located at the config (a blow-up has no source line; user guide: "file:line:column (or the
   // file)"): the message starts with "<config>: error: "
   const std::string prefix = dir_ + "/case.yaml: error: the solution blew up at step ";
   EXPECT_TRUE(r.err.rfind(prefix, 0) == 0 || r.err.find("\n" + prefix) != std::string::npos) << r.err;

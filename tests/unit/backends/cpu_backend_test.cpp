@@ -1,6 +1,6 @@
 // The generated cpu backend against the ref backend: right-hand sides on random states with
 // every boundary condition, heterogeneous materials, sources and incident fields, N = 1..8,
-// double and single precision, to a small multiple of what the README states (~2e-16 and ~5e-7
+// double and single precision, to a small multiple of what docs/user-guide.md states (~2e-16 and ~5e-7
 // relative; measured 1.0-2.2e-16 and 1.6-5.3e-7 for N = 1..8); and whole runs.
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@ using namespace dgmax::test;
 
 namespace {
 
-// A few times the README's figures: an error of one ulp in a kernel constant or one operation
+// A few times the user guide's figures: an error of one ulp in a kernel constant or one operation
 // done in the wrong precision shows, while the order of summation does not.
 constexpr double kDoubleTol = 1e-15, kSingleTol = 2e-6;
 

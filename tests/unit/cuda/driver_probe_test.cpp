@@ -80,7 +80,7 @@ TEST(CudaDriverProbe, MissingDriverLibraryIsAUserError) {
   EXPECT_EQ(out.find("SKIPPED"), std::string::npos) << out;
 }
 
-// DGMAX_CUDA_SYNC (README: "DGMAX_CUDA_SYNC=1 synchronizes after every launch") without a GPU:
+// DGMAX_CUDA_SYNC (docs/user-guide.md: "DGMAX_CUDA_SYNC=1 synchronizes after every launch") without a GPU:
 // launch() synchronizes when sync_after_launch() says so, and that reads the variable once per
 // process, so each setting is tried in a child (DISABLED_: run by the test below only).
 TEST(CudaDriverProbe, DISABLED_ChildPrintsSyncAfterLaunch) {

@@ -1,4 +1,4 @@
-// Mesh refusals a user can cause carry a hint (the README: "a message ... and a hint" for every user
+// Mesh refusals a user can cause carry a hint (the user guide: "a message ... and a hint" for every user
 // error): paths, sizes, refinement, box size and a damaged mesh.
 #include <gtest/gtest.h>
 
