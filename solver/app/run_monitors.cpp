@@ -99,8 +99,8 @@ std::vector<double> own_points(const DftMonitor& m, const std::vector<double>& w
 
 }  // namespace
 
-void RunMonitors::restore(const nlohmann::json& j) {
-  log_.restore(j.at("probes_csv").get<std::string>());
+void RunMonitors::restore(const nlohmann::json& j, double t) {
+  log_.restore(j.at("probes_csv").get<std::string>(), t);
   next_probe_ = j.at("next_probe").get<long long>();
   t_last_ = j.at("t").get<double>();
   steps_ = j.at("steps").get<long long>();

@@ -47,7 +47,7 @@ class RunMonitors {
   // the whole monitors' order (on rank 0; collective), so that a restart on any number of ranks
   // takes its own points back out of them (restore; std::exception when they do not fit).
   nlohmann::json progress() const;
-  void restore(const nlohmann::json& progress);
+  void restore(const nlohmann::json& progress, double t);  // t: the checkpoint's time
   // probes.csv (with probes) and monitors.h5 (with monitors) in the output directory, after
   // `steps` steps that ended at time t; `final`: the run's last write (else a checkpoint's). Rank 0
   // writes them, with every rank's DFT sums (collective).

@@ -21,6 +21,7 @@
 #include "solver/app/rank_mesh.hpp"
 #include "solver/app/run_directory.hpp"
 #include "solver/app/run_monitors.hpp"
+#include "solver/app/run_progress.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/async_snapshot_writer.hpp"
 #include "solver/io/checkpoint.hpp"
@@ -34,6 +35,7 @@
 #include "solver/physics/energy_guard.hpp"
 #include "solver/time/timestep.hpp"
 #include "solver/util/clock.hpp"
+#include "solver/util/printable.hpp"
 #include "solver/util/strings.hpp"
 
 namespace dgmax {
@@ -301,20 +303,14 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
     c.id = identity;
     c.step = step;
     c.time = time;
-    const auto g = guard.state();
-    nlohmann::json progress = {{"csv", csv},
-                                     {"snapshot_times", snapshot_times},
-                                     {"next_snapshot", next_snapshot},
-                                     {"next_checkpoint", checkpoints.next_index},
-                                     {"samples", samples},
-                                     {"guard", {g.W0, g.t_last, g.current_budget, g.incident_budget}}};
+    RunProgress progress{csv, snapshot_times, next_snapshot, checkpoints.next_index, samples, guard.state(), {}, {}};
     if (const auto* cuda_be = dynamic_cast<const CudaPlanBackend*>(backend.get()))
-      progress["kernel_plan"] = cuda_be->plan().name();  // a restart continues with it
+      progress.kernel_plan = cuda_be->plan().name();  // a restart continues with it
     if (!monitors.empty()) {  // their outputs so far are written with each checkpoint
-      progress["monitors"] = monitors.progress();
+      progress.monitors = monitors.progress();
       monitors.write(time, step, false);
     }
-    c.progress = progress.dump();
+    c.progress = progress_text(progress);
     RankState state{Fields(p.K(), static_cast<int>(Np)), Fields(p.K(), static_cast<int>(Np)), {}};
     backend->get_state(state.q);
     backend->get_residual(state.res);
@@ -325,8 +321,16 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
   long long first_step = 1;
   NormSample last_sample;
   if (!opt.restart_dir.empty()) {
-    // any number of ranks: each takes its elements' rows out of the files (rank_checkpoint.hpp)
-    RestartPoint from = read_rank_checkpoint(out_dir, identity, elements);
+    // any number of ranks: each takes its elements' rows out of the files (rank_checkpoint.hpp);
+    // a checkpoint whose progress record does not hold together falls back to the one before
+    const ProgressRules rules{exact ? "step,t,energy,L2_E,L2_H" : "step,t,energy", cfg.vtk_every,
+                              checkpoints.every_time, !monitors.empty()};
+    RunProgress progress;
+    RestartPoint from = read_rank_checkpoint(out_dir, identity, elements, [&](const Checkpoint& saved) {
+      progress = parse_progress(saved, rules);
+      if (!monitors.empty()) monitors.restore(progress.monitors, saved.time);  // checks their sizes
+      return std::string();
+    });
     const std::string& path = from.path;
     const Checkpoint& c = from.record;
     if (!from.mismatch.empty()) {
@@ -346,25 +350,16 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
                         {cfg.path}, "restart with the pml settings of the run that wrote it");
       backend->set_aux(from.aux);
     }
-    nlohmann::json progress;
-    try {
-      progress = nlohmann::json::parse(c.progress);
-      csv = progress.at("csv").get<std::string>();
-      snapshot_times = progress.at("snapshot_times").get<std::vector<double>>();
-      next_snapshot = progress.at("next_snapshot").get<long long>();
-      checkpoints.next_index = progress.at("next_checkpoint").get<long long>();
-      samples = progress.at("samples").get<long long>();
-      const auto g = progress.at("guard").get<std::vector<double>>();
-      guard.restore({g.at(0), g.at(1), g.at(2), g.at(3)});
-      if (!monitors.empty()) monitors.restore(progress.at("monitors"));
-    } catch (const std::exception& e) {
-      throw UserError("checkpoint " + path + " has an unreadable progress record: " + e.what(), {},
-                      "the file is damaged or not from this dgmax: remove it to restart from the checkpoint before");
-    }
+    csv = progress.csv;
+    snapshot_times = progress.snapshot_times;
+    next_snapshot = progress.next_snapshot;
+    checkpoints.next_index = progress.next_checkpoint;
+    samples = progress.samples;
+    guard.restore(progress.guard);
     // bit for bit needs the same kernels: the plan the checkpoint was written with, whatever the
     // tuning database says now
-    if (auto* cuda_be = dynamic_cast<CudaPlanBackend*>(backend.get()); cuda_be && progress.contains("kernel_plan")) {
-      const std::optional<codegen::CudaPlan> was = codegen::CudaPlan::parse(progress["kernel_plan"].get<std::string>());
+    if (auto* cuda_be = dynamic_cast<CudaPlanBackend*>(backend.get()); cuda_be && progress.kernel_plan) {
+      const std::optional<codegen::CudaPlan> was = codegen::CudaPlan::parse(*progress.kernel_plan);
       if (was && !(*was == cuda_be->plan()) && codegen::cuda_plan_rejection(*was, cfg.order, cfg.precision == Precision::Single, {},
                                                                       bool(p.current)).empty()) {
         if (!quiet)
@@ -572,7 +567,9 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   std::unique_ptr<AsyncSnapshotWriter> snapshots;
   // summary.json, energy.csv and run.json with how the run ended (finished, failed, interrupted)
   // and what was done
-  auto record_stop = [&](const std::string& status, const std::string& message) {
+  auto record_stop = [&](const std::string& status, const std::string& raw_message) {
+    // a message may quote a damaged file: stored and shown as printable text only
+    const std::string message = printable_text(raw_message);
     try {
       if (snapshots) snapshots->finish();
     } catch (const std::exception&) {
@@ -587,7 +584,9 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     if (snapshots) summary["outputs"] = {{"snapshots", snapshots->files()}, {"pvd", snapshots->pvd_path()}};
     if (!comm.root()) return;  // energy.csv, summary.json and run.json are written once, by rank 0
     if (!csv.empty()) write_text_atomically(out_dir + "/energy.csv", csv);
-    write_text_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
+    // anything else not UTF-8 (a directory's name) is replaced rather than losing the record
+    write_text_atomically(out_dir + "/summary.json",
+                          summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     nlohmann::json extra = {{"step", step_reached}, {"time", t}};
     if (!message.empty()) extra["error"] = message;
     dir->set_state(status, extra);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -14,11 +15,13 @@
 #include <iterator>
 #include <limits>
 #include <regex>
+#include <sstream>
 #include <utility>
 
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/checkpoint_h5.hpp"
 #include "solver/util/error.hpp"
+#include "solver/util/printable.hpp"
 
 namespace dgmax {
 
@@ -27,8 +30,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kFormat = "dgmax-checkpoint";
-constexpr long long kFormatVersion = 1;     // a one-rank checkpoint: the state in the file
-constexpr long long kRecordVersion = 2;     // a set's record: the state in the pieces
+// 1 and 2: the same without digests (before 2026-12-06); refused, since nothing proves them intact
+constexpr long long kFormatVersion = 3;     // a one-rank checkpoint: the state in the file
+constexpr long long kRecordVersion = 4;     // a set's record: the state in the pieces
 
 // checkpoint_<digits>.h5 → step; -1 for any other name.
 long long step_of(const std::string& filename) {
@@ -113,6 +117,9 @@ void write_set(const CheckpointH5& w, hid_t f, const CheckpointSet& set) {
   w.string_attr(f, "set_id", set.set_id);
   w.string_attr(f, "partition_method", set.partition_method);
   w.string_attr(f, "partition_hash", set.partition_hash);
+  std::string digests;
+  for (const std::string& d : set.piece_digests) digests += d + "\n";
+  w.string_attr(f, "piece_digests", digests);
   write_checkpoint_ints(w, f, "piece_elements", set.piece_elements, "owned elements of each piece [pieces]");
   write_checkpoint_ints(w, f, "piece_layer_elements", set.piece_layer_elements,
                         "PML layer elements of each piece [pieces]");
@@ -125,11 +132,15 @@ CheckpointSet read_set(const CheckpointH5& r, hid_t f, long long K) {
   set.set_id = r.read_string_attr(f, "set_id");
   set.partition_method = r.read_string_attr(f, "partition_method");
   set.partition_hash = r.read_string_attr(f, "partition_hash");
+  {
+    std::istringstream in(r.read_string_attr(f, "piece_digests"));
+    for (std::string line; std::getline(in, line);) set.piece_digests.push_back(line);
+  }
   set.piece_elements = read_checkpoint_ints(r, f, "piece_elements");
   set.piece_layer_elements = read_checkpoint_ints(r, f, "piece_layer_elements");
   const auto n = static_cast<size_t>(set.pieces);
-  if (set.piece_elements.size() != n || set.piece_layer_elements.size() != n)
-    r.fail("the piece counts are not [pieces] = [" + std::to_string(n) + "]");
+  if (set.piece_elements.size() != n || set.piece_layer_elements.size() != n || set.piece_digests.size() != n)
+    r.fail("the piece counts or digests are not [pieces] = [" + std::to_string(n) + "]");
   long long total = 0;
   for (size_t i = 0; i < n; ++i) {
     if (set.piece_elements[i] <= 0 || set.piece_layer_elements[i] < 0 || set.piece_layer_elements[i] > set.piece_elements[i])
@@ -138,6 +149,30 @@ CheckpointSet read_set(const CheckpointH5& r, hid_t f, long long K) {
   }
   if (total != K) r.fail("the pieces hold " + std::to_string(total) + " elements, not K = " + std::to_string(K));
   return set;
+}
+
+// The time a checkpoint holds is the run's own sum: t = 0, then t += dt once per step (the last
+// step, which ends at t_final, is never checkpointed). Up to 2^24 steps (about 20 ms) it is
+// recomputed bit for bit; beyond, it must be step * dt within the rounding of so many additions
+// (each adds at most half an ulp of t: step * t * 2^-53 in all).
+void check_time(const CheckpointH5& r, const CheckpointIdentity& id, long long step, double time) {
+  if (!(std::isfinite(id.dt) && id.dt > 0 && std::isfinite(id.t_final) && id.t_final > 0))
+    r.fail("time step dt = " + shortest(id.dt) + " or final time t_final = " + shortest(id.t_final) + " is out of range");
+  // a checkpoint is written after a step that ends before t_final: step * dt < t_final
+  if (step < 0 || static_cast<double>(step) > id.t_final / id.dt + 1)
+    r.fail("step " + std::to_string(step) + " is out of range (0 to t_final / dt = " + shortest(id.t_final / id.dt) + ")");
+  const double exact = static_cast<double>(step) * id.dt;
+  bool same = false;
+  if (step <= (1LL << 24)) {
+    double t = 0;
+    for (long long s = 0; s < step; ++s) t += id.dt;
+    same = same_bits(t, time);
+  } else {
+    same = std::abs(time - exact) <= static_cast<double>(step) * exact * 0x1p-53;
+  }
+  if (!same || !(time < id.t_final))
+    r.fail("time " + shortest(time) + " is not the time of step " + std::to_string(step) + " (about " + shortest(exact) +
+           ": the sum of its steps of dt = " + shortest(id.dt) + ", before t_final = " + shortest(id.t_final) + ")");
 }
 
 }  // namespace
@@ -193,11 +228,16 @@ Checkpoint read_checkpoint(const std::string& path) {
   const CheckpointH5 r(path, false);
   H5Id file = open_checkpoint_file(r);
   const hid_t f = file.get();
+  // the digest list first: from then on every value is checked before it is used
+  const bool digested = r.begin_read(f);
   if (r.read_string_attr(f, "format") != kFormat) r.fail("not a dgmax checkpoint (format is not '" + std::string(kFormat) + "')");
   const long long version = r.read_int_attr(f, "format_version");
   if (version != kFormatVersion && version != kRecordVersion)
     r.fail("checkpoint format version " + std::to_string(version) + " is not supported (this build reads versions " +
-           std::to_string(kFormatVersion) + " and " + std::to_string(kRecordVersion) + ")");
+           std::to_string(kFormatVersion) + " and " + std::to_string(kRecordVersion) +
+           (version == 1 || version == 2 ? "; versions 1 and 2 were written by an earlier dgmax, without digests" : "") +
+           ")");
+  if (!digested) r.fail("its digest list (attribute 'digests') is missing");
   Checkpoint c;
   CheckpointIdentity& id = c.id;
   id.dgmax_version = r.read_string_attr(f, "dgmax_version");
@@ -214,19 +254,23 @@ Checkpoint read_checkpoint(const std::string& path) {
   id.K = K;
   id.N = static_cast<int>(N);
   id.Np = static_cast<int>(Np);
+  if (id.precision != "double" && id.precision != "single")
+    r.fail("precision '" + printable_text(id.precision) + "' is neither double nor single");
   id.dt = r.read_double_attr(f, "dt");
   id.t_final = r.read_double_attr(f, "t_final");
   c.step = r.read_int_attr(f, "step");
-  if (c.step < 0) r.fail("step " + std::to_string(c.step) + " is negative");
   c.time = r.read_double_attr(f, "time");
+  check_time(r, id, c.step, c.time);
   if (version == kRecordVersion) {
     c.set = read_set(r, f, K);
   } else {
-    c.q = read_checkpoint_fields(r, f, "q", static_cast<int>(K), id.Np);
-    c.res = read_checkpoint_fields(r, f, "res", static_cast<int>(K), id.Np);
+    const bool single = id.precision == "single";
+    c.q = read_checkpoint_fields(r, f, "q", static_cast<int>(K), id.Np, single);
+    c.res = read_checkpoint_fields(r, f, "res", static_cast<int>(K), id.Np, single);
     c.aux = read_checkpoint_doubles(r, f, "aux");
   }
   c.progress = read_checkpoint_bytes(r, f, "progress");
+  r.finish_read();
   r.check(H5Fclose(file.release()), "H5Fclose");
   return c;
 }
@@ -284,7 +328,7 @@ std::vector<std::string> describe_mismatch(const Checkpoint& saved, const Checkp
   auto diff = [&](bool differs, const std::string& what, const std::string& a, const std::string& b) {
     if (differs) out.push_back(what + ": checkpoint " + a + ", config " + b);
   };
-  auto text = [](const std::string& v) { return v.empty() ? std::string("(none)") : v; };
+  auto text = [](const std::string& v) { return v.empty() ? std::string("(none)") : printable_text(v); };
   diff(s.dgmax_version != now.dgmax_version, "dgmax version", text(s.dgmax_version), text(now.dgmax_version));
   diff(s.config_hash != now.config_hash, "config (content hash)", text(s.config_hash), text(now.config_hash));
   diff(s.mesh_fingerprint != now.mesh_fingerprint, "mesh (fingerprint)", text(s.mesh_fingerprint),

@@ -13,17 +13,23 @@
 //                                  chunked, Fletcher-32 checksummed (corruption fails the read)
 //   /progress  uint8 [n]       the caller's `progress` text (outputs written so far)
 //   /aux       float64 [n]     optional: the PML's auxiliary state (Backend::get_aux), checksummed
-// Root attributes: format = "dgmax-checkpoint", format_version = 1, dgmax_version, config_hash,
+// Root attributes: format = "dgmax-checkpoint", format_version = 3, dgmax_version, config_hash,
 // mesh_fingerprint, backend, precision (strings); K, N, Np, step (int64); time, dt, t_final
-// (float64, bitwise).
+// (float64, bitwise); and, written last, digests (string): the SHA-256 of every attribute and
+// dataset above, the datasets' long_name attributes included (checkpoint_digest.hpp). Reading
+// checks each value against its digest before using it, so that a damaged file is refused (and the
+// previous checkpoint taken) instead of continuing from altered numbers, and checks that `time` is
+// the sum of `step` steps of `dt` (what the run computes). Versions 1 and 2 (before 2026-12-06) had
+// no digests and are refused, naming the version.
 //
 // A run on several ranks writes a *set*: each rank its piece "checkpoint_<step>_p<rank, 4
 // digits>.h5" (checkpoint_piece.hpp: its owned elements' state keyed by global element number),
 // and then, once every piece is durable, rank 0 the *record* "checkpoint_<step>.h5" that makes the
-// set valid (solver/app/rank_checkpoint.hpp). The record is the file above with format_version = 2,
-// no /q, /res, /aux, and besides: attributes pieces (int64), set_id, partition_method,
-// partition_hash (strings); /piece_elements, /piece_layer_elements int64 [pieces] (owned elements
-// and layer elements of each piece). A piece belongs to the set when its set_id and step are the
+// set valid (solver/parallel/rank_checkpoint.hpp). The record is the file above with
+// format_version = 4, no /q, /res, /aux, and besides: attributes pieces (int64), set_id,
+// partition_method, partition_hash, piece_digests (strings; the last one line per piece: the
+// piece file's digest); /piece_elements, /piece_layer_elements int64 [pieces] (owned elements and
+// layer elements of each piece). A piece belongs to the set when its set_id and step are the
 // record's, so a crash between pieces, or pieces left by another run, never make a set that reads.
 #pragma once
 
@@ -59,6 +65,7 @@ struct CheckpointSet {
   std::string partition_hash;       // hash of the element -> rank map of the writing run
   std::vector<long long> piece_elements;        // [pieces] owned elements of each piece
   std::vector<long long> piece_layer_elements;  // [pieces] PML layer elements of each piece
+  std::vector<std::string> piece_digests;       // [pieces] each piece file's digest (checkpoint_digest.hpp)
 };
 
 struct Checkpoint {
@@ -85,9 +92,10 @@ std::string checkpoint_piece_path(const std::string& dir, long long step, long l
 // InternalError when q/res do not match K and Np (or a record carries state).
 std::string write_checkpoint(const std::string& dir, const Checkpoint& c);
 
-// Reads and validates one checkpoint file: format, every size against the datasets (K*6*Np
-// values in /q and /res, Np = (N+1)(N+2)(N+3)/6), Fletcher-32 checksums. A set's record comes
-// back with c.set filled and no state. UserError naming the file and what is wrong otherwise.
+// Reads and validates one checkpoint file: format, digests, every size against the datasets
+// (K*6*Np values in /q and /res, Np = (N+1)(N+2)(N+3)/6), the state's type against the precision,
+// the time against step and dt, Fletcher-32 checksums. A set's record comes back with c.set filled
+// and no state. UserError naming the file and what is wrong otherwise (printable text only).
 Checkpoint read_checkpoint(const std::string& path);
 
 // The checkpoint_*.h5 files of `dir`, oldest (smallest step) first. Empty when none or no dir.

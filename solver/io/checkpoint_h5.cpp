@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 
 #include "solver/io/atomic_write.hpp"
 #include "solver/util/error.hpp"
@@ -42,14 +43,52 @@ void CheckpointH5::string_attr(hid_t obj, const std::string& name, const std::st
   H5Id t = string_type(name);
   const char* s = value.c_str();
   attr(obj, name, t.get(), t.get(), &s);
+  digest(obj, "@" + name, "str", value.data(), value.size());
 }
 
 void CheckpointH5::int_attr(hid_t obj, const std::string& name, long long value) const {
   attr(obj, name, H5T_STD_I64LE, H5T_NATIVE_LLONG, &value);
+  digest(obj, "@" + name, "i8", &value, sizeof value);
 }
 
 void CheckpointH5::double_attr(hid_t obj, const std::string& name, double value) const {
   attr(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+  digest(obj, "@" + name, "f8", &value, sizeof value);
+}
+
+// The item's name: the object's path ("/" for the file, "/q" for a dataset) then `name`
+// ("@time" for an attribute, "" for the dataset itself): "/@time", "/q", "/q@long_name".
+void CheckpointH5::digest(hid_t obj, const std::string& name, std::string_view type, const void* bytes,
+                          size_t size) const {
+  char path[256] = {0};
+  const ssize_t n = check(H5Iget_name(obj, path, sizeof path), "H5Iget_name", name);
+  if (n <= 0 || static_cast<size_t>(n) >= sizeof path) fail("object name of '" + name + "' is out of range");
+  const std::string object = path;
+  const std::string item = object == "/" && !name.empty() ? "/" + name : object + name;
+  if (writing_) {
+    digests_.add(item, type, bytes, size);
+  } else if (digests_.reading()) {
+    if (const std::string why = digests_.check(item, type, bytes, size); !why.empty()) fail(why);
+  }
+}
+
+void CheckpointH5::finish_write(hid_t f) const {
+  H5Id t = string_type("digests");
+  const std::string text = digests_.text();
+  const char* s = text.c_str();
+  attr(f, "digests", t.get(), t.get(), &s);
+}
+
+bool CheckpointH5::begin_read(hid_t f) const {
+  if (check(H5Aexists(f, "digests"), "H5Aexists", "digests") <= 0) return false;
+  const std::string text = read_string_attr(f, "digests");  // not checked: nothing is expected yet
+  if (const std::string why = digests_.expect(text); !why.empty()) fail(why);
+  return true;
+}
+
+void CheckpointH5::finish_read() const {
+  const auto left = digests_.unchecked();
+  if (!left.empty()) fail("'" + left.front() + "' is in its digest list but was not found (the file is damaged)");
 }
 
 // A scalar attribute opened after checking that it exists, is scalar and of `cls`.
@@ -74,6 +113,7 @@ std::string CheckpointH5::read_string_attr(hid_t obj, const std::string& name) c
   check(H5Aread(a.get(), t.get(), &s), "H5Aread", name);
   std::string out = s ? s : "";
   if (s) H5free_memory(s);
+  digest(obj, "@" + name, "str", out.data(), out.size());
   return out;
 }
 
@@ -81,6 +121,7 @@ long long CheckpointH5::read_int_attr(hid_t obj, const std::string& name) const 
   H5Id a = open_scalar_attr(obj, name, H5T_INTEGER);
   long long v = 0;
   check(H5Aread(a.get(), H5T_NATIVE_LLONG, &v), "H5Aread", name);
+  digest(obj, "@" + name, "i8", &v, sizeof v);
   return v;
 }
 
@@ -88,6 +129,7 @@ double CheckpointH5::read_double_attr(hid_t obj, const std::string& name) const 
   H5Id a = open_scalar_attr(obj, name, H5T_FLOAT);
   double v = 0;
   check(H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v), "H5Aread", name);
+  digest(obj, "@" + name, "f8", &v, sizeof v);
   return v;
 }
 
@@ -95,19 +137,21 @@ bool CheckpointH5::has(hid_t f, const std::string& name) const {
   return check(H5Lexists(f, name.c_str(), H5P_DEFAULT), "H5Lexists", name) > 0;
 }
 
-void write_checkpoint_file(const std::string& path, const std::function<void(const CheckpointH5& w, hid_t f)>& body) {
+std::string write_checkpoint_file(const std::string& path, const std::function<void(const CheckpointH5& w, hid_t f)>& body) {
   const std::string tmp = temp_path_for(path);
   QuietHdf5Errors quiet;
   const CheckpointH5 w(path, true);
   try {
     H5Id file(w.check(H5Fcreate(tmp.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), "H5Fcreate", tmp), H5Fclose);
     body(w, file.get());
+    w.finish_write(file.get());
     w.check(H5Fclose(file.release()), "H5Fclose", tmp);
   } catch (...) {
     std::remove(tmp.c_str());
     throw;
   }
   commit_temp_file_now(tmp, path);
+  return w.file_digest();
 }
 
 H5Id open_checkpoint_file(const CheckpointH5& r, const std::string& missing_note) {
@@ -125,6 +169,32 @@ bool all_exact_floats(const std::vector<double>& v) {
   }
   return true;
 }
+
+namespace {
+
+// A digest's type: the stored type and the shape, e.g. "f8[4,6,10]".
+std::string type_tag(const char* type, std::initializer_list<hsize_t> dims) {
+  std::string out = std::string(type) + "[";
+  for (const hsize_t d : dims) out += (out.back() == '[' ? "" : ",") + std::to_string(d);
+  return out + "]";
+}
+
+// A dataset must be stored with the Fletcher-32 filter it was written with: one rewritten without
+// it reads without any check of its chunks.
+void require_fletcher32(const CheckpointH5& r, hid_t ds, const std::string& name) {
+  H5Id dcpl(r.check(H5Dget_create_plist(ds), "H5Dget_create_plist", name), H5Pclose);
+  const int n = r.check(H5Pget_nfilters(dcpl.get()), "H5Pget_nfilters", name);
+  for (int i = 0; i < n; ++i) {
+    unsigned flags = 0, config = 0;
+    size_t nelmts = 0;
+    if (H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &nelmts, nullptr, 0, nullptr, &config) ==
+        H5Z_FILTER_FLETCHER32)
+      return;
+  }
+  r.fail("dataset '" + name + "' is stored without its Fletcher-32 checksums");
+}
+
+}  // namespace
 
 void write_checkpoint_fields(const CheckpointH5& w, hid_t f, const std::string& name, const Fields& q, bool as_float,
                              const std::string& long_name) {
@@ -144,13 +214,16 @@ void write_checkpoint_fields(const CheckpointH5& w, hid_t f, const std::string& 
   if (as_float) {
     const std::vector<float> tmp(q.q.begin(), q.q.end());
     w.check(H5Dwrite(ds.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, tmp.data()), "H5Dwrite", name);
+    w.digest(ds.get(), "", type_tag("f4", {dims[0], dims[1], dims[2]}), tmp.data(), tmp.size() * sizeof(float));
   } else {
     w.check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, q.q.data()), "H5Dwrite", name);
+    w.digest(ds.get(), "", type_tag("f8", {dims[0], dims[1], dims[2]}), q.q.data(), q.q.size() * sizeof(double));
   }
   w.string_attr(ds.get(), "long_name", long_name);
 }
 
-Fields read_checkpoint_fields(const CheckpointH5& r, hid_t f, const std::string& name, int K, int Np) {
+Fields read_checkpoint_fields(const CheckpointH5& r, hid_t f, const std::string& name, int K, int Np,
+                              bool allow_float32) {
   if (!r.has(f, name)) r.fail("dataset '" + name + "' is missing");
   H5Id ds(r.check(H5Dopen2(f, name.c_str(), H5P_DEFAULT), "H5Dopen2", name), H5Dclose);
   H5Id sp(r.check(H5Dget_space(ds.get()), "H5Dget_space", name), H5Sclose);
@@ -166,15 +239,20 @@ Fields read_checkpoint_fields(const CheckpointH5& r, hid_t f, const std::string&
   const size_t size = H5Tget_size(t.get());  // 0 on error
   if (r.check(H5Tget_class(t.get()), "H5Tget_class", name) != H5T_FLOAT || (size != 4 && size != 8))
     r.fail("dataset '" + name + "' is not float32 or float64");
+  if (size == 4 && !allow_float32) r.fail("dataset '" + name + "' is float32 in a double-precision checkpoint");
+  require_fletcher32(r, ds.get(), name);
+  r.read_string_attr(ds.get(), "long_name");  // checked against its digest
   Fields q(K, Np);
   // every chunk must be there (a missing one would read as fill values, not as the saved state)
   if (H5Dget_storage_size(ds.get()) < q.q.size() * size) r.fail("dataset '" + name + "' is incomplete");
   if (size == 4) {
     std::vector<float> tmp(q.q.size());
     r.check(H5Dread(ds.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, tmp.data()), "H5Dread", name);
+    r.digest(ds.get(), "", type_tag("f4", {dims[0], dims[1], dims[2]}), tmp.data(), tmp.size() * sizeof(float));
     for (size_t i = 0; i < tmp.size(); ++i) q.q[i] = static_cast<double>(tmp[i]);
   } else {
     r.check(H5Dread(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, q.q.data()), "H5Dread", name);
+    r.digest(ds.get(), "", type_tag("f8", {dims[0], dims[1], dims[2]}), q.q.data(), q.q.size() * sizeof(double));
   }
   return q;
 }
@@ -186,6 +264,7 @@ void write_checkpoint_bytes(const CheckpointH5& w, hid_t f, const std::string& n
                   "H5Dcreate2", name),
           H5Dclose);
   if (n > 0) w.check(H5Dwrite(ds.get(), H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), "H5Dwrite", name);
+  w.digest(ds.get(), "", type_tag("u1", {n}), text.data(), text.size());
 }
 
 std::string read_checkpoint_bytes(const CheckpointH5& r, hid_t f, const std::string& name) {
@@ -197,8 +276,12 @@ std::string read_checkpoint_bytes(const CheckpointH5& r, hid_t f, const std::str
   hsize_t n = 0;
   r.check(H5Sget_simple_extent_dims(sp.get(), &n, nullptr), "H5Sget_simple_extent_dims", name);
   if (n > (hsize_t(1) << 31)) r.fail("dataset '" + name + "' is implausibly large");
+  H5Id t(r.check(H5Dget_type(ds.get()), "H5Dget_type", name), H5Tclose);
+  if (r.check(H5Tget_class(t.get()), "H5Tget_class", name) != H5T_INTEGER || H5Tget_size(t.get()) != 1)
+    r.fail("dataset '" + name + "' is not uint8");
   std::string text(n, '\0');
   if (n > 0) r.check(H5Dread(ds.get(), H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), "H5Dread", name);
+  r.digest(ds.get(), "", type_tag("u1", {n}), text.data(), text.size());
   return text;
 }
 
@@ -216,6 +299,7 @@ void write_flat(const CheckpointH5& w, hid_t f, const std::string& name, hsize_t
                   name),
           H5Dclose);
   w.check(H5Dwrite(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "H5Dwrite", name);
+  w.digest(ds.get(), "", type_tag(file_type == H5T_IEEE_F64LE ? "f8" : "i8", {n}), data, n * 8);
   w.string_attr(ds.get(), "long_name", long_name);
 }
 
@@ -234,9 +318,12 @@ std::vector<T> read_flat(const CheckpointH5& r, hid_t f, const std::string& name
   hsize_t n = 0;
   r.check(H5Sget_simple_extent_dims(sp.get(), &n, nullptr), "H5Sget_simple_extent_dims", name);
   if (n > (hsize_t(1) << 34)) r.fail("dataset '" + name + "' is implausibly large");
+  require_fletcher32(r, ds.get(), name);
+  r.read_string_attr(ds.get(), "long_name");  // checked against its digest
   std::vector<T> v(n);
   if (H5Dget_storage_size(ds.get()) < n * sizeof(T)) r.fail("dataset '" + name + "' is incomplete");
   if (n > 0) r.check(H5Dread(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "H5Dread", name);
+  r.digest(ds.get(), "", type_tag(cls == H5T_FLOAT ? "f8" : "i8", {n}), v.data(), n * sizeof(T));
   return v;
 }
 

@@ -15,11 +15,11 @@ namespace dgmax {
 namespace {
 
 constexpr const char* kPieceFormat = "dgmax-checkpoint-piece";
-constexpr long long kPieceVersion = 1;
+constexpr long long kPieceVersion = 2;  // 1: the same without digests (before 2026-12-06)
 
 }  // namespace
 
-std::string write_checkpoint_piece(const std::string& dir, const CheckpointPiece& p, bool single) {
+std::string write_checkpoint_piece(const std::string& dir, const CheckpointPiece& p, bool single, std::string* digest) {
   const long long K = static_cast<long long>(p.element.size()), L = static_cast<long long>(p.aux_element.size());
   DGMAX_ASSERT(K > 0 && K <= std::numeric_limits<int>::max() && p.q.K == K && p.res.K == K && p.q.Np > 0 &&
                    p.res.Np == p.q.Np && p.q.q.size() == static_cast<size_t>(K) * kNumComponents * p.q.Np &&
@@ -31,7 +31,7 @@ std::string write_checkpoint_piece(const std::string& dir, const CheckpointPiece
   const std::string path = checkpoint_piece_path(dir, p.step, p.piece);
   const bool as_float = single && all_exact_floats(p.q.q) && all_exact_floats(p.res.q);
   // durable before the record says the set is complete
-  write_checkpoint_file(path, [&](const CheckpointH5& w, hid_t f) {
+  const std::string d = write_checkpoint_file(path, [&](const CheckpointH5& w, hid_t f) {
     w.string_attr(f, "format", kPieceFormat);
     w.int_attr(f, "format_version", kPieceVersion);
     w.string_attr(f, "set_id", p.set_id);
@@ -50,20 +50,24 @@ std::string write_checkpoint_piece(const std::string& dir, const CheckpointPiece
       write_checkpoint_doubles(w, f, "aux", p.aux, "PML auxiliary fields, then their LSERK4 residual [2][L][A]");
     }
   });
+  if (digest) *digest = d;
   return path;
 }
 
-CheckpointPiece read_checkpoint_piece(const std::string& path, bool with_state) {
+CheckpointPiece read_checkpoint_piece(const std::string& path, bool with_state, bool allow_float32) {
   QuietHdf5Errors quiet;
   const CheckpointH5 r(path, false);
   H5Id file = open_checkpoint_file(r, " (the checkpoint set is incomplete)");
   const hid_t f = file.get();
+  const bool digested = r.begin_read(f);  // then every value is checked before it is used
   if (r.read_string_attr(f, "format") != kPieceFormat)
     r.fail("not a piece of a dgmax checkpoint (format is not '" + std::string(kPieceFormat) + "')");
   if (const long long v = r.read_int_attr(f, "format_version"); v != kPieceVersion)
     r.fail("checkpoint piece format version " + std::to_string(v) + " is not supported (this build reads version " +
            std::to_string(kPieceVersion) + ")");
+  if (!digested) r.fail("its digest list (attribute 'digests') is missing");
   CheckpointPiece p;
+  p.digest = r.file_digest();
   p.set_id = r.read_string_attr(f, "set_id");
   p.step = r.read_int_attr(f, "step");
   p.piece = r.read_int_attr(f, "piece");
@@ -83,13 +87,14 @@ CheckpointPiece read_checkpoint_piece(const std::string& path, bool with_state) 
       r.fail("dataset 'aux_element' is not [L] = [" + std::to_string(L) + "]");
   }
   if (with_state) {
-    p.q = read_checkpoint_fields(r, f, "q", static_cast<int>(K), static_cast<int>(Np));
-    p.res = read_checkpoint_fields(r, f, "res", static_cast<int>(K), static_cast<int>(Np));
+    p.q = read_checkpoint_fields(r, f, "q", static_cast<int>(K), static_cast<int>(Np), allow_float32);
+    p.res = read_checkpoint_fields(r, f, "res", static_cast<int>(K), static_cast<int>(Np), allow_float32);
     if (L > 0) {
       p.aux = read_checkpoint_doubles(r, f, "aux");
       if (p.aux.size() != static_cast<size_t>(2 * L * p.aux_per_element))
         r.fail("dataset 'aux' is not [2][L][A] = [2][" + std::to_string(L) + "][" + std::to_string(p.aux_per_element) + "]");
     }
+    r.finish_read();  // every item of the file was read and matched its digest
   }
   r.check(H5Fclose(file.release()), "H5Fclose");
   return p;

@@ -14,6 +14,7 @@
 #include "solver/parallel/comm.hpp"
 #include "solver/physics/pml.hpp"
 #include "solver/util/error.hpp"
+#include "solver/util/printable.hpp"
 
 namespace dgmax {
 namespace {
@@ -50,6 +51,14 @@ void copy_aux_row(const std::vector<double>& from, size_t from_L, size_t from_s,
                 to.begin() + static_cast<long>((half * to_L + to_s) * A));
 }
 
+// Every rank's `text`, in rank order, on every rank (one broadcast per rank: a few per checkpoint).
+std::vector<std::string> gather_texts(const Comm& comm, const std::string& text) {
+  std::vector<std::string> out;
+  for (int r = 0; r < comm.size(); ++r)  // only rank r offers a text: first_text gives rank r's
+    out.push_back(comm.first_text(comm.rank() == r ? text : std::string()));
+  return out;
+}
+
 [[noreturn]] void unreadable(const std::string& file, const std::string& why) {
   throw UserError("cannot read checkpoint '" + file + "': " + why);
 }
@@ -79,6 +88,8 @@ void check_piece(const std::string& file, const std::string& piece_file, const C
   if (piece.set_id != rec.set.set_id || piece.step != rec.step || piece.piece != j || piece.pieces != rec.set.pieces)
     unreadable(file, "its piece '" + piece_file +
                          "' belongs to another checkpoint (another run's, or one cut short): the set is incomplete");
+  if (piece.digest != rec.set.piece_digests[n])
+    unreadable(file, "its piece '" + piece_file + "' is not the one the record lists (its digest differs)");
   if (static_cast<long long>(piece.element.size()) != rec.set.piece_elements[n] ||
       static_cast<long long>(piece.aux_element.size()) != rec.set.piece_layer_elements[n])
     unreadable(file, "its piece '" + piece_file + "' holds other element counts than the record says");
@@ -103,18 +114,19 @@ void take_from_pieces(const std::string& dir, const std::string& file, const Che
   const bool own_piece_only =
       rec.set.pieces == comm.size() && !e.partition_hash.empty() && rec.set.partition_hash == e.partition_hash;
   const size_t A = static_cast<size_t>(e.aux_per_element);
+  const bool single = rec.id.precision == "single";  // a double run's state is never float32
   for (long long j = 0; j < rec.set.pieces; ++j) {
     if (own_piece_only && j != comm.rank()) continue;
     const std::string piece_file = checkpoint_piece_path(dir, rec.step, j);
     if (!own_piece_only) {  // its element list first: most pieces hold none of this rank's elements
-      const CheckpointPiece head = read_checkpoint_piece(piece_file, false);
+      const CheckpointPiece head = read_checkpoint_piece(piece_file, false, single);
       check_piece(file, piece_file, head, rec, j, e, false);
       const auto mine = [](const std::unordered_map<long long, size_t>& at, const std::vector<long long>& ids) {
         return std::any_of(ids.begin(), ids.end(), [&](long long g) { return at.count(g) > 0; });
       };
       if (!mine(owned_at, head.element) && !mine(layer_at, head.aux_element)) continue;
     }
-    const CheckpointPiece piece = read_checkpoint_piece(piece_file, true);
+    const CheckpointPiece piece = read_checkpoint_piece(piece_file, true, single);
     check_piece(file, piece_file, piece, rec, j, e, true);
     for (size_t i = 0; i < piece.element.size(); ++i)
       if (const auto it = owned_at.find(piece.element[i]); it != owned_at.end()) {
@@ -176,9 +188,9 @@ std::string write_rank_checkpoint(const std::string& dir, Checkpoint c, RankStat
   piece.aux_element = e.layer;
   piece.aux_per_element = e.aux_per_element;
   piece.aux = std::move(state.aux);
-  std::string why;
+  std::string why, digest;
   try {
-    write_checkpoint_piece(dir, piece, c.id.precision == "single");
+    write_checkpoint_piece(dir, piece, c.id.precision == "single", &digest);
   } catch (const UserError& ex) {
     why = ex.message();
   }
@@ -191,6 +203,7 @@ std::string write_rank_checkpoint(const std::string& dir, Checkpoint c, RankStat
   c.set.partition_hash = e.partition_hash;
   c.set.piece_elements = comm.gather_all(static_cast<long long>(e.owned.size()));
   c.set.piece_layer_elements = comm.gather_all(static_cast<long long>(e.layer.size()));
+  c.set.piece_digests = gather_texts(comm, digest);
   std::string path = checkpoint_path(dir, c.step);
   if (comm.root()) try {
       path = write_checkpoint(dir, c);  // and the older sets go, records first
@@ -202,7 +215,8 @@ std::string write_rank_checkpoint(const std::string& dir, Checkpoint c, RankStat
   return path;
 }
 
-RestartPoint read_rank_checkpoint(const std::string& dir, const CheckpointIdentity& now, const RankElements& e) {
+RestartPoint read_rank_checkpoint(const std::string& dir, const CheckpointIdentity& now, const RankElements& e,
+                                  const std::function<std::string(const Checkpoint&)>& accept) {
   const Comm& comm = world();
   std::ostringstream elsewhere;  // the other ranks' warnings: rank 0 says them
   // the whole layer in global order: the rows of a one-rank checkpoint's /aux (collective: before
@@ -225,6 +239,15 @@ RestartPoint read_rank_checkpoint(const std::string& dir, const CheckpointIdenti
     rp.mismatch = describe_mismatch(c, now);
     rp.q = rp.res = Fields();
     rp.aux.clear();
+    if (rp.mismatch.empty() && accept) {  // the progress record: a damaged one falls back too
+      try {
+        why = accept(c);
+      } catch (const std::exception& ex) {
+        why = printable_text(ex.what());
+      }
+      if (!why.empty()) why = "cannot use checkpoint '" + file + "': " + why;
+      if (!(why = comm.first_text(why)).empty()) return why;
+    }
     if (rp.mismatch.empty()) {
       try {
         if (c.set.pieces == 0 && !comm.parallel()) {  // the one-rank file on one rank: its state as it is

@@ -17,6 +17,7 @@
 // pieces that hold some of its elements.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -64,7 +65,11 @@ struct RestartPoint {
 // The newest checkpoint of `dir` whose files are complete and read on every rank (a one-rank file,
 // or a set written on any number of ranks); an older one is tried, with a warning from rank 0,
 // when one is not (a piece missing, damaged or of another set). `now`: this run's identity.
+// `accept`, when given, is asked about each checkpoint that reads and fits this run: "" takes it,
+// else why not (its progress record does not hold together), and the previous one is tried. A
+// checkpoint that reads but does not fit (`mismatch`) is returned as it is: another run's.
 // Collective. UserError (on every rank) when `dir` has no checkpoint that reads.
-RestartPoint read_rank_checkpoint(const std::string& dir, const CheckpointIdentity& now, const RankElements& e);
+RestartPoint read_rank_checkpoint(const std::string& dir, const CheckpointIdentity& now, const RankElements& e,
+                                  const std::function<std::string(const Checkpoint&)>& accept = {});
 
 }  // namespace dgmax

@@ -58,9 +58,9 @@ Checkpoint make_record(long long step, const std::string& set_id) {
   c.id.N = 2;
   c.id.Np = 10;
   c.id.dt = 0.1;
-  c.id.t_final = 1;
+  c.id.t_final = 1000;
   c.step = step;
-  c.time = 0.1 * static_cast<double>(step);
+  for (long long s = 0; s < step; ++s) c.time += c.id.dt;  // the run's sum (checkpoint.hpp)
   c.progress = "{\"csv\": \"step,t,energy\\n\"}";
   c.set.pieces = 2;
   c.set.set_id = set_id;
@@ -68,12 +68,15 @@ Checkpoint make_record(long long step, const std::string& set_id) {
   c.set.partition_hash = "abc";
   c.set.piece_elements = {4, 4};
   c.set.piece_layer_elements = {1, 1};
+  c.set.piece_digests = {std::string(64, '0'), std::string(64, '0')};  // write_set: the pieces' own
   return c;
 }
 
 void write_set(const std::string& dir, long long step, const std::string& set_id) {
-  for (long long r = 0; r < 2; ++r) write_checkpoint_piece(dir, make_piece(step, r, 2, 4, 1, set_id), false);
-  write_checkpoint(dir, make_record(step, set_id));
+  Checkpoint c = make_record(step, set_id);
+  for (long long r = 0; r < 2; ++r)
+    write_checkpoint_piece(dir, make_piece(step, r, 2, 4, 1, set_id), false, &c.set.piece_digests[static_cast<size_t>(r)]);
+  write_checkpoint(dir, c);
 }
 
 std::vector<std::string> names_in(const std::string& dir) {
@@ -172,7 +175,7 @@ TEST(CheckpointRecord, CarriesTheSetAndNoState) {
     H5Aclose(a);
     H5Fclose(f);
   }
-  expect_user_error([&] { read_checkpoint(path); }, {path, "the pieces hold 8 elements, not K = 9"});
+  expect_user_error([&] { read_checkpoint(path); }, {path, "'/@K' does not match its digest"});
 }
 
 TEST(CheckpointRecord, TheNewestTwoSetsAreKeptWithTheirPieces) {

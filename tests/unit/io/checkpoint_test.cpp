@@ -1,6 +1,7 @@
 // Checkpoint files (solver/io/checkpoint): bitwise round trip (double, and float storage for single
 // precision), only the newest two kept, a truncated or corrupt newest falls back to the previous
-// one, sizes in the file are never trusted, mismatches are described, temporary names are unique.
+// one, every attribute and dataset proven by its digest, sizes, types and the time in the file
+// never trusted, mismatches are described, temporary names are unique.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
@@ -16,6 +17,7 @@
 #include "expect_user_error.hpp"
 #include "io_test_util.hpp"
 #include "solver/io/checkpoint.hpp"
+#include "solver/io/checkpoint_digest.hpp"
 
 using namespace dgmax;
 using namespace dgmax::test;
@@ -34,7 +36,7 @@ CheckpointIdentity identity(int K = 5, int N = 2) {
   id.N = N;
   id.Np = (N + 1) * (N + 2) * (N + 3) / 6;
   id.dt = 0.1;
-  id.t_final = 1.0 / 3.0;
+  id.t_final = 1e12 / 3.0;
   return id;
 }
 
@@ -55,7 +57,11 @@ Checkpoint make_checkpoint(long long step, unsigned seed = 1, const CheckpointId
   Checkpoint c;
   c.id = id;
   c.step = step;
-  c.time = step * 0.1 + 1e-17;
+  c.time = 0;  // the run's sum of its steps (checkpoint.hpp), past 2^24 steps step * dt
+  if (step <= (1LL << 24))
+    for (long long s = 0; s < step; ++s) c.time += id.dt;
+  else
+    c.time = static_cast<double>(step) * id.dt;
   c.q = random_fields(static_cast<int>(id.K), id.Np, seed, id.precision == "single");
   c.res = random_fields(static_cast<int>(id.K), id.Np, seed + 1000, id.precision == "single");
   return c;
@@ -88,6 +94,69 @@ std::vector<std::string> names(const std::vector<std::string>& paths) {
 void truncate_file(const std::string& path, double fraction) {
   const auto size = fs::file_size(path);
   fs::resize_file(path, static_cast<uintmax_t>(size * fraction));
+}
+
+
+// Attribute `name` of the file's root set to `value` (of HDF5 type `mem`), its digest left as is.
+void set_attr(const std::string& path, const char* name, hid_t mem, const void* value) {
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  const hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+  H5Awrite(a, mem, value);
+  H5Aclose(a);
+  H5Fclose(f);
+}
+
+std::string string_attr(const std::string& path, const char* name) {
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+  const hid_t t = H5Aget_type(a);
+  char* s = nullptr;
+  H5Aread(a, t, &s);
+  std::string out = s ? s : "";
+  H5free_memory(s);
+  H5Tclose(t);
+  H5Aclose(a);
+  H5Fclose(f);
+  return out;
+}
+
+// The digest line of root attribute `name` replaced by that of `type` and `bytes`: the file is
+// then well-formed, only its content altered.
+void redigest(const std::string& path, const std::string& name, const char* type, const void* bytes, size_t size) {
+  CheckpointDigests d;
+  d.add("/@" + name, type, bytes, size);
+  const std::string line = d.text();
+  std::string text = string_attr(path, "digests");
+  const auto at = text.find("/@" + name + " ");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, text.find('\n', at) + 1 - at, line);
+  const char* s = text.c_str();
+  const hid_t t = H5Tcopy(H5T_C_S1);
+  H5Tset_size(t, H5T_VARIABLE);
+  H5Tset_cset(t, H5T_CSET_UTF8);
+  set_attr(path, "digests", t, &s);
+  H5Tclose(t);
+}
+
+void patch_int(const std::string& path, const std::string& name, long long v) {
+  set_attr(path, name.c_str(), H5T_NATIVE_LLONG, &v);
+  redigest(path, name, "i8", &v, sizeof v);
+}
+
+void patch_double(const std::string& path, const std::string& name, double v) {
+  set_attr(path, name.c_str(), H5T_NATIVE_DOUBLE, &v);
+  redigest(path, name, "f8", &v, sizeof v);
+}
+
+void patch_string(const std::string& path, const std::string& name, const std::string& v) {
+  const char* s = v.c_str();
+  const hid_t t = H5Tcopy(H5T_C_S1);
+  H5Tset_size(t, H5T_VARIABLE);
+  H5Tset_cset(t, H5T_CSET_UTF8);
+  set_attr(path, name.c_str(), t, &s);
+  H5Tclose(t);
+  redigest(path, name, "str", v.data(), v.size());
 }
 
 }  // namespace
@@ -235,28 +304,66 @@ TEST(Checkpoint, FileNamedForAnotherStepIsRefused) {
 
 TEST(Checkpoint, SizesInTheFileAreValidatedAgainstTheDatasets) {
   // a checkpoint whose datasets do not match its K: written by hand as q of another K would be
-  // refused by write_checkpoint, so write a valid one and patch the K attribute
+  // refused by write_checkpoint, so write a valid one and patch the K attribute (and its digest:
+  // well-formed but altered content)
   TempDir dir("ckpt_sizes");
   const std::string path = write_checkpoint(dir.str(), make_checkpoint(1, 1, identity(5, 2)));
-  {
-    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-    ASSERT_GE(f, 0);
-    const hid_t a = H5Aopen(f, "K", H5P_DEFAULT);
-    const long long K = 6;
-    H5Awrite(a, H5T_NATIVE_LLONG, &K);
-    H5Aclose(a);
-    H5Fclose(f);
-  }
+  patch_int(path, "K", 6);
   expect_user_error([&] { read_checkpoint(path); }, {path, "[6][6][10]", "[5][6][10]"});
+  patch_int(path, "Np", 11);
+  expect_user_error([&] { read_checkpoint(path); }, {path, "Np = 11", "order N = 2"});
+}
+
+// An attribute changed without its digest: refused, naming the item, before its value is used
+// (a flipped bit of dt is a damaged file, not another run's).
+TEST(Checkpoint, AnAttributeThatDoesNotMatchItsDigestIsNamed) {
+  TempDir dir("ckpt_digest");
+  const std::string path = write_checkpoint(dir.str(), make_checkpoint(3));
+  const double dt = std::nextafter(0.1, 1.0);
+  set_attr(path, "dt", H5T_NATIVE_DOUBLE, &dt);
+  test::expect_hinted_user_error([&] { read_checkpoint(path); }, {path, "'/@dt' does not match its digest", "damaged"});
+}
+
+TEST(Checkpoint, EveryAttributeAndDatasetIsInTheDigestList) {
+  TempDir dir("ckpt_list");
+  Checkpoint c = make_checkpoint(2);
+  c.aux = {1, 2, 3};
+  c.progress = "{}";
+  const std::string path = write_checkpoint(dir.str(), c);
+  std::string text = string_attr(path, "digests");
+  std::vector<std::string> items;
+  for (size_t at = 0, end; (end = text.find('\n', at)) != std::string::npos; at = end + 1)
+    items.push_back(text.substr(at, text.find(' ', at) - at));
+  const std::vector<std::string> expected = {
+      "/@format", "/@format_version", "/@dgmax_version", "/@config_hash", "/@mesh_fingerprint", "/@backend",
+      "/@precision", "/@K", "/@N", "/@Np", "/@dt", "/@t_final", "/@step", "/@time", "/q", "/q@long_name",
+      "/res", "/res@long_name", "/progress", "/aux", "/aux@long_name"};
+  EXPECT_EQ(items, expected);
+}
+
+// Well-formed but altered content (its digest rewritten too) is still checked: the time must be
+// the sum of the steps, a double run's state float64, the version one with digests.
+TEST(Checkpoint, WellFormedButAlteredContentIsRefused) {
+  TempDir dir("ckpt_altered");
+  std::string path = write_checkpoint(dir.str(), make_checkpoint(30));
+  patch_double(path, "time", 1.84);  // step 30 of dt = 0.1 is about 3
+  expect_user_error([&] { read_checkpoint(path); }, {path, "time 1.84 is not the time of step 30"});
+  // a float32 state in a double-precision checkpoint
+  CheckpointIdentity id = identity();
+  id.precision = "single";
+  Checkpoint single = make_checkpoint(31, 2, id);
+  path = write_checkpoint(dir.str(), single);
+  patch_string(path, "precision", "double");
+  expect_user_error([&] { read_checkpoint(path); }, {path, "float32 in a double-precision checkpoint"});
+  // a checkpoint of the format before digests: refused, naming the version
+  path = write_checkpoint(dir.str(), make_checkpoint(32));
+  patch_int(path, "format_version", 1);
   {
     const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-    const hid_t a = H5Aopen(f, "Np", H5P_DEFAULT);
-    const long long Np = 11;
-    H5Awrite(a, H5T_NATIVE_LLONG, &Np);
-    H5Aclose(a);
+    H5Adelete(f, "digests");
     H5Fclose(f);
   }
-  expect_user_error([&] { read_checkpoint(path); }, {path, "Np = 11", "order N = 2"});
+  expect_user_error([&] { read_checkpoint(path); }, {path, "format version 1 is not supported", "without digests"});
 }
 
 TEST(Checkpoint, WritingMismatchedFieldsIsABug) {
@@ -290,7 +397,7 @@ TEST(Checkpoint, DescribesEveryMismatch) {
       "backend: checkpoint cpu, config cuda",
       "precision: checkpoint double, config single",
       "time step dt: checkpoint 0.1, config 0.2",
-      "final time t_final: checkpoint 0.3333333333333333, config 2",
+      "final time t_final: checkpoint 333333333333.3333, config 2",
   };
   EXPECT_EQ(d, expected);
   // one ulp of dt is a difference

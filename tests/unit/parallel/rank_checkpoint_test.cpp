@@ -33,7 +33,7 @@ CheckpointIdentity identity() {
   id.N = 2;
   id.Np = kNp;
   id.dt = 0.1;
-  id.t_final = 1;
+  id.t_final = 1000;
   return id;
 }
 
@@ -63,7 +63,7 @@ std::string write_three_rank_set(const std::string& dir, long long step, const W
   Checkpoint rec;
   rec.id = identity();
   rec.step = step;
-  rec.time = 0.1 * static_cast<double>(step);
+  for (long long s = 0; s < step; ++s) rec.time += rec.id.dt;  // the run's sum (checkpoint.hpp)
   rec.progress = "{}";
   rec.set.pieces = 3;
   rec.set.set_id = set_id;
@@ -94,7 +94,8 @@ std::string write_three_rank_set(const std::string& dir, long long step, const W
                     p.aux.begin() + static_cast<long>((half * slots.size() + i) * kA));
     rec.set.piece_elements.push_back(static_cast<long long>(p.element.size()));
     rec.set.piece_layer_elements.push_back(static_cast<long long>(p.aux_element.size()));
-    write_checkpoint_piece(dir, p, false);
+    rec.set.piece_digests.emplace_back();
+    write_checkpoint_piece(dir, p, false, &rec.set.piece_digests.back());
   }
   return write_checkpoint(dir, rec);
 }
