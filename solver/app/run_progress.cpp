@@ -57,7 +57,12 @@ RunProgress parse_progress(const Checkpoint& c, const ProgressRules& rules) {
   }
   const double t = c.time;
   // energy.csv: step, t, energy[, errors]; a checkpoint's step is always sampled
-  const auto rows = parse_csv_numbers(p.csv, rules.csv_header, "energy.csv");
+  std::vector<std::vector<double>> rows;
+  try {
+    rows = parse_csv_numbers(p.csv, rules.csv_header, "energy.csv");
+  } catch (const std::runtime_error& e) {
+    bad(e.what());
+  }
   if (rows.empty() || static_cast<long long>(rows.size()) != p.samples)
     bad(std::to_string(rows.size()) + " rows of energy.csv for " + std::to_string(p.samples) + " samples");
   for (size_t i = 0; i < rows.size(); ++i) {

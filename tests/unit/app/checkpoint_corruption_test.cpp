@@ -18,6 +18,7 @@
 
 #include "checkpoint_items.hpp"
 #include "run_cli.hpp"
+#include "solver/io/checkpoint_digest.hpp"
 
 using dgmax::test::CliResult;
 using dgmax::test::read_all;
@@ -55,9 +56,9 @@ std::map<std::string, std::string> h5_datasets(const std::string& path) {
   std::map<std::string, std::string> out;
   const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) return out;
-  H5Ovisit3(
+  H5Ovisit2(
       f, H5_INDEX_NAME, H5_ITER_INC,
-      [](hid_t obj, const char* name, const H5O_info2_t* info, void* op) -> herr_t {
+      [](hid_t obj, const char* name, const H5O_info_t* info, void* op) -> herr_t {
         if (info->type != H5O_TYPE_DATASET) return 0;
         const hid_t d = H5Dopen2(obj, name, H5P_DEFAULT);
         const hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
@@ -179,6 +180,86 @@ TEST_F(CheckpointCorruption, NoIntactCheckpointIsARecordedRefusal) {
   const auto s = nlohmann::json::parse(read_all(a + "/summary.json"));
   EXPECT_EQ(s["status"], "failed");
   EXPECT_NE(s["error"].get<std::string>().find("no valid checkpoint"), std::string::npos);
+}
+
+// /progress of checkpoint `path` replaced by `text`, its digest too: a well-formed file whose
+// progress record is altered (as a writer's bug or a hand edit would leave it).
+void rewrite_progress(const std::string& path, const std::string& text) {
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  H5Ldelete(f, "progress", H5P_DEFAULT);
+  const hsize_t n = text.size();
+  const hid_t sp = H5Screate_simple(1, &n, nullptr);
+  const hid_t d = H5Dcreate2(f, "progress", H5T_STD_U8LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dwrite(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data());
+  H5Dclose(d);
+  H5Sclose(sp);
+  const hid_t a = H5Aopen(f, "digests", H5P_DEFAULT), t = H5Aget_type(a);
+  char* s = nullptr;
+  H5Aread(a, t, &s);
+  std::string list = s;
+  H5free_memory(s);
+  dgmax::CheckpointDigests line;
+  line.add("/progress", "u1[" + std::to_string(n) + "]", text.data(), text.size());
+  const auto at = list.find("/progress ");
+  list.replace(at, list.find('\n', at) + 1 - at, line.text());
+  const char* c = list.c_str();
+  H5Awrite(a, t, &c);
+  H5Tclose(t);
+  H5Aclose(a);
+  H5Fclose(f);
+}
+
+// A progress record that does not hold together is a damaged checkpoint, not another run's: the
+// previous checkpoint is taken with a warning saying what failed, and the run ends as the
+// uninterrupted one did.
+TEST_F(CheckpointCorruption, AnInconsistentProgressRecordFallsBack) {
+  const std::string a = dir_ + "/a";
+  ASSERT_EQ(run_dgmax("run -q " + config_ + " --output " + a).code, 0);
+  std::vector<std::string> checkpoints;
+  for (const auto& e : fs::directory_iterator(a))
+    if (e.path().filename().string().rfind("checkpoint_", 0) == 0) checkpoints.push_back(e.path().filename().string());
+  std::sort(checkpoints.begin(), checkpoints.end());
+  ASSERT_EQ(checkpoints.size(), 2u);
+  const std::string energy = read_all(a + "/energy.csv");
+  nlohmann::json good;
+  {
+    const hid_t f = H5Fopen((a + "/" + checkpoints[1]).c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t d = H5Dopen2(f, "progress", H5P_DEFAULT), sp = H5Dget_space(d);
+    std::string text(static_cast<size_t>(H5Sget_simple_extent_npoints(sp)), '\0');
+    H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data());
+    H5Sclose(sp);
+    H5Dclose(d);
+    H5Fclose(f);
+    good = nlohmann::json::parse(text);
+  }
+  auto with = [&](const char* key, const nlohmann::json& v) {
+    nlohmann::json j = good;
+    j[key] = v;
+    return j.dump();
+  };
+  std::string csv = good["csv"].get<std::string>();
+  const std::string ragged = csv.substr(0, csv.size() - 1) + ",1\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{\"csv\": \"step,t", "its progress record"},
+      {with("next_snapshot", -1), "next snapshot index -1"},
+      {with("csv", ragged), "6 fields where the header has 5"},
+      {with("samples", good["samples"].get<long long>() + 1), "samples"},
+      {with("guard", {1, 2}), "energy guard"}};
+  for (const auto& [text, what] : cases) {
+    SCOPED_TRACE(what);
+    const std::string b = dir_ + "/b";
+    fs::remove_all(b);
+    fs::copy(a, b, fs::copy_options::recursive);
+    fs::remove(b + "/energy.csv");
+    rewrite_progress(b + "/" + checkpoints[1], text);
+    const CliResult r = run_dgmax("run -q " + config_ + " --restart " + b);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("warning: cannot use checkpoint '" + b + "/" + checkpoints[1] + "': its progress record"),
+              std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+    EXPECT_EQ(read_all(b + "/energy.csv"), energy);
+  }
 }
 
 }  // namespace

@@ -192,6 +192,7 @@ TEST(Checkpoint, SinglePrecisionStoresFloatsExactly) {
   Checkpoint s = d;
   s.id = id;
   s.step = 2;
+  s.time += id.dt;  // the time of step 2
   const auto dsize = fs::file_size(write_checkpoint(dir.str(), d));
   const auto ssize = fs::file_size(write_checkpoint(dir.str(), s));
   EXPECT_LT(ssize, dsize * 3 / 4) << "single-precision checkpoints are stored as float";
