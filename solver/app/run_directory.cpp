@@ -291,9 +291,9 @@ RunDirectory::RunDirectory(std::string dir, RunOutputs outputs, ClaimMode mode, 
                       "--restart takes the output directory of a run that wrote checkpoints");
     outputs_.merge(outputs_of_manifest(earlier, outputs_.stem));
   } else {
-    const RunOutputs theirs =
-        earlier.is_null() ? RunOutputs{} : outputs_of_manifest(earlier, outputs_.stem);  // none without a manifest
-    const std::vector<std::string> earlier_files = owned_files(root, theirs);
+    // without a dgmax manifest there is no earlier run: nothing is its
+    const std::vector<std::string> earlier_files =
+        earlier.is_null() ? std::vector<std::string>{} : owned_files(root, outputs_of_manifest(earlier, outputs_.stem));
     // what this run would write over that is not the earlier run's: never a link, device or
     // directory; a regular file only when --overwrite asks for it
     std::vector<std::string> not_regular, unrecorded;

@@ -336,13 +336,15 @@ TEST_F(RunReliability, AFileNamedPreviousIsRefusedNotDeleted) {
 TEST_F(RunReliability, AFileTheRunWouldReplaceIsRefusedUnlessRecorded) {
   fs::create_directories(out_);
   std::ofstream(out_ + "/summary.json") << "my summary";
+  std::ofstream(out_ + "/checkpoint_000000000005.h5") << "not a run's";
   CliResult r = run(kCavity);
   EXPECT_EQ(r.code, 1) << r.err;
-  EXPECT_NE(r.err.find(out_ + " holds summary.json, which this run would replace and no earlier dgmax run there "
-                       "recorded as its own (no dgmax run.json)"),
+  EXPECT_NE(r.err.find(out_ + " holds checkpoint_000000000005.h5, summary.json, which this run would replace and no "
+                       "earlier dgmax run there recorded as its own (no dgmax run.json)"),
             std::string::npos)
       << r.err;
   EXPECT_EQ(read_all(out_ + "/summary.json"), "my summary");
+  EXPECT_EQ(read_all(out_ + "/checkpoint_000000000005.h5"), "not a run's");
   EXPECT_FALSE(fs::exists(out_ + "/run.json"));
   // a link where the run writes probes.csv, and its target: refused also with --overwrite
   std::ofstream(dir_ + "/target.csv") << "elsewhere";
@@ -368,6 +370,7 @@ TEST_F(RunReliability, AFileTheRunWouldReplaceIsRefusedUnlessRecorded) {
   fs::remove(out_ + "/energy.csv");
   ASSERT_TRUE(succeeded(run(kCavity, "--overwrite")));
   EXPECT_EQ(summary()["status"], "finished");
+  EXPECT_FALSE(fs::exists(out_ + "/checkpoint_000000000005.h5"));
   EXPECT_EQ(read_all(dir_ + "/target.csv"), "elsewhere");
 }
 
