@@ -77,6 +77,8 @@ void run_bench(const BenchOptions& opt) {
     throw UserError("--precision must be double or single, got '" + opt.precision + "'", {},
                     "write --precision double or --precision single");
   const bool single = opt.precision == "single";
+  // a --json that is a device, link or directory is refused before the runs, not after them
+  if (!opt.json.empty()) require_replaceable_target(opt.json, "--json");
   if (opt.steps_given && (opt.steps < 1 || opt.steps > kMaxBenchSteps))
     throw UserError("--steps must be between 1 and " + std::to_string(kMaxBenchSteps) + ", got " +
                         std::to_string(opt.steps),

@@ -138,6 +138,8 @@ void run_tune(const TuneOptions& opt) {
                     "write --backend cuda (the GPU's kernel plans) or --backend cpu (the generated cpu backend's)");
   const bool cpu = opt.backend == "cpu";
   if (opt.config.empty()) parse_orders(opt.orders);
+  // a --json that is a device, link or directory is refused before the search, not after it
+  if (!opt.json.empty()) require_replaceable_target(opt.json, "--json");
   std::string why;
   if (!cpu && !cuda::driver_available(&why))
     throw UserError("dgmax tune searches plans of the cuda backend, which needs an NVIDIA GPU: " + why, {},

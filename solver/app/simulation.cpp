@@ -548,7 +548,7 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   // claims it; the other ranks write their pieces into it once it is claimed)
   std::optional<RunDirectory> dir;
   if (comm.root()) {
-    dir.emplace(out_dir, "fields",
+    dir.emplace(out_dir, RunOutputs::of(cfg, "fields"),
                 restart ? ClaimMode::Continue : opt.overwrite ? ClaimMode::Overwrite : ClaimMode::MoveAside,
                 nlohmann::json{{"dgmax", DGMAX_VERSION}, {"config", cfg.path}, {"config_sha256", opt.config_hash}});
     if (dir->cleared_files() > 0 && !opt.quiet)
@@ -584,6 +584,10 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     if (snapshots) summary["outputs"] = {{"snapshots", snapshots->files()}, {"pvd", snapshots->pvd_path()}};
     if (!comm.root()) return;  // energy.csv, summary.json and run.json are written once, by rank 0
     if (!csv.empty()) write_text_atomically(out_dir + "/energy.csv", csv);
+    // every file of the run in the directory (probes.csv, monitors.h5, far fields, checkpoints, ...)
+    std::vector<std::string> files = dir->files_present();
+    if (std::find(files.begin(), files.end(), "summary.json") == files.end()) files.push_back("summary.json");
+    summary["outputs"]["files"] = files;
     // anything else not UTF-8 (a directory's name) is replaced rather than losing the record
     write_text_atomically(out_dir + "/summary.json",
                           summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");

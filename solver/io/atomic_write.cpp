@@ -1,6 +1,7 @@
 #include "solver/io/atomic_write.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <random>
+#include <regex>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -49,7 +51,39 @@ std::string unique_suffix() {
 
 }  // namespace
 
-std::string temp_path_for(const std::string& path) { return path + unique_suffix() + ".tmp"; }
+std::string temp_path_for(const std::string& path) { return path + unique_suffix() + ".dgmax.tmp"; }
+
+bool is_dgmax_temp_name(const std::string& name, std::string* file) {
+  // <file>.<pid>.<nonce>.<n>[.dgmax].tmp; the unmarked form is what dgmax wrote before the mark
+  static const std::regex re(R"((.+)\.\d{1,10}\.\d{1,10}\.\d{1,20}(\.dgmax)?\.tmp)");
+  std::smatch m;
+  if (!std::regex_match(name, m, re)) return false;
+  if (file) *file = m[1].str();
+  return true;
+}
+
+std::string non_regular_kind(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return "";  // missing (or unreadable: the write itself will say)
+  if (S_ISREG(st.st_mode)) return "";
+  if (S_ISLNK(st.st_mode)) return "a symbolic link";
+  if (S_ISDIR(st.st_mode)) return "a directory";
+  if (S_ISCHR(st.st_mode)) return "a character device";
+  if (S_ISBLK(st.st_mode)) return "a block device";
+  if (S_ISFIFO(st.st_mode)) return "a FIFO";
+  if (S_ISSOCK(st.st_mode)) return "a socket";
+  return "not a regular file";
+}
+
+void require_replaceable_target(const std::string& path, const std::string& what) {
+  const std::string kind = non_regular_kind(path);
+  if (kind.empty()) return;
+  if (!what.empty())
+    throw UserError(what + " " + path + " is " + kind + ", not a regular file", {},
+                    "dgmax writes only regular files (a new one, or one it replaces whole): give another path");
+  throw UserError("cannot write '" + path + "': it is " + kind + ", not a regular file", {},
+                  "dgmax replaces only regular files: move it away, or choose another output directory with --output");
+}
 
 namespace {
 thread_local CommitDeferral* deferral = nullptr;  // the innermost CommitDeferral of this thread
@@ -91,6 +125,12 @@ void set_commit_delay_for_tests(double seconds) { commit_delay_for_tests = secon
 
 void commit_temp_file_now(const std::string& tmp, const std::string& path) {
   if (const double d = commit_delay_for_tests.load(); d > 0) std::this_thread::sleep_for(std::chrono::duration<double>(d));
+  try {
+    require_replaceable_target(path, "");  // never rename over a link, device or directory
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
   if (const int err = sync_path(tmp, false); err != 0) {
     std::remove(tmp.c_str());
     throw UserError("cannot write '" + path + "': flushing '" + tmp + "' failed: " + os_reason(err), {},
@@ -107,10 +147,17 @@ void commit_temp_file_now(const std::string& tmp, const std::string& path) {
 }
 
 void write_text_atomically(const std::string& path, const std::string& content) {
+  require_replaceable_target(path, "");  // before the work of writing it
   const std::string tmp = temp_path_for(path);
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  // a new file of our own (O_EXCL: never one that someone put under the temporary name)
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  std::FILE* f = fd >= 0 ? ::fdopen(fd, "wb") : nullptr;
   if (!f) {
     const int err = errno;
+    if (fd >= 0) {
+      ::close(fd);
+      std::remove(tmp.c_str());
+    }
     throw UserError("cannot write '" + path + "': " + os_reason(err),
                     {}, "check that the output directory exists and is writable");
   }

@@ -11,7 +11,7 @@
 //   Both  both of the above (the .pvd lists the .vtu files).
 //   Auto  Vtu in VTK builds (DGMAX_HAS_VTK), Hdf5 otherwise.
 // NNNNN is the snapshot index 0, 1, 2, ... (zero-padded to 5 digits, wider past 99999). Every file
-// is written to a temporary "<name>.<pid>.<nonce>.<n>.tmp" and renamed (atomic_write.hpp), so a
+// is written to a temporary "<name>.<pid>.<nonce>.<n>.dgmax.tmp" and renamed (atomic_write.hpp), so a
 // failed run never leaves a truncated file. AsyncSnapshotWriter (async_snapshot_writer.hpp) runs
 // this writer on a background thread so that the time stepping goes on while it writes.
 #pragma once

@@ -9,8 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "codegen/tune/cpu_plan.hpp"
-#include "temp_path.hpp"
+#include "refused_json_targets.hpp"
 #include "run_cli.hpp"
+#include "temp_path.hpp"
 
 using dgmax::test::run_dgmax;
 using nlohmann::json;
@@ -131,4 +132,9 @@ TEST(BenchCli, InputNumberingIsReported) {
   const json j = json::parse(std::ifstream(out));
   EXPECT_EQ(j["numbering"], "input");
   EXPECT_EQ(j["K"], 48);
+}
+
+TEST(BenchCli, JsonThatIsNotARegularFileIsRefusedAndKept) {
+  dgmax::test::expect_json_targets_refused(dgmax::test::unique_temp_dir("bench_json"), "",
+                                           "bench --order 1 --elements 48 --backends ref --steps 1");
 }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "dgmax/config.hpp"
+#include "previous_runs.hpp"
 #include "run_cli.hpp"
 
 using dgmax::test::CliResult;
@@ -725,10 +726,11 @@ TEST_F(RunErrors, FailedRunsLeaveAPreviousRunIntact) {
   // a blow-up mid-run into the same directory
   r = run_config("blowup.yaml", std::string(good) + "sources:\n  J: [\"0\", \"0\", \"1e300*heaviside(t - 0.15)\"]\n");
   expect_user_error(r, {"the solution blew up at step "});
-  // the earlier run moved to previous/, complete; the directory holds the failed run only
-  EXPECT_EQ(read_all(out_ + "/previous/summary.json"), summary) << "summary.json changed by a failed run";
-  EXPECT_EQ(read_all(out_ + "/previous/energy.csv"), energy) << "energy.csv changed by a failed run";
-  expect_intact_output(out_ + "/previous");
+  // the earlier run moved to its folder of previous/, complete; the directory holds the failed run only
+  const std::string earlier = dgmax::test::newest_previous_run(out_);
+  EXPECT_EQ(read_all(earlier + "/summary.json"), summary) << "summary.json changed by a failed run";
+  EXPECT_EQ(read_all(earlier + "/energy.csv"), energy) << "energy.csv changed by a failed run";
+  expect_intact_output(earlier);
   const std::string failed = read_all(out_ + "/summary.json");
   EXPECT_EQ(json::parse(failed)["status"], "failed");
   expect_intact_output(out_);
@@ -737,8 +739,8 @@ TEST_F(RunErrors, FailedRunsLeaveAPreviousRunIntact) {
   r = run_config("bad.yaml", std::string(good) + "materials: {default: {eps: -1}}\n");
   expect_user_error(r, {"'materials.default.eps' must be positive"});
   EXPECT_EQ(read_all(out_ + "/summary.json"), failed);
-  EXPECT_EQ(read_all(out_ + "/previous/summary.json"), summary);
-  EXPECT_EQ(read_all(out_ + "/previous/energy.csv"), energy);
+  EXPECT_EQ(read_all(earlier + "/summary.json"), summary);
+  EXPECT_EQ(read_all(earlier + "/energy.csv"), energy);
   expect_intact_output(out_);
 }
 

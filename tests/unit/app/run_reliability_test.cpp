@@ -3,19 +3,25 @@
 // aside, a second concurrent run refused, a failure recorded), and SIGINT/SIGTERM handled (exit
 // 130/143, "status": "interrupted"). Every case runs the real binary on a tiny problem.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "dgmax/config.hpp"
+#include "previous_runs.hpp"
 #include "run_cli.hpp"
 
 using dgmax::test::CliResult;
 using dgmax::test::lsan_tracer_failed;
+using dgmax::test::newest_previous_run;
+using dgmax::test::previous_runs;
 using dgmax::test::read_all;
 using dgmax::test::run_dgmax;
 using dgmax::test::run_dgmax_env;
@@ -179,14 +185,17 @@ TEST_F(RunReliability, AnEarlierRunIsMovedAsideNotMixed) {
   const CliResult r = run(kCavity, "--set time.cfl=2");
   ASSERT_EQ(r.code, 1);
   EXPECT_EQ(summary()["status"], "failed");
-  EXPECT_TRUE(fs::exists(out_ + "/previous/summary.json"));
-  EXPECT_EQ(json::parse(read_all(out_ + "/previous/summary.json"))["status"], "finished");
-  EXPECT_TRUE(fs::exists(out_ + "/previous/fields_00005.vtu") || fs::exists(out_ + "/previous/fields_00005.h5"));
+  ASSERT_EQ(previous_runs(out_).size(), 1u);
+  const std::string earlier = newest_previous_run(out_);
+  EXPECT_TRUE(fs::exists(earlier + "/summary.json"));
+  EXPECT_EQ(json::parse(read_all(earlier + "/summary.json"))["status"], "finished");
+  EXPECT_TRUE(fs::exists(earlier + "/fields_00005.vtu") || fs::exists(earlier + "/fields_00005.h5"));
   EXPECT_FALSE(fs::exists(out_ + "/fields_00005.vtu") || fs::exists(out_ + "/fields_00005.h5"));
-  EXPECT_GE(std::distance(fs::directory_iterator(out_ + "/previous"), fs::directory_iterator{}), first_files - 1);
+  // all its files but the lock, which stays with the directory
+  EXPECT_EQ(std::distance(fs::directory_iterator(earlier), fs::directory_iterator{}), first_files - 1);
   // --overwrite deletes instead
   ASSERT_TRUE(succeeded(run(kCavity, "--overwrite")));
-  EXPECT_FALSE(fs::exists(out_ + "/previous/fields_00005.vtu") && fs::exists(out_ + "/fields_00005.vtu"));
+  EXPECT_EQ(previous_runs(out_).size(), 1u);
   EXPECT_EQ(manifest()["state"], "finished");
 }
 
@@ -199,7 +208,188 @@ TEST_F(RunReliability, AnHdf5RunLeavesNoStaleCollection) {
   ASSERT_TRUE(succeeded(run(kCavity, "--set output.format=hdf5")));
   EXPECT_FALSE(fs::exists(out_ + "/fields.pvd"));
   EXPECT_FALSE(fs::exists(out_ + "/fields_00000.vtu"));
-  EXPECT_TRUE(fs::exists(out_ + "/previous/fields.pvd"));
+  EXPECT_TRUE(fs::exists(newest_previous_run(out_) + "/fields.pvd"));
+}
+
+// The cavity with probes, a closed-surface DFT monitor (monitors.h5, far_field_m.csv) and
+// checkpoints: every kind of output a run writes.
+const char* const kEveryOutput =
+    "mesh: {box: {cells: [4, 4, 4]}}\n"
+    "discretization: {order: 1}\n"
+    "initial:\n"
+    "  E: ['0', '0', 'sin(pi*x)*sin(pi*y)']\n"
+    "  H: ['0', '0', '0']\n"
+    "time: {final: 0.2}\n"
+    "probes: {every: 0.1, points: [{name: c, at: [0.5, 0.5, 0.5]}]}\n"
+    "monitors:\n"
+    "  - name: m\n"
+    "    surface: {box: {lower: [0.25, 0.25, 0.25], upper: [0.75, 0.75, 0.75]}}\n"
+    "    frequencies: [1.0]\n"
+    "output: {vtk_every: 0.1, checkpoint_every: 2}\n";
+
+// A later run without probes or monitors, with or without --overwrite, never leaves the earlier
+// run's probes.csv, monitors.h5, far field or checkpoints beside its own; summary.json lists them.
+TEST_F(RunReliability, AnEarlierRunsProbesMonitorsAndFarFieldsAreNotMixed) {
+  const std::vector<std::string> theirs = {"probes.csv", "monitors.h5", "far_field_m.csv"};
+  for (const std::string mode : {"", "--overwrite"}) {
+    SCOPED_TRACE(mode.empty() ? "moved aside" : mode);
+    fs::remove_all(out_);
+    ASSERT_TRUE(succeeded(run(kEveryOutput)));
+    const json listed = summary()["outputs"]["files"];
+    for (const std::string& f : theirs) {
+      ASSERT_TRUE(fs::exists(out_ + "/" + f)) << f;
+      EXPECT_NE(std::find(listed.begin(), listed.end(), f), listed.end()) << f << " not in summary.json: " << listed;
+    }
+    size_t checkpoints = 0;
+    for (const auto& e : fs::directory_iterator(out_)) checkpoints += e.path().filename().string().rfind("checkpoint_", 0) == 0;
+    ASSERT_GT(checkpoints, 0u);
+    ASSERT_TRUE(succeeded(run(kCavity, mode)));
+    for (const auto& e : fs::directory_iterator(out_)) {
+      const std::string name = e.path().filename().string();
+      EXPECT_TRUE(std::find(theirs.begin(), theirs.end(), name) == theirs.end()) << name << " of the earlier run left";
+      EXPECT_NE(name.rfind("checkpoint_", 0), 0u) << name << " of the earlier run left";
+    }
+    if (mode.empty()) {
+      for (const std::string& f : theirs) EXPECT_TRUE(fs::exists(newest_previous_run(out_) + "/" + f)) << f;
+    } else {
+      EXPECT_TRUE(previous_runs(out_).empty());
+    }
+  }
+}
+
+// Nothing that is not dgmax's is moved or deleted: a user's files beside the run, another
+// program's *.tmp, a user's file inside previous/ and inside a kept run's folder; previous/ keeps
+// the newest 3 earlier runs, each in its own folder.
+TEST_F(RunReliability, FilesThatAreNotDgmaxsAreLeftAlone) {
+  fs::create_directories(out_ + "/previous");
+  std::ofstream(out_ + "/notes.txt") << "mine";
+  std::ofstream(out_ + "/download.tmp") << "another program's";
+  std::ofstream(out_ + "/fields.csv") << "mine too";
+  std::ofstream(out_ + "/previous/keep.txt") << "kept";
+  std::vector<long long> pids;
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(succeeded(run(kCavity, i == 3 ? "--overwrite" : "")));
+    pids.push_back(manifest()["pid"].get<long long>());
+    if (i == 0) {
+      ASSERT_EQ(previous_runs(out_).size(), 0u);  // (the user's files are no earlier run)
+    } else {
+      std::ofstream(newest_previous_run(out_) + "/mine.txt") << "in a run's folder";
+    }
+  }
+  EXPECT_EQ(read_all(out_ + "/notes.txt"), "mine");
+  EXPECT_EQ(read_all(out_ + "/download.tmp"), "another program's");
+  EXPECT_EQ(read_all(out_ + "/fields.csv"), "mine too");
+  EXPECT_EQ(read_all(out_ + "/previous/keep.txt"), "kept");
+  // runs 1 and 2 moved runs 0 and 1 aside, run 3 (--overwrite) deleted run 2's files, run 4 moved
+  // run 3 aside: three folders, of runs 0, 1 and 3
+  const std::vector<std::string> runs = previous_runs(out_);
+  ASSERT_EQ(runs.size(), 3u);
+  const size_t kept[] = {0, 1, 3};
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const json m = json::parse(read_all(runs[k] + "/run.json"));
+    EXPECT_EQ(m["pid"].get<long long>(), pids[kept[k]]) << runs[k];
+    EXPECT_EQ(m["state"], "finished");
+    EXPECT_TRUE(fs::exists(runs[k] + "/summary.json"));
+  }
+  // a fourth earlier run: the oldest (run 0's) goes, but for the user's file and so its folder
+  ASSERT_TRUE(succeeded(run(kCavity)));
+  EXPECT_EQ(previous_runs(out_).size(), 4u);  // run 0's folder stays for the user's file in it
+  EXPECT_FALSE(fs::exists(runs[0] + "/run.json"));
+  EXPECT_FALSE(fs::exists(runs[0] + "/summary.json"));
+  EXPECT_EQ(read_all(runs[0] + "/mine.txt"), "in a run's folder");
+}
+// An earlier run's own temporary files (a killed write) go with it; another program's stay.
+TEST_F(RunReliability, OnlyDgmaxsTemporaryFilesGoWithTheEarlierRun) {
+  ASSERT_TRUE(succeeded(run(kCavity)));
+  const std::string ours = "summary.json.4242.17.3.dgmax.tmp", older = "energy.csv.4242.17.4.tmp";
+  const std::vector<std::string> foreign = {"summary.json.tmp", "notes.4242.17.3.dgmax.tmp", "fields.tmp", "x.1.2.3.tmp"};
+  for (const std::string& f : foreign) std::ofstream(out_ + "/" + f) << f;
+  std::ofstream(out_ + "/" + ours) << "half";
+  std::ofstream(out_ + "/" + older) << "half";
+  ASSERT_TRUE(succeeded(run(kCavity)));
+  EXPECT_TRUE(fs::exists(newest_previous_run(out_) + "/" + ours));
+  EXPECT_TRUE(fs::exists(newest_previous_run(out_) + "/" + older));
+  for (const std::string& f : foreign) EXPECT_EQ(read_all(out_ + "/" + f), f) << f;
+  ASSERT_TRUE(succeeded(run(kCavity, "--overwrite")));
+  for (const std::string& f : foreign) EXPECT_EQ(read_all(out_ + "/" + f), f) << f;
+}
+
+// A user's file named `previous` is neither deleted nor replaced: the run that would need the
+// folder is refused, naming it; --overwrite needs no previous/.
+TEST_F(RunReliability, AFileNamedPreviousIsRefusedNotDeleted) {
+  fs::create_directories(out_);
+  std::ofstream(out_ + "/previous") << "my notes";
+  ASSERT_TRUE(succeeded(run(kCavity)));  // nothing to move aside yet
+  const std::string before = read_all(out_ + "/summary.json");
+  const CliResult r = run(kCavity);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find(out_ + "/previous is a file, not a directory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hint: rename it, or run with --overwrite"), std::string::npos) << r.err;
+  EXPECT_EQ(read_all(out_ + "/previous"), "my notes");
+  EXPECT_EQ(read_all(out_ + "/summary.json"), before);  // the earlier run untouched
+  ASSERT_TRUE(succeeded(run(kCavity, "--overwrite")));
+  EXPECT_EQ(read_all(out_ + "/previous"), "my notes");
+}
+
+// A file the run would write that no earlier run recorded is refused (a regular one unless
+// --overwrite asks); a link or FIFO under such a name always, and it stays what it was.
+TEST_F(RunReliability, AFileTheRunWouldReplaceIsRefusedUnlessRecorded) {
+  fs::create_directories(out_);
+  std::ofstream(out_ + "/summary.json") << "my summary";
+  std::ofstream(out_ + "/checkpoint_000000000005.h5") << "not a run's";
+  CliResult r = run(kCavity);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find(out_ + " holds checkpoint_000000000005.h5, summary.json, which this run would replace and no "
+                       "earlier dgmax run there recorded as its own (no dgmax run.json)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(read_all(out_ + "/summary.json"), "my summary");
+  EXPECT_EQ(read_all(out_ + "/checkpoint_000000000005.h5"), "not a run's");
+  EXPECT_FALSE(fs::exists(out_ + "/run.json"));
+  // a link where the run writes probes.csv, and its target: refused also with --overwrite
+  std::ofstream(dir_ + "/target.csv") << "elsewhere";
+  fs::create_symlink(dir_ + "/target.csv", out_ + "/probes.csv");
+  const std::string probes = std::string(kCavity) + "probes: {points: [{name: c, at: [0.5, 0.5, 0.5]}]}\n";
+  for (const std::string mode : {"", "--overwrite"}) {
+    r = run(probes, mode);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find(out_ + " holds probes.csv (a symbolic link) where this run writes a file of its own"),
+              std::string::npos)
+        << r.err;
+    EXPECT_TRUE(fs::is_symlink(out_ + "/probes.csv"));
+    EXPECT_EQ(read_all(dir_ + "/target.csv"), "elsewhere");
+  }
+  if (::mkfifo((out_ + "/energy.csv").c_str(), 0644) == 0) {
+    r = run(kCavity, "--overwrite");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("energy.csv (a FIFO)"), std::string::npos) << r.err;
+    EXPECT_EQ(fs::status(out_ + "/energy.csv").type(), fs::file_type::fifo);
+  }
+  // --overwrite replaces the regular file once the link is gone
+  fs::remove(out_ + "/probes.csv");
+  fs::remove(out_ + "/energy.csv");
+  ASSERT_TRUE(succeeded(run(kCavity, "--overwrite")));
+  EXPECT_EQ(summary()["status"], "finished");
+  EXPECT_FALSE(fs::exists(out_ + "/checkpoint_000000000005.h5"));
+  EXPECT_EQ(read_all(dir_ + "/target.csv"), "elsewhere");
+}
+
+// A previous/ of dgmax before the per-run folders (one run's files, flat, its run.json without a
+// record of its outputs) is moved into that run's folder; the user's file there stays.
+TEST_F(RunReliability, AFlatPreviousOfAnOlderDgmaxGoesIntoItsFolder) {
+  fs::create_directories(out_ + "/previous");
+  std::ofstream(out_ + "/previous/run.json")
+      << R"({"dgmax": "0.1.0", "state": "finished", "started": "2026-01-02T03:04:05Z", "pid": 77})";
+  for (const char* f : {"summary.json", "probes.csv", "far_field_old.csv", "checkpoint_000000000010.h5"})
+    std::ofstream(out_ + "/previous/" + f) << f;
+  std::ofstream(out_ + "/previous/mine.txt") << "mine";
+  ASSERT_TRUE(succeeded(run(kCavity)));
+  ASSERT_TRUE(succeeded(run(kCavity)));
+  const std::string old = out_ + "/previous/20260102-030405-77";
+  for (const char* f : {"run.json", "summary.json", "probes.csv", "far_field_old.csv", "checkpoint_000000000010.h5"})
+    EXPECT_TRUE(fs::exists(old + "/" + f)) << f;
+  EXPECT_EQ(read_all(out_ + "/previous/mine.txt"), "mine");
+  EXPECT_EQ(previous_runs(out_).size(), 2u);
 }
 
 // A mesh that cannot be loaded is a config error in effect: the earlier run stays where it is.

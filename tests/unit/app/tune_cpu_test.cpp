@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "codegen/tune/cpu_plan.hpp"
+#include "refused_json_targets.hpp"
 #include "run_cli.hpp"
 #include "temp_path.hpp"
 
@@ -65,4 +66,10 @@ TEST(TuneCpuCli, SearchPrintsThePlansStoresTheWinnerAndBenchRunsIt) {
   EXPECT_NE(n.out.find("best: "), std::string::npos) << n.out;
   EXPECT_EQ(n.out.find("stored in"), std::string::npos) << n.out;
   EXPECT_EQ(dgmax::test::read_all(dir + "cache/tuning/cpu.json"), db);
+}
+
+TEST(TuneCpuCli, JsonThatIsNotARegularFileIsRefusedAndKept) {
+  const std::string dir = dgmax::test::unique_temp_dir("tune_json");
+  dgmax::test::expect_json_targets_refused(dir, "DGMAX_CACHE_DIR='" + dir + "cache' ",
+                                           "tune --backend cpu --order 1 --elements 48");
 }

@@ -5,14 +5,20 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <omp.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <vector>
 
+#include "expect_user_error.hpp"
 #include "io_test_util.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/io/checkpoint.hpp"
@@ -101,4 +107,57 @@ TEST(AtomicOutput, InterruptedCheckpointLeavesThePreviousCheckpoints) {
   EXPECT_EQ(slurp(first), before);  // the older checkpoint is neither damaged nor deleted
   EXPECT_EQ(list_checkpoints(dir.str()).size(), 1u);
   EXPECT_EQ(dir.count_tmp(), 0);
+}
+
+// dgmax replaces only regular files: a symbolic link, a FIFO, a directory or (as root) a device node
+// like /dev/full under the target's name is refused with a message naming it, stays what it was,
+// and no temporary file is left; through write_text_atomically and through the commit that the
+// snapshot and checkpoint writers use.
+TEST(AtomicOutput, OnlyRegularFilesAreReplaced) {
+  namespace fs = std::filesystem;
+  TempDir dir("atomic_owned");
+  std::ofstream(dir / "target.txt") << "the link's target";
+  fs::create_symlink(dir / "target.txt", dir / "link.json");
+  ASSERT_EQ(::mkfifo((dir / "fifo.json").c_str(), 0644), 0);
+  fs::create_directory(dir / "dir.json");
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"link.json", "a symbolic link"}, {"fifo.json", "a FIFO"}, {"dir.json", "a directory"}};
+  // a character device of /dev/full's numbers (1, 7): creating one needs root
+  if (::mknod((dir / "full.json").c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0)
+    cases.emplace_back("full.json", "a character device");
+  else
+    std::cerr << "note: not root, the device-node case is skipped (mknod: " << std::strerror(errno) << ")\n";
+  for (const auto& [name, kind] : cases) {
+    SCOPED_TRACE(name);
+    const std::string path = dir / name;
+    const fs::file_type before = fs::symlink_status(path).type();
+    const UserError e = expect_hinted_user_error([&] { write_text_atomically(path, "{}\n"); },
+                                                 {"cannot write '" + path + "': it is " + kind + ", not a regular file"});
+    EXPECT_NE(e.hint().find("dgmax replaces only regular files"), std::string::npos) << e.render();
+    const std::string tmp = temp_path_for(path);
+    std::ofstream(tmp) << "a snapshot";
+    expect_user_error([&] { commit_temp_file_now(tmp, path); }, {"it is " + kind + ", not a regular file"});
+    EXPECT_EQ(fs::symlink_status(path).type(), before);
+    EXPECT_FALSE(fs::exists(tmp));
+  }
+  EXPECT_EQ(slurp(dir / "target.txt"), "the link's target");
+  EXPECT_EQ(dir.count_tmp(), 0);
+  // a regular file is replaced whole (the harness itself is sound)
+  std::ofstream(dir / "plain.json") << "old";
+  write_text_atomically(dir / "plain.json", "new");
+  EXPECT_EQ(slurp(dir / "plain.json"), "new");
+}
+
+// dgmax's temporary files are told apart from another program's "*.tmp" by their form, which also
+// names the file they were to become; the unmarked form of earlier versions is recognised too.
+TEST(AtomicOutput, TemporaryFilesAreRecognisedAsDgmaxs) {
+  const std::string tmp = std::filesystem::path(temp_path_for("/x/probes.csv")).filename().string();
+  std::string file;
+  EXPECT_TRUE(is_dgmax_temp_name(tmp, &file)) << tmp;
+  EXPECT_EQ(file, "probes.csv");
+  EXPECT_NE(tmp.find(".dgmax.tmp"), std::string::npos) << tmp;
+  EXPECT_TRUE(is_dgmax_temp_name("energy.csv.123.4567.8.tmp", &file));
+  EXPECT_EQ(file, "energy.csv");
+  for (const char* foreign : {"data.tmp", "probes.csv.tmp", "x.tmp.1.2.3", "a.1.2.tmp", ".1.2.3.tmp", "a.b.c.d.tmp"})
+    EXPECT_FALSE(is_dgmax_temp_name(foreign)) << foreign;
 }
