@@ -30,7 +30,7 @@ namespace {
 // A TM110 mode of the PEC cavity [0, 3]^3 (its exact solution gives summary.json errors), a probe,
 // a closed DFT monitor with its far field, checkpoints every 4 steps: every kind of progress the
 // record carries, on 162 elements of order 1 (well under a second a run).
-const char* kCase = R"yaml(mesh: {box: {lower: [0, 0, 0], upper: [3, 3, 3], cells: [3, 3, 3]}}
+const char* kCorruptionCase = R"yaml(mesh: {box: {lower: [0, 0, 0], upper: [3, 3, 3], cells: [3, 3, 3]}}
 discretization: {order: 1}
 constants: {k: "pi/3", w: "sqrt(2)*pi/3"}
 initial:
@@ -82,7 +82,7 @@ class CheckpointCorruption : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     config_ = dir_ + "/case.yaml";
-    std::ofstream(config_) << kCase;
+    std::ofstream(config_) << kCorruptionCase;
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string dir_, config_;
