@@ -84,7 +84,8 @@ using ReadyCheck = std::function<bool(pid_t pid, const std::string& err)>;
 
 // Starts dgmax with `args` (quote yourself; `env`: "NAME=value " assignments), waits until
 // `ready` says so (at most 300 s), calls `meanwhile` (when given: e.g. a second command against the
-// running one), sends `signal` (SIGINT, SIGTERM, SIGHUP) to it alone and waits for it to exit (at
+// running one), sends `signal` (SIGINT, SIGTERM, SIGHUP; 0: none, `meanwhile` signalled what it
+// meant to, e.g. one rank of an mpirun) to it alone and waits for it to exit (at
 // most 120 s, then SIGKILL: a lost signal fails the test instead of hanging it). No fixed wait:
 // the signal follows the marker at once. The process is exec'd by sh with the default signal
 // dispositions, as for a command typed at a terminal.
@@ -129,7 +130,7 @@ inline SignalledRun run_dgmax_until_and_signal(const std::string& env, const std
   r.exited_early = gone;
   if (!gone) {
     const auto t_signal = Clock::now();
-    ::kill(pid, is_ready ? signal : SIGKILL);
+    if (!is_ready || signal != 0) ::kill(pid, is_ready ? signal : SIGKILL);
     if (!wait_until(120, exited)) {
       r.killed = true;
       ::kill(pid, SIGKILL);
