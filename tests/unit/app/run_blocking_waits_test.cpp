@@ -32,7 +32,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kCavity =
+const char* const kWaitCavity =
     "mesh: {box: {cells: [2, 2, 2]}}\n"
     "discretization: {order: 2}\n"
     "initial:\n"
@@ -99,7 +99,7 @@ TEST_F(RunBlockingWaits, SigintOrSighupWhileNoOneWritesTheConfigFifoStopsAtOnce)
 TEST_F(RunBlockingWaits, AConfigFromAFifoIsRead) {
   ASSERT_EQ(::mkfifo(fifo_.c_str(), 0600), 0);
   const std::string text = dir_ + "text.yaml";
-  std::ofstream(text) << kCavity;
+  std::ofstream(text) << kWaitCavity;
   // the writer blocks in its open until dgmax opens the FIFO (bounded, should dgmax never do so)
   const CliResult r = run_dgmax_env("(timeout 120 sh -c \"cat '" + text + "' > '" + fifo_ + "'\" &); ",
                                     "run -q --backend cpu " + fifo_ + " --output '" + out_ + "'");
@@ -112,7 +112,7 @@ TEST_F(RunBlockingWaits, AConfigFromAFifoIsRead) {
 // used to wait for DGMAX_CACHE_LOCK_TIMEOUT (120 s by default), ignoring the signal.
 TEST_F(RunBlockingWaits, SigtermWhileWaitingForAKernelCacheLockStopsAtOnce) {
   const std::string config = dir_ + "cavity.yaml";
-  std::ofstream(config) << kCavity;
+  std::ofstream(config) << kWaitCavity;
   // the kernels' keys: a run with the tests' cache (built there once) leaves its entries
   const char* shared = std::getenv("DGMAX_CACHE_DIR");
   const std::string warm_cache = shared && *shared ? shared : dir_ + "warm-cache";
@@ -155,7 +155,7 @@ TEST_F(RunBlockingWaits, SigtermWhileWaitingForAKernelCacheLockStopsAtOnce) {
 // bound), and the failure is recorded.
 TEST_F(RunBlockingWaits, ATuningDatabaseThatIsNotARegularFileIsRefused) {
   const std::string config = dir_ + "cavity.yaml";
-  std::ofstream(config) << kCavity;
+  std::ofstream(config) << kWaitCavity;
   const std::string cache = dir_ + "cache", db = cache + "/tuning/cpu.json";
   fs::create_directories(cache + "/tuning");
   for (const auto& [kind, make] :
