@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <signal.h>
@@ -26,6 +27,7 @@
 #include "codegen/jit/content_hash.hpp"
 #include "solver/util/error.hpp"
 #include "solver/util/env.hpp"
+#include "solver/util/stop_request.hpp"
 
 namespace dgmax::codegen {
 namespace fs = std::filesystem;
@@ -219,6 +221,11 @@ KeyLock::KeyLock(const JitCacheDir& dir, const std::string& key, const LockWait&
     }
     if (errno != EWOULDBLOCK && errno != EINTR) return;  // ENOLCK / EOPNOTSUPP: go on unlocked
     const Holder holder = read_holder(fd_);
+    if (const int sig = stop_requested()) {  // Ctrl-C, SIGTERM, SIGHUP: the run stops, not waits
+      ::close(fd_);
+      fd_ = -1;
+      throw Interrupted(sig, "waiting for the kernel cache lock '" + path + "' held by " + describe(holder));
+    }
     const double t = waited();
     if (is_dead_here(holder)) {
       if (dead_since < 0) dead_since = t;
@@ -246,7 +253,7 @@ KeyLock::KeyLock(const JitCacheDir& dir, const std::string& key, const LockWait&
       noted = true;
     }
     std::this_thread::sleep_for(delay);
-    delay = std::min(delay * 2, std::chrono::milliseconds(200));
+    delay = std::min(delay * 2, std::chrono::milliseconds(kStopPollMs));
   }
 }
 
@@ -264,14 +271,45 @@ void write_file_atomic(const JitCacheDir& dir, const std::string& path, std::str
   }
 }
 
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return std::move(ss).str();
+std::optional<std::string> read_side_file(const std::string& path, size_t max_bytes, std::string* problem) {
+  if (problem) problem->clear();
+  // O_NONBLOCK: a FIFO put in place of the file must not block the open (nor the read: refused below)
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return std::nullopt;
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return std::nullopt;
+  auto refuse = [&](const std::string& why) -> std::optional<std::string> {
+    if (problem) *problem = why;
+    return std::nullopt;
+  };
+  if (!S_ISREG(st.st_mode))
+    return refuse(std::string("it is not a regular file but ") +
+                  (S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device"
+                                     : S_ISBLK(st.st_mode) ? "a block device" : S_ISSOCK(st.st_mode) ? "a socket"
+                                                                                    : "a directory"));
+  const std::string limit = "the limit of " + std::to_string(max_bytes >> 20) + " MiB";
+  if (static_cast<unsigned long long>(st.st_size) > max_bytes)
+    return refuse("it is larger than " + limit + " (" + std::to_string(st.st_size) + " bytes)");
+  std::string bytes;
+  char buf[1 << 16];
+  while (bytes.size() <= max_bytes) {  // a file that grows while read stops at the limit too
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return std::nullopt;
+    }
+    bytes.append(buf, static_cast<size_t>(n));
+  }
+  if (bytes.size() > max_bytes) return refuse("it grew past " + limit + " while read");
+  return bytes;
 }
+
+std::optional<std::string> read_file(const std::string& path) { return read_side_file(path, kMaxCacheFileBytes); }
 
 std::optional<std::string> read_valid_artifact(const std::string& path, std::string* problem) {
   if (problem) problem->clear();

@@ -19,6 +19,7 @@
 // of one key both run and the last rename wins (both results are valid).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <mutex>
 #include <string>
@@ -69,7 +70,8 @@ struct LockWait {
 // soon as the holder named in the file is a process of this host that no longer exists (its lock
 // lives on in an inherited descriptor). Builds without the lock stay safe: every file is published
 // by an atomic rename, so concurrent builders of one key only duplicate work.
-// UserError when the lock file cannot be created.
+// UserError when the lock file cannot be created; Interrupted (stop_request.hpp) as soon as a
+// Ctrl-C, SIGTERM or SIGHUP asks the run to stop while it waits.
 class KeyLock {
  public:
   KeyLock(const JitCacheDir& dir, const std::string& key, const LockWait& wait = {});
@@ -88,8 +90,16 @@ class KeyLock {
 // Replaces `path` (in `dir`) by `bytes` atomically. UserError when the folder is not writable.
 void write_file_atomic(const JitCacheDir& dir, const std::string& path, std::string_view bytes);
 
-// Whole file, or nullopt when it cannot be read.
+// The largest file of the cache that is read whole (a generated library or cubin is a few MB).
+inline constexpr size_t kMaxCacheFileBytes = size_t{256} << 20;
+
+// Whole file, or nullopt when it cannot be read, is not a regular file or is larger than
+// kMaxCacheFileBytes (a FIFO or /dev/zero put in its place can neither block nor fill memory).
 std::optional<std::string> read_file(const std::string& path);
+// The same with a limit of `max_bytes`; when a file that exists is refused, *problem (when given)
+// says why ("it is not a regular file but a FIFO", "it is larger than the limit of 16 MiB ..."),
+// else it is left empty.
+std::optional<std::string> read_side_file(const std::string& path, size_t max_bytes, std::string* problem = nullptr);
 
 // True when `path` ("<dir>/<key>.<ext>") exists and its sidecar "<path>.sum" names the same key
 // and matches its size and SHA-256.

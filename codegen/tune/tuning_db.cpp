@@ -5,15 +5,26 @@
 #include <nlohmann/json.hpp>
 
 #include "codegen/jit/jit_cache.hpp"
+#include "solver/util/error.hpp"
 
 namespace dgmax::codegen {
 namespace {
 
 constexpr const char* kFormat = "dgmax-tuning 1";
 
+// A database of a few hundred entries is tens of kB; a file this large is not one.
+constexpr size_t kMaxTuningDbBytes = size_t{16} << 20;
+
 // The file's entries, or an empty object (with a note when the file exists but is not ours).
+// UserError when the file is not a regular file or is larger than kMaxTuningDbBytes: a FIFO would
+// block the run and a device (/dev/zero) would fill memory, and neither may be replaced by ours.
 nlohmann::json load_entries(const std::string& path) {
-  const std::optional<std::string> text = read_file(path);
+  std::string problem;
+  const std::optional<std::string> text = read_side_file(path, kMaxTuningDbBytes, &problem);
+  if (!problem.empty())
+    throw UserError("cannot read the tuning database '" + path + "': " + problem, {},
+                    "it is dgmax's own file (a JSON file of at most " + std::to_string(kMaxTuningDbBytes >> 20) +
+                        " MiB): remove it, or set DGMAX_CACHE_DIR to another folder");
   if (!text) return nlohmann::json::object();
   try {
     nlohmann::json j = nlohmann::json::parse(*text);

@@ -7,7 +7,7 @@
 // (flock, as the kernel cache does), read, merge and replace the file by an atomic rename, so
 // concurrent tuners lose no entry and readers never see half a file. A file that cannot be parsed
 // is reported once and treated as empty (then rewritten); an entry whose plan does not parse is
-// ignored with a note.
+// ignored with a note. A path that is not a regular file, or a file over 16 MiB, is refused.
 #pragma once
 
 #include <optional>
@@ -43,6 +43,7 @@ class TuningDb {
   TuningDb(const std::string& root, const std::string& backend);
   const std::string& path() const { return path_; }
   // The entry for `key`, or nullopt (no file, no entry, or a corrupt file: then a note).
+  // UserError when the path is not a regular file (a FIFO, a device) or is larger than 16 MiB.
   std::optional<TunedPlan> find(const TuningKey& key) const;
   // Adds or replaces the entry for `key` under the file's lock. UserError when the folder cannot
   // be written (naming it, hint DGMAX_CACHE_DIR).

@@ -1,6 +1,5 @@
 #include "solver/app/interrupt.hpp"
 
-#include <atomic>
 #include <csignal>
 
 #include "solver/parallel/comm.hpp"
@@ -8,13 +7,12 @@
 namespace dgmax {
 namespace {
 
-std::atomic<int> g_signal{0};
-struct sigaction g_old_int, g_old_term;
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction g_old[std::size(kStopSignals)];
 
 extern "C" void on_stop_signal(int sig) {
-  int none = 0;
   // the first signal asks for a clean stop; a second one gets the default action (kill)
-  if (!g_signal.compare_exchange_strong(none, sig)) {
+  if (!request_stop(sig)) {
     std::signal(sig, SIG_DFL);
     std::raise(sig);
   }
@@ -23,21 +21,21 @@ extern "C" void on_stop_signal(int sig) {
 }  // namespace
 
 InterruptGuard::InterruptGuard() {
-  g_signal = 0;
+  clear_stop_request();
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;  // file writes in flight are not cut short
-  sigaction(SIGINT, &sa, &g_old_int);
-  sigaction(SIGTERM, &sa, &g_old_term);
+  for (size_t i = 0; i < std::size(kStopSignals); ++i) {
+    sigaction(kStopSignals[i], &sa, &g_old[i]);
+    // `nohup dgmax run ...` ignores SIGHUP so that the run outlives its terminal: keep it so
+    if (kStopSignals[i] == SIGHUP && g_old[i].sa_handler == SIG_IGN) sigaction(SIGHUP, &g_old[i], nullptr);
+  }
 }
 
 InterruptGuard::~InterruptGuard() {
-  sigaction(SIGINT, &g_old_int, nullptr);
-  sigaction(SIGTERM, &g_old_term, nullptr);
+  for (size_t i = 0; i < std::size(kStopSignals); ++i) sigaction(kStopSignals[i], &g_old[i], nullptr);
 }
-
-int InterruptGuard::pending() { return g_signal.load(); }
 
 int collective_stop_signal() {
   const int mine = InterruptGuard::pending();

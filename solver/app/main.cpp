@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <thread>
 #include <exception>
@@ -24,7 +25,9 @@
 #include "codegen/dsl/expr_source.hpp"
 #include "solver/parallel/agree.hpp"
 #include "solver/parallel/comm.hpp"
+#include "solver/io/hdf5_util.hpp"
 #include "solver/util/error.hpp"
+#include "solver/util/stop_request.hpp"
 #include "solver/util/strings.hpp"
 
 namespace {
@@ -94,6 +97,10 @@ void share_cores_between_ranks() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  dgmax::skip_hdf5_shutdown_at_exit();  // first: before any HDF5 call (hdf5_util.hpp says why)
+  // a file-size limit (`ulimit -f`) makes write() fail with EFBIG, reported like a full disk,
+  // instead of killing dgmax with no summary
+  std::signal(SIGXFSZ, SIG_IGN);
 #if DGMAX_HAS_VTK
   dgmax::keep_vtk_loops_sequential();  // first: before any thread starts (vtk_writer.hpp says why)
 #endif
@@ -131,6 +138,9 @@ int run_cli(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 1;
   } catch (const dgmax::PeerReportsError&) {  // a lower rank says it
     return kPeerReports;
+  } catch (const dgmax::Interrupted& e) {  // Ctrl-C, SIGTERM or SIGHUP before the run began
+    report(std::string("dgmax: ") + e.what() + "; nothing was run\n");
+    return 128 + e.signal();
   } catch (const dgmax::UserError& e) {
     report(e.render());
     return 1;

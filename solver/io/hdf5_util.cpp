@@ -1,5 +1,7 @@
 #include "solver/io/hdf5_util.hpp"
 
+#include <algorithm>
+
 namespace dgmax {
 
 QuietHdf5Errors::QuietHdf5Errors() {
@@ -9,14 +11,23 @@ QuietHdf5Errors::QuietHdf5Errors() {
 
 QuietHdf5Errors::~QuietHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
 
+void skip_hdf5_shutdown_at_exit() { H5dont_atexit(); }
+
 std::string hdf5_error_message() {
   std::string msg;
   auto walk = [](unsigned, const H5E_error2_t* e, void* client) -> herr_t {
     auto* out = static_cast<std::string*>(client);
     if (out->empty() && e && e->desc && e->desc[0]) {
       *out = e->desc;
-      // "..., error message = 'No space left on device', flags = 13, o_flags = 242": drop flags
-      if (const auto p = out->find(", flags = "); p != std::string::npos) out->erase(p);
+      // "file write failed: time = <date>\n, filename = ..., errno = 27, error message = 'File too
+      // large', buf = ...": the system's message is the one that says something to the user
+      const std::string text = *out, tag = "error message = '";
+      // ("unable to extend file properly, errno = 27, error message = ...": no colon)
+      const auto m = text.find(tag);
+      const auto end = m == std::string::npos ? m : text.find('\'', m + tag.size());
+      const auto head = std::min(text.find(": "), text.find(", "));
+      if (end != std::string::npos && head < m)
+        *out = text.substr(0, head) + ": " + text.substr(m + tag.size(), end - m - tag.size());
     }
     return 0;
   };

@@ -22,6 +22,13 @@ class QuietHdf5Errors {
   void* data_ = nullptr;
 };
 
+// Keeps HDF5 from closing the library at exit (H5dont_atexit); call before any other HDF5 call.
+// HDF5 1.10 (Debian 12's) frees a file whose H5Fclose failed (a full disk, a file-size limit) but
+// leaves its identifier registered, and the library's exit handler then closes it again: SIGSEGV
+// after dgmax reported the failure (HDFGroup/hdf5 PR #2496, fixed in 1.14.1). Every file dgmax
+// opens is closed before it exits, so the exit handler has nothing left to flush.
+void skip_hdf5_shutdown_at_exit();
+
 // The innermost (most specific) message of HDF5's current error stack, then clears it.
 std::string hdf5_error_message();
 

@@ -1,6 +1,7 @@
 #include "solver/io/yaml_doc.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yaml-cpp/eventhandler.h>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "solver/io/key_check_log.hpp"
+#include "solver/util/stop_request.hpp"
 #include "solver/util/strings.hpp"
 
 namespace dgmax {
@@ -62,8 +64,14 @@ std::string mib(size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 }
 
 // Reads at most kMaxConfigBytes + 1 bytes: /dev/zero, a FIFO or a huge file cannot grow memory.
+// A FIFO, a pipe or a terminal is read as its data comes (`dgmax run <(make-config)` works), but
+// never waited for blindly: the file is opened without blocking and polled, and a stop request
+// (Ctrl-C, SIGTERM, SIGHUP; stop_request.hpp) ends the wait within kStopPollMs.
 std::string read_config_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const std::string what = "reading the config file '" + path + "'";
+  throw_if_stop_requested(what);
+  // O_NONBLOCK: opening a FIFO that no one writes to returns at once instead of blocking
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     const int err = errno;
     throw UserError("cannot open config file '" + path + "': " + std::strerror(err), {},
@@ -82,10 +90,24 @@ std::string read_config_file(const std::string& path) {
   std::string text;
   char buf[1 << 16];
   while (text.size() <= kMaxConfigBytes) {
+    // a FIFO without a writer yet reads as empty: wait for data or for its writer to close it
+    // (Linux reports neither before a writer came)
+    pollfd p{fd, POLLIN, 0};
+    const int ready = ::poll(&p, 1, kStopPollMs);
+    if (ready < 0 && errno != EINTR)
+      throw UserError("cannot read config file '" + path + "': " + std::strerror(errno), {},
+                      "check that the file is a readable regular file");
+    if (ready <= 0) {  // nothing yet, or a signal came
+      throw_if_stop_requested(what);
+      continue;
+    }
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n == 0) break;
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR || errno == EAGAIN) {
+        throw_if_stop_requested(what);
+        continue;
+      }
       throw UserError("cannot read config file '" + path + "': " + std::strerror(errno), {},
                       "check that the file is a readable regular file");
     }

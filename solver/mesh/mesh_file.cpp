@@ -49,6 +49,11 @@ void require_readable_file(const std::string& path, const std::string& what) {
     throw UserError(what + " '" + path + "' does not exist", {path}, hint);
   }
   if (fs::is_directory(st)) throw UserError(what + " '" + path + "' is a directory, not a file", {path}, "give the path of a file in it");
+  // a FIFO would block the open below beyond any Ctrl-C, and a device would never end
+  if (!fs::is_regular_file(st))
+    throw UserError(what + " '" + path + "' is not a regular file but a " +
+                        (fs::is_fifo(st) ? "FIFO" : fs::is_character_file(st) || fs::is_block_file(st) ? "device" : "socket"),
+                    {path}, "give the path of a file on disk (a mesh is read whole, by every rank)");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int err = errno;

@@ -3,18 +3,24 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
+#include <future>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "codegen/jit/jit_cache.hpp"
 #include "expect_user_error.hpp"
 #include "jit_test_util.hpp"
 #include "solver/util/error.hpp"
+#include "solver/util/stop_request.hpp"
 
 namespace dgmax::codegen {
 namespace {
@@ -133,6 +139,61 @@ TEST(JitCache, WaitingForALockSaysWhoHoldsItAndEnds) {
   EXPECT_NE(err.find("waiting for the kernel cache lock '" + d.file("key", ".lock") + "', held by " + who),
             std::string::npos) << err;
   EXPECT_NE(err.find("gave up waiting"), std::string::npos) << err;
+}
+
+// A stop request (Ctrl-C, SIGTERM, SIGHUP in a run: solver/util/stop_request.hpp) ends a lock wait
+// at once with Interrupted naming the lock and its holder, instead of after the give-up time.
+TEST(JitCache, AStopRequestEndsALockWait) {
+  TempDir tmp;
+  const JitCacheDir d(tmp.path(), "cpu");
+  d.create();
+  const ForeignHolder holder(d, "key", ::getpid());
+  clear_stop_request();
+  std::atomic<bool> waiting{false};
+  auto wait = std::async(std::launch::async, [&]() -> std::string {
+    try {
+      waiting = true;
+      const KeyLock lock(d, "key", LockWait{600, 600});
+    } catch (const Interrupted& e) {
+      return e.what();
+    }
+    return "got the lock";
+  });
+  while (!waiting) std::this_thread::yield();
+  request_stop(SIGTERM);
+  const bool ended = wait.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+  clear_stop_request();
+  ASSERT_TRUE(ended) << "still waiting for the lock after the stop request";
+  const std::string what = wait.get();
+  EXPECT_EQ(what, "interrupted by SIGTERM while waiting for the kernel cache lock '" + d.file("key", ".lock") +
+                      "' held by process " + std::to_string(::getpid()));
+  const KeyLock after(d, "other");  // the lock file of the interrupted wait is closed, others work
+  EXPECT_TRUE(after.locked());
+}
+
+// A FIFO, a device or an oversized file where a cache file should be is not read: no blocking on
+// a FIFO nobody writes to, no unbounded read of /dev/zero.
+TEST(JitCache, OnlyRegularFilesWithinTheLimitAreRead) {
+  TempDir tmp;
+  const std::string fifo = tmp / "k.so", big = tmp / "big";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  write_text(fifo + ".sum", "anything");
+  write_text(big, std::string(2 << 20, 'x'));
+  auto reads = std::async(std::launch::async, [&] {
+    std::string p_fifo, p_zero, p_big, p_ok;
+    const bool fifo_read = read_side_file(fifo, 1 << 20, &p_fifo).has_value() || read_valid_artifact(fifo);
+    const bool zero_read = read_side_file("/dev/zero", 1 << 20, &p_zero).has_value();
+    const bool big_read = read_side_file(big, 1 << 20, &p_big).has_value();
+    const auto ok = read_side_file(big, 2 << 20, &p_ok);
+    return std::vector<std::string>{fifo_read ? "read" : p_fifo, zero_read ? "read" : p_zero, big_read ? "read" : p_big,
+                                    ok && ok->size() == (2u << 20) && p_ok.empty() ? "ok" : "not read"};
+  });
+  ASSERT_EQ(reads.wait_for(std::chrono::seconds(60)), std::future_status::ready) << "a read blocked";
+  const auto got = reads.get();
+  EXPECT_EQ(got[0], "it is not a regular file but a FIFO");
+  EXPECT_EQ(got[1], "it is not a regular file but a character device");
+  EXPECT_EQ(got[2], "it is larger than the limit of 1 MiB (2097152 bytes)");
+  EXPECT_EQ(got[3], "ok");
 }
 
 TEST(JitCache, ALockOfADeadProcessIsTakenOver) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "expect_user_error.hpp"
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -71,6 +72,16 @@ TEST_F(MeshFileTest, DirectoryIsNotAMeshFile) {
   const fs::path d = dir_ / "folder.msh";
   fs::create_directories(d);
   expect_user_error([&] { load_mesh_file(d.string()); }, {d.string(), "is a directory"});
+}
+
+// A FIFO or a device is refused before it is opened: opening a FIFO no one writes to would block
+// the run beyond any Ctrl-C or SIGTERM, and /dev/zero would never end.
+TEST_F(MeshFileTest, AFifoOrADeviceIsNotAMeshFile) {
+  const fs::path fifo = dir_ / "pipe.msh", device = dir_ / "zero.msh";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_symlink("/dev/zero", device);
+  expect_user_error([&] { load_mesh_file(fifo.string()); }, {fifo.string(), "is not a regular file but a FIFO"});
+  expect_user_error([&] { load_mesh_file(device.string()); }, {device.string(), "is not a regular file but a device"});
 }
 
 TEST_F(MeshFileTest, UnreadableFile) {

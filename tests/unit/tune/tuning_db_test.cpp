@@ -1,13 +1,18 @@
 // The tuning database (codegen/tune/tuning_db.hpp): entries round-trip, keys separate what a plan's
-// speed depends on, concurrent writers (threads and processes) lose no entry, and a corrupt file
-// or entry is ignored with a note and rewritten.
+// speed depends on, concurrent writers (threads and processes) lose no entry, a corrupt file or
+// entry is ignored with a note and rewritten, and a path that is not a regular file (a FIFO, a
+// device) or is too large is refused without blocking or filling memory.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <future>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -162,6 +167,55 @@ TEST_F(TuningDbTest, AnUnwritableFolderIsAUserError) {
     EXPECT_NE(e.render().find(root_ + "/tuning"), std::string::npos) << e.render();
   }
   EXPECT_FALSE(db.find(key(3)).has_value());
+}
+
+// A FIFO (nobody writes to it), /dev/zero or a file over 16 MiB in the database's place: find()
+// and store() refuse it with a message naming the file and why, at once (a FIFO used to block the
+// run, /dev/zero to grow memory without bound), and leave it in place.
+TEST_F(TuningDbTest, AFileThatIsNotARegularFileOrTooLargeIsRefused) {
+  const TuningDb db(root_, "cpu");
+  fs::create_directories(root_ + "/tuning");
+  struct Case {
+    std::string what;       // the refusal's reason
+    std::function<void()> make;
+  };
+  const std::vector<Case> cases = {
+      {"it is not a regular file but a FIFO", [&] { ASSERT_EQ(mkfifo(db.path().c_str(), 0600), 0); }},
+      {"it is not a regular file but a character device", [&] { fs::create_symlink("/dev/zero", db.path()); }},
+      {"it is larger than the limit of 16 MiB (16777217 bytes)", [&] {
+         std::ofstream(db.path()).put('{');
+         fs::resize_file(db.path(), (size_t{16} << 20) + 1);  // sparse: no 16 MiB written
+       }}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    fs::remove(db.path());
+    c.make();
+    const fs::file_type type = fs::symlink_status(db.path()).type();
+    for (const bool store : {false, true}) {
+      // on a thread of its own with a deadline: a read that blocks fails the test instead of
+      // hanging it (the thread is left behind then)
+      auto task = std::make_shared<std::packaged_task<std::string()>>([db, store]() -> std::string {
+        try {
+          if (store)
+            db.store(key(3), plan("f2.b4.t1", 10));
+          else
+            (void)db.find(key(3));
+        } catch (const dgmax::UserError& e) {
+          return e.render();
+        }
+        return "accepted";
+      });
+      std::future<std::string> attempt = task->get_future();
+      std::thread([task] { (*task)(); }).detach();
+      ASSERT_EQ(attempt.wait_for(std::chrono::seconds(60)), std::future_status::ready) << "blocked";
+      const std::string msg = attempt.get();
+      EXPECT_NE(msg.find("cannot read the tuning database '" + db.path() + "': " + c.what), std::string::npos) << msg;
+      EXPECT_NE(msg.find("remove it, or set DGMAX_CACHE_DIR"), std::string::npos) << msg;
+    }
+    EXPECT_EQ(fs::symlink_status(db.path()).type(), type) << "replaced by a database of dgmax's";
+    if (type == fs::file_type::regular) EXPECT_EQ(fs::file_size(db.path()), (size_t{16} << 20) + 1);
+  }
+  fs::remove(db.path());
 }
 
 }  // namespace
