@@ -452,7 +452,7 @@ void expect_interrupted(const std::string& out, int code, int expected_code) {
   EXPECT_FALSE(read_all(out + "/energy.csv").empty());
 }
 
-// SIGHUP (a closed terminal, an ended ssh session) is a stop like SIGTERM: the run is recorded as
+// SIGHUP (a closed terminal, a dropped ssh connection) is a stop like SIGTERM: the run is recorded as
 // interrupted and exits 129, instead of dying with run.json left "running".
 TEST_F(RunReliability, SigintSigtermAndSighupStopCleanly) {
   const std::string path = config(bigger_cavity(), "slow.yaml");
