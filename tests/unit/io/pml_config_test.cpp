@@ -246,7 +246,7 @@ TEST(PmlConfig, TimeStepMessageNamesTheKeyThatSetsTheRate) {
     std::string keys, words, hint;
     int line;
   };
-  for (const Case& k : {Case{"  alpha: 1e6\n", "(sigma_max 0 + alpha 1e+06)", "lower `alpha`", 5},
+  for (const Case& k : {Case{"  alpha: 1e6\n", "(sigma_max 110.5 + alpha 1e+06)", "lower `alpha`", 5},
                         Case{"  alpha: 0.1\n  sigma_max: 1e6\n", "(sigma_max 1e+06 + alpha 0.1)", "lower `sigma_max`", 6},
                         Case{"  reflection: 1e-300\n", "(sigma_max 5526 + alpha 0.05)", "raise `reflection`", 5}}) {
     SCOPED_TRACE(k.keys);
