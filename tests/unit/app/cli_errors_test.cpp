@@ -206,3 +206,17 @@ TEST(CliErrors, TuneConfigAtTheOrderAsked) {
   EXPECT_EQ(j["results"][0].at("problem"), cfg + " at N = 1") << j.dump();
   EXPECT_EQ(j["results"][0].at("K"), 48) << j.dump();
 }
+
+// A DGMAX_CXX that answers --version but writes text where the library should be: exit 1 with a
+// message naming the compiler (it was "internal error (please report)", exit 2).
+TEST(CliErrors, CompilerThatWritesNoLibraryExitsOne) {
+  const std::string dir = temp_dir("fake_cxx");
+  const std::string cxx = dir + "/fake-cxx";
+  std::ofstream(cxx) << "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'fake 1.0'; exit 0; }\n"
+                        "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\necho 'not a library' > \"$out\"\n";
+  fs::permissions(cxx, fs::perms::owner_all);
+  const CliResult r = dgmax::test::run_dgmax_env("DGMAX_CXX='" + cxx + "' DGMAX_CACHE_DIR='" + dir + "/cache' ",
+                                                 "run -q --backend cpu --set time.final=0.01 --output '" + dir + "/out'");
+  expect_user_error(r, {"error: the C++ compiler '" + cxx + "' wrote '" + dir + "/cache/cpu/",
+                        "which is not a loadable shared library", "hint: set DGMAX_CXX"});
+}
