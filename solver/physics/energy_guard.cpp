@@ -103,23 +103,22 @@ SourcePower SourcePowerMeter::at(double t, bool with_current) const {
 }
 
 std::optional<NonFiniteSource> SourcePowerMeter::nonfinite_at(double t) const {
-  auto first = [&](const SpaceTimeField& field, int comps, const std::vector<double>& x, const std::vector<double>& y,
-                   const std::vector<double>& z) -> std::optional<NonFiniteSource> {
-    const size_t n = x.size();
-    std::vector<double> buf(static_cast<size_t>(comps) * n);  // [comps][n]
+  // [comps][n] values of `field` at the n points (x, y, z)
+  auto first = [&](const SpaceTimeField& field, int comps, size_t n, const double* x, const double* y,
+                   const double* z) -> std::optional<NonFiniteSource> {
+    std::vector<double> buf(static_cast<size_t>(comps) * n);
     std::vector<double*> F(static_cast<size_t>(comps));
     for (int c = 0; c < comps; ++c) F[static_cast<size_t>(c)] = buf.data() + static_cast<size_t>(c) * n;
-    field.eval(n, x.data(), y.data(), z.data(), t, F.data());
+    field.eval(n, x, y, z, t, F.data());
     for (int c = 0; c < comps; ++c)
       for (size_t i = 0; i < n; ++i)
-        if (const double v = F[static_cast<size_t>(c)][i]; !std::isfinite(v)) return NonFiniteSource{&field, c, x[i], y[i], z[i], t, v};
+        if (const double v = F[static_cast<size_t>(c)][i]; !std::isfinite(v))
+          return NonFiniteSource{&field, c, x[i], y[i], z[i], t, v};
     return std::nullopt;
   };
-  if (has_current_) {
+  if (has_current_) {  // this rank's own nodes (they come first)
     const size_t n = static_cast<size_t>(p_.K_owned()) * p_.Np();
-    const std::vector<double> x(p_.xyz.x.begin(), p_.xyz.x.begin() + static_cast<long>(n)),
-        y(p_.xyz.y.begin(), p_.xyz.y.begin() + static_cast<long>(n)), z(p_.xyz.z.begin(), p_.xyz.z.begin() + static_cast<long>(n));
-    if (auto found = first(p_.current, 3, x, y, z)) return found;
+    if (auto found = first(p_.current, 3, n, p_.xyz.x.data(), p_.xyz.y.data(), p_.xyz.z.data())) return found;
   }
   if (!incident_faces_.empty()) {
     const int Nfp = p_.Nfp();
@@ -132,7 +131,7 @@ std::optional<NonFiniteSource> SourcePowerMeter::nonfinite_at(double t) const {
         y[a * Nfp + j] = p_.xyz.y[node];
         z[a * Nfp + j] = p_.xyz.z[node];
       }
-    if (auto found = first(p_.incident, 6, x, y, z)) return found;
+    if (auto found = first(p_.incident, 6, n, x.data(), y.data(), z.data())) return found;
   }
   return std::nullopt;
 }
