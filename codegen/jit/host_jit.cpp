@@ -210,6 +210,37 @@ bool toolchain_works(const JitCacheDir& dir, const HostJitOptions& opt, std::str
   throw InternalError(msg);
 }
 
+// Whether the compiler makes a library that loads: the one-line probe compiled, opened and its
+// symbol found. False, with *problem saying why, when it does not (the compiler is not the C++
+// compiler it claims to be, or writes something else than a shared library).
+bool toolchain_library_loads(const JitCacheDir& dir, const HostJitOptions& opt, std::string* problem) {
+  const std::string base = JitCacheDir::temp_name(dir.path() + "/toolchain-probe");
+  const std::string src = base + ".cpp", out = base + ".so";
+  {
+    std::ofstream f(src);
+    f << "extern \"C\" int dgmax_toolchain_probe(void) { return 42; }\n";
+    if (!f) return true;  // cannot tell; blame the generated code
+  }
+  const ProcessResult r = run_process(compile_command(opt, out, src));
+  std::error_code ec;
+  bool loads = false;
+  if (!r.ok()) {
+    *problem = "it fails on a one-line source (" + r.status_text() + ")";
+  } else if (void* handle = dlopen(out.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+    using Probe = int (*)();
+    const auto probe = reinterpret_cast<Probe>(dlsym(handle, "dgmax_toolchain_probe"));
+    loads = probe && probe() == 42;
+    if (!loads) *problem = "its library of a one-line source does not export the source's function";
+    dlclose(handle);
+  } else {
+    const char* e = dlerror();
+    *problem = "its library of a one-line source does not load either: " + std::string(e ? e : "dlopen failed");
+  }
+  fs::remove(src, ec);
+  fs::remove(out, ec);
+  return loads;
+}
+
 // ELF64 dynamic symbol table of a shared object: defined global/weak functions and objects.
 std::vector<std::string> elf_exported_names(const std::string& b) {
   std::vector<std::string> names;
@@ -431,6 +462,14 @@ std::shared_ptr<LoadedLibrary> jit_compile(const std::string& source, const std:
     throw UserError("cannot load compiled kernels from the kernel cache directory '" + dir.path() +
                         "': its file system is mounted noexec (" + error + ")",
                     {}, "set DGMAX_CACHE_DIR to a directory on a file system that allows running code");
+  // the compiler's fault (a DGMAX_CXX that writes something else than a shared library) is the
+  // user's to fix; only a library that a working compiler made and that still does not load is ours
+  if (std::string why; !lib && !toolchain_library_loads(dir, opt, &why))
+    throw UserError("the C++ compiler '" + opt.compiler + "' wrote '" + so + "', which is not a loadable shared library (" +
+                        error + "); " + why,
+                    {},
+                    "set DGMAX_CXX (or CXX) to a C++ compiler that builds shared libraries with -shared -fPIC, "
+                    "such as g++ or clang++");
   if (!lib)
     throw InternalError("the generated library '" + name_hint + "' compiled but does not load: " + error +
                         "\n  source: " + cpp + "\n  command: " + display_command(argv));

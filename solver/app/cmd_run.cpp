@@ -10,6 +10,7 @@
 #include "solver/app/simulation.hpp"
 #include "solver/parallel/agree.hpp"
 #include "solver/parallel/comm.hpp"
+#include "solver/util/error.hpp"
 
 namespace dgmax {
 namespace {
@@ -36,10 +37,16 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--output,-o", opt->run.output_override, "output directory (overrides output.dir)");
   cmd->add_flag("--overwrite", opt->run.overwrite,
                 "delete an earlier run's files in the output directory (default: move them to previous/)");
-  cmd->add_option("--restart", opt->run.restart_dir,
-                  "continue the run in DIR from its newest checkpoint (output.checkpoint_every), bit for bit");
+  CLI::Option* restart =
+      cmd->add_option("--restart", opt->run.restart_dir,
+                      "continue the run in DIR from its newest checkpoint (output.checkpoint_every), bit for bit");
   cmd->add_flag("--quiet,-q", opt->run.quiet, "no progress line and no report");
-  cmd->callback([opt]() {
+  cmd->callback([opt, restart]() {
+    // an empty DIR (--restart '' or a variable that was not set) would be no restart at all: a fresh
+    // run that moves the earlier one and its checkpoints aside
+    if (restart->count() > 0 && opt->run.restart_dir.empty())
+      throw UserError("--restart needs the directory of the run to continue, but its value is empty", {},
+                      "give the run's output directory, e.g. --restart out/cavity; leave --restart out for a new run");
     InterruptGuard interrupts;  // from the start: a Ctrl-C during set-up is a clean stop too
     // every rank reads the same config: its errors are said once (agree.hpp)
     const RunConfig cfg = agree_on_errors([&] {

@@ -38,6 +38,7 @@ struct TuneOptions {
   std::string json;
   std::string backend = "cuda";
   bool dry_run = false;  // --no-store: search and print, keep nothing
+  bool orders_given = false, elements_given = false;  // --order / --elements on the command line
 };
 
 std::string today() {
@@ -137,7 +138,15 @@ void run_tune(const TuneOptions& opt) {
     throw UserError("--backend must be cuda or cpu, got '" + opt.backend + "'", {},
                     "write --backend cuda (the GPU's kernel plans) or --backend cpu (the generated cpu backend's)");
   const bool cpu = opt.backend == "cpu";
-  if (opt.config.empty()) parse_orders(opt.orders);
+  // options that do nothing in this form are refused, not ignored
+  if (opt.config.empty() && !opt.sets.empty())
+    throw UserError("--set changes a config, but no CONFIG is given", {},
+                    "give the config first (dgmax tune CONFIG --set key=value), or drop --set to tune the periodic box");
+  if (!opt.config.empty() && opt.elements_given)
+    throw UserError("--elements sizes the periodic box, but CONFIG gives the mesh", {},
+                    "drop --elements (the config's mesh is tuned), or drop CONFIG to tune a box of that size");
+  // the orders: --order's (also with CONFIG: its problem at each order), else the config's
+  const std::vector<int> orders = opt.config.empty() || opt.orders_given ? parse_orders(opt.orders) : std::vector<int>{};
   // a --json that is a device, link or directory is refused before the search, not after it
   if (!opt.json.empty()) require_replaceable_target(opt.json, "--json");
   std::string why;
@@ -159,9 +168,13 @@ void run_tune(const TuneOptions& opt) {
     for (const auto& s : opt.sets) doc.apply_override(s);
     const RunConfig cfg = parse_run_config(doc);
     auto md = std::make_shared<const MeshData>(load_mesh(cfg.mesh));
-    auto p = std::make_shared<Problem>(make_problem(md, cfg.order));
-    apply_physics(cfg, *p);
-    problems.push_back({cfg.order, opt.config, [p] { return std::shared_ptr<const Problem>(p); }});
+    auto shared_cfg = std::make_shared<const RunConfig>(cfg);
+    for (int N : orders.empty() ? std::vector<int>{cfg.order} : orders)
+      problems.push_back({N, orders.empty() ? opt.config : fmt::format("{} at N = {}", opt.config, N), [md, shared_cfg, N] {
+                            auto p = std::make_shared<Problem>(make_problem(md, N));
+                            apply_physics(*shared_cfg, *p);
+                            return std::shared_ptr<const Problem>(p);
+                          }});
     K = md->mesh.num_elements();
     where = SourceLocation{cfg.path};
     if (opt.precision == "double" && doc.root()["discretization"] && doc.root()["discretization"]["precision"])
@@ -169,7 +182,7 @@ void run_tune(const TuneOptions& opt) {
   } else {
     auto md = bench_mesh(opt.elements);
     K = md->mesh.num_elements();
-    for (int N : parse_orders(opt.orders))
+    for (int N : orders)
       problems.push_back({N, "periodic box", [md, N] { return std::make_shared<const Problem>(bench_problem(md, N)); }});
   }
   nlohmann::json out = {{"results", nlohmann::json::array()}};
@@ -235,13 +248,20 @@ void add_tune_command(CLI::App& app) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
-  cmd->add_option("--order,-N", opt->orders, "without CONFIG: order(s), N, N1,N2 or N1..N2")->capture_default_str();
+  CLI::Option* orders = cmd->add_option("--order,-N", opt->orders,
+                                        "order(s), N, N1,N2 or N1..N2 (with CONFIG: instead of the config's order)")
+                           ->capture_default_str();
   cmd->add_option("--precision", opt->precision, "double | single | both")->capture_default_str();
-  cmd->add_option("--elements,-K", opt->elements, "without CONFIG: about this many elements")->capture_default_str();
+  CLI::Option* elements =
+      cmd->add_option("--elements,-K", opt->elements, "without CONFIG: about this many elements")->capture_default_str();
   cmd->add_option("--json", opt->json, "also write every plan's result here");
   cmd->add_option("--backend", opt->backend, "cuda | cpu: whose plans to search")->capture_default_str();
   cmd->add_flag("--no-store", opt->dry_run, "search and print only; leave the tuning database alone");
-  cmd->callback([opt]() { run_tune(*opt); });
+  cmd->callback([opt, orders, elements]() {
+    opt->orders_given = orders->count() > 0;
+    opt->elements_given = elements->count() > 0;
+    run_tune(*opt);
+  });
 }
 
 }  // namespace dgmax

@@ -25,7 +25,10 @@ RunMonitors::RunMonitors(const RunConfig& cfg, const Problem& p, Backend& backen
       log_(probes_.names),
       dft_(std::move(dft)) {
   if (!probes_.elements.empty()) backend_.probe_setup(probes_.elements, probes_.weights);
-  for (const MonitorSpec& spec : cfg.monitors) far_grids_.push_back(spec.far_field);
+  for (const MonitorSpec& spec : cfg.monitors) {
+    far_grids_.push_back(spec.far_field);
+    frequency_where_.push_back(spec.frequency_where);
+  }
   DGMAX_ASSERT(far_grids_.size() == dft_.size(), "the DFT monitors are the config's, in its order");
   for (const DftMonitor& m : dft_) {
     dft_sets_.push_back(backend_.dft_add(m.nodes, m.frequencies));
@@ -82,6 +85,13 @@ nlohmann::json RunMonitors::progress() const {
 }
 
 namespace {
+
+bool finite_pattern(const FarFieldPattern& pat) {
+  if (!std::isfinite(pat.power) || !std::isfinite(std::abs(pat.incident))) return false;
+  for (const FarField& F : pat.fields)
+    if (!std::isfinite(std::abs(F.E_theta)) || !std::isfinite(std::abs(F.E_phi))) return false;
+  return true;
+}
 
 // This rank's points [F][M][6] out of the whole monitor's sums [F][whole_points][6].
 std::vector<double> own_points(const DftMonitor& m, const std::vector<double>& whole) {
@@ -142,6 +152,12 @@ void RunMonitors::write_far_fields(const std::vector<MonitorResult>& results) {
       pat.fields = far_field(dft, f, dirs);
       if (m < incident_.size()) pat.incident = incident_[m].amplitude(f);
       pat.power = radiated_power(dft, f, power_quadrature_points(dft, f));
+      if (!finite_pattern(pat) || !std::isfinite(surface_power(dft, f)))
+        throw UserError(fmt::format("the far field of monitor '{}' at frequency {} is not finite", r.monitor->name,
+                                    pat.frequency),
+                        f < frequency_where_.at(m).size() ? frequency_where_[m][f] : SourceLocation{},
+                        "its DFT sums overflowed: the fields are too large for this frequency's far field; lower "
+                        "the source amplitude or the frequency");
       powers.push_back({{"frequency", pat.frequency}, {"power_far", pat.power}, {"power_surface", surface_power(dft, f)}});
       patterns.push_back(std::move(pat));
     }

@@ -72,6 +72,7 @@ class RunMonitors {
   std::vector<DftMonitor> whole_;  // several ranks, on rank 0: the whole monitors (dft_gather.hpp)
   std::vector<int> dft_sets_;  // [monitors] the backend's set index
   std::vector<FarFieldGrid> far_grids_;  // [monitors] the config's far-field directions
+  std::vector<std::vector<SourceLocation>> frequency_where_;  // [monitors][F] for a far field that is not finite
   nlohmann::json far_field_ = nlohmann::json::object();  // far_field_summary()
   std::vector<IncidentDft> incident_;  // [monitors] with an `incident:` field, else empty
   double t_last_ = 0;

@@ -203,6 +203,7 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
       }
   const StepPlan plan = checked_plan(cfg, p);
   if (p.pml) check_pml_time_step(*p.pml, *cfg.pml, plan.dt);
+  check_monitor_frequencies(cfg.monitors, plan.dt);  // their Nyquist limit, at each frequency's line
   if (cfg.vtk_every > 0 && cfg.t_final / cfg.vtk_every > kMaxSnapshots)
     throw UserError("output.vtk_every = " + fmt_g(cfg.vtk_every) + " asks for " +
                         fmt_g(std::floor(cfg.t_final / cfg.vtk_every)) + " snapshots up to time.final = " +

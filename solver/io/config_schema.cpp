@@ -15,9 +15,11 @@ const std::vector<ConfigKey> kSchema = {
      "A box split into cells of 6 tetrahedra each; boundary tags xmin, xmax, ymin, ymax, zmin, zmax, volume tag "
      "`domain`.",
      "{lower: [0, 0, 0], upper: [1, 1, 1], cells: [4, 4, 4]}"},
-    {"mesh.box.lower", "list of 3 numbers", "[0, 0, 0]", "length", "finite", "The box's lower corner.",
+    {"mesh.box.lower", "list of 3 numbers", "[0, 0, 0]", "length", "each at most 1e100 in size", "The box's lower corner.",
      "[-0.5, -0.5, -0.5]"},
-    {"mesh.box.upper", "list of 3 numbers", "[1, 1, 1]", "length", "> lower in every direction",
+    {"mesh.box.upper", "list of 3 numbers", "[1, 1, 1]", "length",
+     "> lower in every direction; each at most 1e100 in size; cells at least 1e-100, their thinnest side at least "
+     "1e-5 of the thickest and 1e-8 of the largest coordinate",
      "The box's upper corner.", "[2, 1, 1]"},
     {"mesh.box.cells", "list of 3 integers", "[4, 4, 4]", "", ">= 1 each; 6 * cells * 8^refine <= 2e9 elements",
      "Cells along x, y and z.", "[8, 8, 8]"},
@@ -33,7 +35,7 @@ const std::vector<ConfigKey> kSchema = {
      "The region's lower corner.", "[0, 0, 0]"},
     {"mesh.box.regions[].upper", "list of 3 numbers", "required", "length",
      "> lower in every direction; must hold an element centroid", "The region's upper corner.", "[1, 1, 0.5]"},
-    {"mesh.box.pml", "number", "none", "length", "> 0, a whole number of cells; not along a periodic direction",
+    {"mesh.box.pml", "number", "none", "length", "> 0, a whole number of cells; not along a periodic direction; the box with it <= 2e9 elements",
      "Adds a layer this thick around the box, tagged `pml` (the box stays `domain`); the `pml` section may then be "
      "left out.",
      "0.5"},
@@ -203,7 +205,7 @@ const std::vector<ConfigKey> kSchema = {
      "1e-4"},
     {"pml.sigma_max", "number", "none (from reflection)", "1/time", "> 0; not with reflection",
      "Peak damping sigma at the layer's outer edge, used as given instead of the reflection target.", "40"},
-    {"pml.kappa", "number", "1", "", ">= 1",
+    {"pml.kappa", "number", "1", "", ">= 1; kappa * time.cfl <= 2",
      "Peak real stretching kappa_max (kappa = 1 + (kappa_max - 1) u^order); 1 is none.", "2"},
     {"pml.alpha", "number", "0.05", "1/time", ">= 0",
      "Complex frequency shift, constant through the layer; alpha > 0 damps static fields.", "0.1"},
@@ -228,7 +230,8 @@ const std::vector<ConfigKey> kSchema = {
      "Sampling interval: samples at t = 0 and then every `every` of simulated time.", "0.01"},
     {"probes.points", "list of maps", "required", "", "non-empty", "The points.",
      "[{name: center, at: [0.5, 0.5, 0.5]}]"},
-    {"probes.points[].name", "name", "required", "", "letters, digits and _, starting with a letter; unique",
+    {"probes.points[].name", "name", "required", "",
+     "letters, digits and _, starting with a letter; unique; at most 241 characters",
      "Column prefix in probes.csv (center.Ex, ...).", "center"},
     {"probes.points[].at", "list of 3 numbers", "required", "length", "finite; inside the mesh",
      "The point; where several elements meet there, the probe reads the mean of their traces.",
@@ -240,7 +243,8 @@ const std::vector<ConfigKey> kSchema = {
      "writes its far field, far_field_<name>.csv.",
      "[{name: box_dft, surface: {box: {lower: [0.25, 0.25, 0.25], upper: [0.75, 0.75, 0.75]}}, frequencies: "
      "[0.5, 1.0]}]"},
-    {"monitors[].name", "name", "required", "", "letters, digits and _, starting with a letter; unique",
+    {"monitors[].name", "name", "required", "",
+     "letters, digits and _, starting with a letter; unique; at most 241 characters (far_field_<name>.csv)",
      "The monitor's group in monitors.h5.", "box_dft"},
     {"monitors[].surface", "map", "none", "", "exactly one of surface and volume",
      "A closed surface: the faces of an axis-aligned box.",
@@ -253,7 +257,8 @@ const std::vector<ConfigKey> kSchema = {
      "The box's upper corner.", "[0.75, 0.75, 0.75]"},
     {"monitors[].volume", "name", "none", "", "a volume tag of the mesh; exactly one of surface and volume",
      "All nodes of the tag's elements.", "domain"},
-    {"monitors[].frequencies", "list of numbers", "required", "cycles/time", "non-empty; each >= 0 and finite",
+    {"monitors[].frequencies", "list of numbers", "required", "cycles/time", "non-empty; each >= 0 and at most 1 / (2 dt); surface monitors: 2 pi f R < 697 (R: the box's farthest "
+     "corner from the origin)",
      "Frequencies f of X(f) = sum over steps of x(t_n) exp(-i 2 pi f t_n) dt_n.", "[0.5, 1.0]"},
     // far_field_config.cpp
     {"monitors[].far_field", "map", "none (theta 0 to 180 every 5, phi 0 and 90)", "",

@@ -1,6 +1,8 @@
 #include "solver/io/mesh_spec.hpp"
 
 #include <algorithm>
+#include <array>
+#include <tuple>
 #include <cmath>
 #include <filesystem>
 #include <system_error>
@@ -13,6 +15,59 @@ namespace {
 
 constexpr double kMaxBoxElements = 2e9;  // as make_box_mesh
 
+// The scale a box may have. Element volumes are products of three lengths and the degeneracy test
+// compares them with 1e-12 h^3 (mesh/validate.cpp), in double precision (1e±308): lengths within
+// 1e±100 keep both far inside it.
+constexpr double kMaxBoxCoordinate = 1e100, kMinCellSize = 1e-100;
+// Two faces closer than 1e-6 of an element's size count as one (mesh/connectivity.cpp): a cell
+// whose thinnest side is below 1e-5 of its thickest (a margin of 10) cannot be told from a flat one.
+constexpr double kMinCellAspect = 1e-5;
+// Vertex coordinates carry 16 digits: a cell smaller than 1e-8 of the box's largest coordinate
+// would keep fewer than 8 of them across it.
+constexpr double kMinCellToCoordinate = 1e-8;
+
+std::string axis_name(int d) { return std::string(1, static_cast<char>('x' + d)); }
+
+// The box's size, cells and placement against what double-precision geometry can represent: each
+// refusal names the key and the real cause (a box far too large, too thin or too small used to
+// fail later as a "degenerate" or "not conforming" mesh, without the key).
+void check_box_scale(const YamlDoc& doc, const YAML::Node& b, const BoxSpec& box) {
+  const YAML::Node upper = b["upper"].IsDefined() ? b["upper"] : b, lower = b["lower"].IsDefined() ? b["lower"] : b;
+  double largest = 0;
+  for (int d = 0; d < 3; ++d) {
+    for (const auto& [v, key, node] : {std::tuple{box.lower[d], "lower", lower}, std::tuple{box.upper[d], "upper", upper}})
+      if (std::fabs(v) > kMaxBoxCoordinate)
+        throw doc.error(node, "'mesh.box." + std::string(key) + "' has the coordinate " + fmt_g(v) + " along " +
+                                  axis_name(d) + ": coordinates are too large (at most " + fmt_g(kMaxBoxCoordinate) +
+                                  " in size)",
+                        "element volumes are products of three lengths in double precision; choose units "
+                        "that keep the box within 1e100");
+    largest = std::max({largest, std::fabs(box.lower[d]), std::fabs(box.upper[d])});
+  }
+  std::array<double, 3> h;
+  for (int d = 0; d < 3; ++d) h[d] = (box.upper[d] - box.lower[d]) / box.cells[d];
+  const std::string cells = fmt_g(h[0]) + " x " + fmt_g(h[1]) + " x " + fmt_g(h[2]);
+  const YAML::Node cells_node = b["cells"].IsDefined() ? b["cells"] : b;
+  const double h_min = std::min({h[0], h[1], h[2]}), h_max = std::max({h[0], h[1], h[2]});
+  if (h_min < kMinCellSize)
+    throw doc.error(upper, "'mesh.box' gives cells of " + cells + ": too small (a side below " + fmt_g(kMinCellSize) + ")",
+                    "element volumes are products of three lengths in double precision; choose units "
+                    "that make the box larger");
+  if (h_min < kMinCellAspect * h_max) {
+    const int thin = h[0] == h_min ? 0 : h[1] == h_min ? 1 : 2;
+    throw doc.error(upper, "'mesh.box' is too thin for its cells: they are " + cells + ", the side along " +
+                               axis_name(thin) + " is " + fmt_g(h_min / h_max) + " of the longest (the limit is " +
+                               fmt_g(kMinCellAspect) + ")",
+                    "check lower and upper along " + axis_name(thin) +
+                        "; a thin box needs fewer cells across its other sides (mesh.box.cells)");
+  }
+  if (h_min < kMinCellToCoordinate * largest)
+    throw doc.error(cells_node, "'mesh.box' gives cells of " + cells + " on a box whose coordinates reach " +
+                                    fmt_g(largest) + ": too small for where the box lies (coordinates carry 16 "
+                                    "digits; a cell must be at least " + fmt_g(kMinCellToCoordinate) + " of them)",
+                    "move the box near the origin (shift lower and upper), or use fewer cells");
+}
+
 }  // namespace
 
 // mesh.box.pml: a layer of whole cells around the box, tagged `pml` (the box itself stays `domain`):
@@ -21,6 +76,15 @@ static void add_pml_layer(const YamlDoc& doc, const YAML::Node& node, BoxSpec& b
   const double L = doc.as_double(node, "mesh.box.pml");
   if (!(L > 0) || !std::isfinite(L)) throw doc.error(node, "'mesh.box.pml' must be a positive thickness, got " + fmt_g(L),
                     "the layer's thickness in length units, a whole number of cells, e.g. pml: 0.25 on 4 cells of a unit box");
+  double elements = 6;  // of the box with its layer, counted in double: no overflow
+  for (int d = 0; d < 3; ++d) elements *= box.cells[d] + 2 * std::round(L / ((box.upper[d] - box.lower[d]) / box.cells[d]));
+  if (elements > kMaxBoxElements) {
+    const double h = (box.upper[0] - box.lower[0]) / box.cells[0];
+    throw doc.error(node, "'mesh.box.pml' = " + fmt_g(L) + " is " + fmt_g(std::round(L / h)) +
+                              " cells of the box (cell size " + fmt_g(h) + " along x) on each side: the box would have " +
+                              fmt_g(elements) + " elements; the limit is " + fmt_g(kMaxBoxElements),
+                    "the layer's thickness is in length units: a few cells, e.g. pml: " + fmt_g(2 * h));
+  }
   for (int d = 0; d < 3; ++d) {
     const double h = (box.upper[d] - box.lower[d]) / box.cells[d], n = L / h;
     if (std::fabs(n - std::round(n)) > 1e-6 * n || std::round(n) < 1)
@@ -78,6 +142,7 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
       if (!(box.upper[d] > box.lower[d]))
         throw doc.error(b["upper"].IsDefined() ? b["upper"] : b, "'mesh.box.upper' must exceed 'lower' in every direction");
     }
+    check_box_scale(doc, b, box);
     if (b["periodic"]) {
       const YAML::Node p = b["periodic"];
       if (!p.IsSequence())
@@ -158,7 +223,8 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
     const double elements = 6.0 * c[0] * c[1] * c[2] * std::pow(8.0, spec.refine);
     if (elements > kMaxBoxElements)
       throw doc.error(node["box"]["cells"].IsDefined() ? node["box"]["cells"] : node["box"],
-                      "'mesh.box.cells' (with mesh.refine = " + std::to_string(spec.refine) + ") give " +
+                      "'mesh.box.cells' (with mesh.refine = " + std::to_string(spec.refine) +
+                          (spec.pml_thickness > 0 ? " and the mesh.box.pml layer" : "") + ") give " +
                           fmt_g(elements) + " elements; the limit is " + fmt_g(kMaxBoxElements),
                       "use fewer cells");
   }

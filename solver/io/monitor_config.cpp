@@ -1,6 +1,10 @@
 #include "solver/io/monitor_config.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <set>
 
 #include "codegen/dsl/constants.hpp"
@@ -15,6 +19,11 @@ std::string parse_name(const YamlDoc& doc, const YAML::Node& entry, const std::s
                        std::set<std::string>& seen, const std::string& example) {
   if (!entry["name"]) throw doc.error(entry, "'" + what + "' needs a name", "e.g. " + example);
   const std::string name = doc.as_string(entry["name"], what + ".name");
+  if (name.size() > kMaxOutputNameLength)
+    throw doc.error(entry["name"], fmt::format("the name of '{}' has {} characters, more than the {} a name may have",
+                                               what, name.size(), kMaxOutputNameLength),
+                    "names become file names (far_field_<name>.csv: at most 255 bytes) and column headings; "
+                    "use a shorter name");
   if (!dsl::is_identifier(name))
     throw doc.error(entry["name"], "'" + dsl::quote_for_message(name, 40) + "' is not a valid name for '" + what + "'",
                     "use letters, digits and '_', starting with a letter");
@@ -24,12 +33,24 @@ std::string parse_name(const YamlDoc& doc, const YAML::Node& entry, const std::s
   return name;
 }
 
+// The farthest corner of the box from the origin: the farthest of its surface points.
+double farthest_corner(const Vec3& lower, const Vec3& upper) {
+  double r2 = 0;
+  for (int d = 0; d < 3; ++d) r2 += std::max(lower[d] * lower[d], upper[d] * upper[d]);
+  return std::sqrt(r2);
+}
+
 Vec3 parse_point(const YamlDoc& doc, const YAML::Node& node, const std::string& what) {
   const std::vector<double> v = doc.as_doubles(node, 3, what);
   return {v[0], v[1], v[2]};
 }
 
 }  // namespace
+
+double far_field_power_directions(double frequency, double radius) {
+  const double n = std::ceil(2 * std::numbers::pi * frequency * radius) + 10;
+  return 2 * n * n;
+}
 
 ProbesSpec parse_probes(const YamlDoc& doc, const YAML::Node& node) {
   ProbesSpec spec;
@@ -108,11 +129,41 @@ std::vector<MonitorSpec> parse_monitors(const YamlDoc& doc, const YAML::Node& no
       if (v < 0)
         throw doc.error(f[j], "'" + what + ".frequencies[" + std::to_string(j) + "]' is negative",
                         "frequencies are ≥ 0 (cycles per unit time); X(-f) is the conjugate of X(f) for real fields");
+      if (m.kind == MonitorSpec::SurfaceBox) {
+        const double R = farthest_corner(m.lower, m.upper);
+        if (far_field_power_directions(v, R) > kMaxFarFieldDirections) {
+          const double kR_max = std::sqrt(kMaxFarFieldDirections / 2) - 10;  // 2 pi f R below this
+          throw doc.error(f[j],
+                          fmt::format("'{}.frequencies[{}]' = {} is too high for the far field of this box: "
+                                      "2 pi f R = {:.4g} (R = {:.4g}, its farthest corner from the origin) must "
+                                      "stay below {:.0f}, so that the radiated power's quadrature stays within "
+                                      "{:.0f} directions",
+                                      what, j, v, 2 * std::numbers::pi * v * R, R, kR_max, kMaxFarFieldDirections),
+                          fmt::format("use a frequency below {:.4g} for this box, or center the box on the origin",
+                                      kR_max / (2 * std::numbers::pi * R)));
+        }
+      }
       m.frequencies.push_back(v);
+      m.frequency_where.push_back(doc.at(f[j]));
     }
     out.push_back(m);
   }
   return out;
+}
+
+void check_monitor_frequencies(const std::vector<MonitorSpec>& monitors, double dt) {
+  const double nyquist = 1 / (2 * dt);
+  for (size_t i = 0; i < monitors.size(); ++i) {
+    const MonitorSpec& m = monitors[i];
+    for (size_t j = 0; j < m.frequencies.size(); ++j)
+      if (m.frequencies[j] > nyquist)
+        throw UserError(fmt::format("'monitors[{}].frequencies[{}]' = {} is above {:.4g}, the highest frequency the "
+                                    "time step dt = {:.4g} samples (1 / (2 dt)): the DFT would measure an alias",
+                                    i, j, m.frequencies[j], nyquist, dt),
+                        j < m.frequency_where.size() ? m.frequency_where[j] : m.where,
+                        "use frequencies below 1 / (2 dt); the mesh resolves far lower ones (a few points per "
+                        "wavelength), so a frequency near this limit needs a finer mesh or a higher order anyway");
+  }
 }
 
 }  // namespace dgmax

@@ -27,11 +27,26 @@
 
 namespace dgmax {
 
+// The longest probe or monitor name: a closed-surface monitor's far field is written to
+// far_field_<name>.csv, and a file name has at most NAME_MAX = 255 bytes (names are ASCII).
+inline constexpr size_t kMaxOutputNameLength = 255 - (sizeof("far_field_") - 1) - (sizeof(".csv") - 1);  // 241
+
+// A closed-surface monitor's radiated power is a Gauss quadrature over the far-field sphere with
+// n = ceil(2 pi f R) + 10 polar angles and 2n azimuths (near_to_far.hpp, R: the farthest point of
+// the box from the origin). Its 2 n^2 directions are held to the far-field grid's limit
+// (kMaxFarFieldDirections): more is hours of work, and f = 1e300 would overflow n.
+double far_field_power_directions(double frequency, double radius);
+
 // `node` is the `probes:` value.
 ProbesSpec parse_probes(const YamlDoc& doc, const YAML::Node& node);
 
 // `node` is the `monitors:` value; volume tags are appended to `tag_refs` (checked against the
 // mesh by check_tags_exist).
 std::vector<MonitorSpec> parse_monitors(const YamlDoc& doc, const YAML::Node& node, std::vector<TagReference>& tag_refs);
+
+// Once the run's time step is known: UserError at a frequency's line when it lies above the
+// Nyquist frequency 1 / (2 dt) of the DFT's samples, one per step. There a running DFT measures an
+// alias (f and f - 1/dt have the same samples), not the field at f.
+void check_monitor_frequencies(const std::vector<MonitorSpec>& monitors, double dt);
 
 }  // namespace dgmax

@@ -6,7 +6,7 @@
 
 namespace dgmax {
 
-std::optional<PmlSpec> parse_pml_config(const YamlDoc& doc, const YAML::Node& node, const MeshSpec& mesh) {
+std::optional<PmlSpec> parse_pml_config(const YamlDoc& doc, const YAML::Node& node, const MeshSpec& mesh, double cfl) {
   const bool box_layer = mesh.pml_thickness > 0;
   if (!node.IsDefined() || node.IsNull()) {
     if (!box_layer) return std::nullopt;
@@ -52,6 +52,17 @@ std::optional<PmlSpec> parse_pml_config(const YamlDoc& doc, const YAML::Node& no
     throw doc.error(node["sigma_max"], "'pml' has both 'sigma_max' and 'reflection'", "give one of them");
   if (node["sigma_max"].IsDefined() && !(spec.sigma_max > 0))
     throw doc.error(node["sigma_max"], "'pml.sigma_max' must be positive", "leave it out to derive it from 'reflection'");
+  if (node["kappa"].IsDefined() && spec.kappa * cfl > kMaxPmlKappaCfl)
+    throw doc.error(node["kappa"],
+                    fmt::format("pml: kappa {} cannot be stable with time.cfl = {}: kappa multiplies the layer's "
+                                "right-hand side, and kappa x cfl must stay at most {}",
+                                spec.kappa, cfl, kMaxPmlKappaCfl),
+                    fmt::format("lower kappa to at most {:.3g}, or time.cfl to at most {:.3g}", kMaxPmlKappaCfl / cfl,
+                                kMaxPmlKappaCfl / spec.kappa));
+  // the keys that set the damping rate, for the time-step check's message
+  for (const char* key : {"sigma_max", "reflection"})
+    if (node[key].IsDefined() && spec.sigma_where.file.empty()) spec.sigma_where = doc.at(node[key]);
+  if (node["alpha"].IsDefined()) spec.alpha_where = doc.at(node["alpha"]);
   if (spec.regions.empty() && spec.thickness == 0 && box_layer) spec.regions = {"pml"};
   return spec;
 }

@@ -14,6 +14,12 @@
 
 namespace dgmax {
 
-std::optional<PmlSpec> parse_pml_config(const YamlDoc& doc, const YAML::Node& node, const MeshSpec& mesh);
+// The largest kappa * time.cfl that runs stably: kappa scales the layer's right-hand side
+// (pml_profile.hpp), which shortens the stable step. Measured, bench/NOTES.md "PML kappa and the
+// time step": kappa x cfl = 2 stable, 2.5 blew up (N = 1 and 2).
+inline constexpr double kMaxPmlKappaCfl = 2;
+
+// `cfl`: the config's time.cfl (parsed before), which bounds kappa.
+std::optional<PmlSpec> parse_pml_config(const YamlDoc& doc, const YAML::Node& node, const MeshSpec& mesh, double cfl);
 
 }  // namespace dgmax

@@ -282,7 +282,7 @@ RunConfig parse_run_config(const YamlDoc& doc) {
     if (const YAML::Node c = o["checkpoint_every"]) parse_checkpoint_every(doc, c, cfg);
   }
 
-  cfg.pml = parse_pml_config(doc, root["pml"], cfg.mesh);
+  cfg.pml = parse_pml_config(doc, root["pml"], cfg.mesh, cfg.cfl);
   cfg.tfsf = parse_tfsf_config(doc, root["tfsf"]);
   if (cfg.tfsf && !cfg.incident)
     throw UserError("'tfsf' needs the incident field, but the config has no 'incident' section", cfg.tfsf->where,

@@ -29,6 +29,7 @@ struct MonitorSpec {
   Vec3 lower{}, upper{};            // SurfaceBox: the box
   std::string volume_tag;           // Volume
   std::vector<double> frequencies;  // [F], ≥ 0, cycles per unit time
+  std::vector<SourceLocation> frequency_where;  // [F] of each frequency (its own line in messages)
   FarFieldGrid far_field;           // SurfaceBox: the far field's directions (default: two cuts)
   SourceLocation where;             // of the monitor's entry
   SourceLocation region_where;      // of its `surface.box` / `volume`

@@ -8,6 +8,7 @@
 
 #include "solver/physics/norms.hpp"
 #include "solver/physics/tfsf.hpp"
+#include "codegen/dsl/expr_source.hpp"
 #include "solver/util/error.hpp"
 #include "solver/util/strings.hpp"
 
@@ -101,6 +102,40 @@ SourcePower SourcePowerMeter::at(double t, bool with_current) const {
   return out;
 }
 
+std::optional<NonFiniteSource> SourcePowerMeter::nonfinite_at(double t) const {
+  // [comps][n] values of `field` at the n points (x, y, z)
+  auto first = [&](const SpaceTimeField& field, int comps, size_t n, const double* x, const double* y,
+                   const double* z) -> std::optional<NonFiniteSource> {
+    std::vector<double> buf(static_cast<size_t>(comps) * n);
+    std::vector<double*> F(static_cast<size_t>(comps));
+    for (int c = 0; c < comps; ++c) F[static_cast<size_t>(c)] = buf.data() + static_cast<size_t>(c) * n;
+    field.eval(n, x, y, z, t, F.data());
+    for (int c = 0; c < comps; ++c)
+      for (size_t i = 0; i < n; ++i)
+        if (const double v = F[static_cast<size_t>(c)][i]; !std::isfinite(v))
+          return NonFiniteSource{&field, c, x[i], y[i], z[i], t, v};
+    return std::nullopt;
+  };
+  if (has_current_) {  // this rank's own nodes (they come first)
+    const size_t n = static_cast<size_t>(p_.K_owned()) * p_.Np();
+    if (auto found = first(p_.current, 3, n, p_.xyz.x.data(), p_.xyz.y.data(), p_.xyz.z.data())) return found;
+  }
+  if (!incident_faces_.empty()) {
+    const int Nfp = p_.Nfp();
+    const size_t n = incident_faces_.size() * Nfp;
+    std::vector<double> x(n), y(n), z(n);
+    for (size_t a = 0; a < incident_faces_.size(); ++a)
+      for (int j = 0; j < Nfp; ++j) {
+        const int node = p_.maps.vmapM[static_cast<size_t>(incident_faces_[a]) * Nfp + j];
+        x[a * Nfp + j] = p_.xyz.x[node];
+        y[a * Nfp + j] = p_.xyz.y[node];
+        z[a * Nfp + j] = p_.xyz.z[node];
+      }
+    if (auto found = first(p_.incident, 6, n, x.data(), y.data(), z.data())) return found;
+  }
+  return std::nullopt;
+}
+
 EnergyGuard::EnergyGuard(const Problem& p, bool single_precision, RunSuspects suspects)
     : meter_(p), suspects_(std::move(suspects)), tol_(single_precision ? 1e-3 : 1e-8),
       layer_factor_(p.pml ? kPmlEnergyAllowance : 1.0) {}  // every rank has p.pml, with or without layer elements
@@ -158,6 +193,7 @@ void EnergyGuard::check(long long step, double t, double W, double current_norm,
   if (meter_.any() && t > t_last_) add_interval(t_last_, t, p_last_, now);
   p_last_ = now;
   t_last_ = t;
+  dt_ = dt;
   if (comm.any(!std::isfinite(W))) refuse(step, t, W, "the energy is not finite");
   if (!comm.any(!(W <= bound()))) return;
   if (meter_.any()) {
@@ -176,7 +212,32 @@ void EnergyGuard::check(long long step, double t, double W, double current_norm,
              " without sources; with sigma >= 0 and an energy-stable flux it can only decrease");
 }
 
+std::optional<NonFiniteSource> EnergyGuard::find_nonfinite_source(double t, int points) const {
+  if (auto found = meter_.nonfinite_at(t)) return found;
+  for (int i = 0; i < points; ++i)
+    if (auto found = meter_.nonfinite_at(t * i / points)) return found;
+  return std::nullopt;
+}
+
 void EnergyGuard::refuse(long long step, double t, double W, const std::string& what) const {
+  const std::string blew_up = "the solution blew up at step " + std::to_string(step) + ", t = " + fmt_g(t) + ": ";
+  if (meter_.any() && !std::isfinite(W)) {
+    // a source that is not finite somewhere is the cause: named with its expression's line. Looked
+    // for at the run's steps (the same budget as the refinement of the source integrals)
+    const double affordable = std::max(50.0, 1e8 / std::max(1.0, meter_.points()));
+    const double steps = dt_ > 0 ? std::ceil(t / dt_) : 1.0;
+    const int points = static_cast<int>(std::min({double(kRefinePoints), steps, affordable}));
+    if (const auto bad = find_nonfinite_source(t, std::max(1, points))) {
+      const auto c = static_cast<size_t>(bad->component);
+      const std::string name = c < bad->field->names.size() ? bad->field->names[c] : "a source";
+      const std::string message = blew_up + "'" + name + "' is " + (std::isnan(bad->value) ? "NaN" : "infinite") +
+                                  " at (x, y, z) = (" + fmt_g(bad->x) + ", " + fmt_g(bad->y) + ", " + fmt_g(bad->z) +
+                                  "), t = " + fmt_g(bad->t);
+      const std::string hint = "check for the square root or logarithm of a negative number, or a division by zero";
+      if (c < bad->field->sources.size()) throw dsl::error_at(bad->field->sources[c], 0, message, hint);
+      throw UserError(message, {suspects_.config}, hint);
+    }
+  }
   std::string cause;
   if (suspects_.cfl > 0.9)
     cause = "time.cfl = " + fmt_g(suspects_.cfl) + " is beyond the measured stability limit (about 1.0 for "
@@ -193,7 +254,7 @@ void EnergyGuard::refuse(long long step, double t, double W, const std::string& 
   else
     cause = "an unstable combination of mesh, order and materials; try time.cfl = 0.25 and report it if that "
             "does not help";
-  std::string msg = "the solution blew up at step " + std::to_string(step) + ", t = " + fmt_g(t) + ": " + what +
+  std::string msg = blew_up + what +
                     " (energy " + word(W) + ", initially " + word(W0_) + ")";
   throw UserError(msg, {suspects_.config},
                   "likely cause: " + cause + ". Snapshots written so far are in " + suspects_.out_dir);

@@ -15,6 +15,7 @@
 // between two samples does not count as a blow-up.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "solver/physics/problem.hpp"
@@ -25,6 +26,13 @@ namespace dgmax {
 struct SourcePower {
   double current = 0;   // ≈ ||J/sqrt(eps)||_L2 (an upper estimate)
   double incident = 0;  // ≈ ∮ c u_inc dS over faces whose exterior state reads the incident field
+};
+
+// A source value that is not finite: which field and component, where and when.
+struct NonFiniteSource {
+  const SpaceTimeField* field = nullptr;  // the problem's current or incident field
+  int component = 0;
+  double x = 0, y = 0, z = 0, t = 0, value = 0;
 };
 
 class SourcePowerMeter {
@@ -39,6 +47,9 @@ class SourcePowerMeter {
   bool has_current() const { return has_current_; }
   // Points evaluated per call (the cost of at()), over all ranks.
   double points() const { return points_; }
+  // The first value of J (at this rank's nodes) or of the incident field (at the nodes of the faces
+  // it enters through) at time t that is not finite, if any; the same points at() evaluates.
+  std::optional<NonFiniteSource> nonfinite_at(double t) const;
 
  private:
   const Problem& p_;
@@ -93,11 +104,15 @@ class EnergyGuard {
   void integrate_sources(double t0, double t1, int points);
   void add_interval(double a, double b, const SourcePower& p0, const SourcePower& p1);
   [[noreturn]] void refuse(long long step, double t, double W, const std::string& what) const;
+  // A source value that is not finite in [0, t], looked for at up to `points` times (a NaN source
+  // is named with its own line, not as a likely cause).
+  std::optional<NonFiniteSource> find_nonfinite_source(double t, int points) const;
 
   SourcePowerMeter meter_;
   RunSuspects suspects_;
   double tol_;
   double layer_factor_;  // kPmlEnergyAllowance with a layer, else 1
+  double dt_ = 0;        // the run's step (the last check's): how finely refuse() looks at the sources
   bool started_ = false;
   double W0_ = 0, t_last_ = 0;
   SourcePower p_last_;

@@ -196,12 +196,19 @@ std::vector<double> pml_partition_weights(const PmlLayer* whole, int K) {
 }
 
 void check_pml_time_step(const PmlLayer& layer, const PmlSpec& spec, double dt) {
-  const double r = layer.max_rate();
-  if (dt * r > 2)
-    throw UserError(fmt::format("pml: the damping rate {:.4g} (sigma_max + alpha) needs a time step below {:.4g}, but "
-                                "the step is {:.4g}",
-                                r, 2 / r, dt),
-                    spec.where, "make the layer thicker, or raise `reflection`, or lower `sigma_max`");
+  const double r = layer.max_rate(), alpha = layer.profile.alpha, sigma = r - alpha;
+  if (dt * r > 2) {
+    // the key that makes the rate: alpha, or sigma_max (given, or derived from reflection and the
+    // layer's thickness)
+    const bool by_alpha = alpha >= sigma;
+    const SourceLocation& at = by_alpha ? spec.alpha_where : spec.sigma_where;
+    throw UserError(fmt::format("pml: the damping rate {:.4g} (sigma_max {:.4g} + alpha {:.4g}) needs a time step below "
+                                "{:.4g}, but the step is {:.4g}",
+                                r, sigma, alpha, 2 / r, dt),
+                    at.file.empty() ? spec.where : at,
+                    by_alpha ? "lower `alpha` (a small shift such as 0.05 is usual)"
+                             : "make the layer thicker, or raise `reflection`, or lower `sigma_max`");
+  }
 }
 
 }  // namespace dgmax

@@ -27,6 +27,9 @@ struct PmlSpec {
   double kappa = 1;                  // kappa_max >= 1
   double alpha = 0.05;               // complex frequency shift (1/time), >= 0
   SourceLocation where;              // the config's `pml:` block
+  // the keys that set the damping rate, for check_pml_time_step's message (`where` when not given):
+  // sigma_max (or reflection) and alpha
+  SourceLocation sigma_where, alpha_where;
 };
 
 struct PmlLayer {

@@ -9,6 +9,8 @@
 #include <initializer_list>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "run_cli.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
 
@@ -152,4 +154,69 @@ TEST(CliErrors, CpuSearchOrBenchTooLargeForTheHostIsRefusedUpFront) {
   const CliResult ok = dgmax::test::run_dgmax_env(env, "tune --backend cpu --order 1 --elements 48 --no-store --json ''");
   EXPECT_EQ(ok.code, 0) << ok.err;
   EXPECT_NE(ok.out.find("best: "), std::string::npos) << ok.out;
+}
+
+// Options that did nothing: `--restart ''` ran from t = 0 and moved the earlier run and its
+// checkpoints aside; `tune --set` without a config and `tune CONFIG --elements` were ignored.
+// Each is now refused with a message, before anything is read or moved.
+TEST(CliErrors, EmptyRestartDirectoryIsRefusedAndMovesNothing) {
+  const std::string dir = temp_dir("restart");
+  const std::string cfg = dir + "/c.yaml";
+  std::ofstream(cfg) << "mesh: {box: {cells: [1, 1, 1]}}\ndiscretization: {order: 1}\ntime: {final: 0.05}\n"
+                        "output: {dir: '" << dir << "/out', checkpoint_every: 1}\n";
+  const CliResult first = run_dgmax("run -q '" + cfg + "'");
+  ASSERT_EQ(first.code, 0) << first.err;
+  const std::string summary = dgmax::test::read_all(dir + "/out/summary.json");
+  for (const std::string& form : {"--restart ''", "--restart=''"}) {
+    const CliResult r = run_dgmax("run -q '" + cfg + "' " + form);
+    if (form == "--restart=''") {  // CLI11 itself refuses a missing value
+      EXPECT_EQ(r.code, 1) << r.err;
+    } else {
+      expect_user_error(r, {"error: --restart needs the directory of the run to continue, but its value is empty",
+                            "hint: give the run's output directory"});
+    }
+    EXPECT_FALSE(fs::exists(dir + "/out/previous")) << "the earlier run was moved aside";
+    EXPECT_EQ(dgmax::test::read_all(dir + "/out/summary.json"), summary);
+  }
+}
+
+TEST(CliErrors, TuneOptionsThatWouldBeIgnoredAreRefused) {
+  expect_user_error(run_dgmax("tune --backend cpu --set discretization.order=3 --json ''"),
+                    {"error: --set changes a config, but no CONFIG is given", "hint: give the config first"});
+  const std::string dir = temp_dir("tune_options");
+  const std::string cfg = dir + "/c.yaml";
+  std::ofstream(cfg) << "mesh: {box: {cells: [1, 1, 1]}}\n";
+  expect_user_error(run_dgmax("tune --backend cpu '" + cfg + "' --elements 48 --json ''"),
+                    {"error: --elements sizes the periodic box, but CONFIG gives the mesh"});
+}
+
+// `tune CONFIG --order 1` searched the config's order (2 here) and stored it under that order:
+// now it tunes the order asked, on the config's problem.
+TEST(CliErrors, TuneConfigAtTheOrderAsked) {
+  const std::string dir = temp_dir("tune_order");
+  const std::string cfg = dir + "/c.yaml";
+  std::ofstream(cfg) << "mesh: {box: {cells: [2, 2, 2]}}\ndiscretization: {order: 2}\n";
+  const CliResult r = dgmax::test::run_dgmax_env("DGMAX_CACHE_DIR='" + dir + "/cache' ",
+                                                 "tune --backend cpu '" + cfg + "' --order 1 --no-store --json '" +
+                                                     dir + "/t.json'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(dgmax::test::read_all(dir + "/t.json"));
+  ASSERT_EQ(j.at("results").size(), 1u) << j.dump();
+  EXPECT_EQ(j["results"][0].at("N"), 1) << j.dump();
+  EXPECT_EQ(j["results"][0].at("problem"), cfg + " at N = 1") << j.dump();
+  EXPECT_EQ(j["results"][0].at("K"), 48) << j.dump();
+}
+
+// A DGMAX_CXX that answers --version but writes text where the library should be: exit 1 with a
+// message naming the compiler (it was "internal error (please report)", exit 2).
+TEST(CliErrors, CompilerThatWritesNoLibraryExitsOne) {
+  const std::string dir = temp_dir("fake_cxx");
+  const std::string cxx = dir + "/fake-cxx";
+  std::ofstream(cxx) << "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'fake 1.0'; exit 0; }\n"
+                        "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\necho 'not a library' > \"$out\"\n";
+  fs::permissions(cxx, fs::perms::owner_all);
+  const CliResult r = dgmax::test::run_dgmax_env("DGMAX_CXX='" + cxx + "' DGMAX_CACHE_DIR='" + dir + "/cache' ",
+                                                 "run -q --backend cpu --set time.final=0.01 --output '" + dir + "/out'");
+  expect_user_error(r, {"error: the C++ compiler '" + cxx + "' wrote '" + dir + "/cache/cpu/",
+                        "which is not a loadable shared library", "hint: set DGMAX_CXX"});
 }

@@ -667,6 +667,38 @@ TEST_F(RunErrors, HugeSourceBlowsUpMidRun) {
   expect_intact_output(out_);
 }
 
+// A source that is NaN (the square root of a negative number at every point) blew up the run and
+// was named only as a likely cause, located at the file: now the blow-up names the component, the
+// point and the time, at the expression's line and column.
+TEST_F(RunErrors, NonFiniteSourceIsNamedAtItsLine) {
+  auto r = run_config("nan_source.yaml", std::string(kTiny) + "sources:\n  J: [\"0\", \"0\", \"sqrt(-1 - t)\"]\n");
+  expect_user_error(r, {path_ + ":5:18: error: the solution blew up at step ",
+                        ": 'sources.J[2]' is NaN at (x, y, z) = (", "  J: [\"0\", \"0\", \"sqrt(-1 - t)\"]\n",
+                        "hint: check for the square root or logarithm of a negative number"});
+  EXPECT_EQ(r.err.find("likely cause"), std::string::npos) << r.err;
+  EXPECT_EQ(json::parse(read_all(out_ + "/summary.json"))["status"], "failed");
+  // an incident field that is infinite only from t = 0.02 on (log of 0, then of a negative number)
+  r = run_config("nan_incident.yaml", std::string(kTiny) + "boundaries: {default: incident}\n"
+                                                          "incident: {E: [\"0\", \"0\", \"0\"], H: [\"0\", \"log(0.02 - t)\", \"0\"]}\n");
+  expect_user_error(r, {path_ + ":5:42: error: the solution blew up at step ", "'incident.H[1]' is "});
+}
+
+// frequencies: [1e300] gave a far field of `inf` in every row (exit 0), and now an internal error:
+// refused at the frequency's line. On a volume monitor (no far field) the time step's limit
+// refuses it, before any step: the DFT of samples every dt cannot see above 1 / (2 dt).
+TEST_F(RunErrors, FrequencyAboveWhatTheRunResolvesIsRefusedAtItsLine) {
+  auto r = run_config("ff.yaml", std::string(kTiny) + "monitors:\n  - name: m\n"
+                                                     "    surface: {box: {lower: [0, 0, 0], upper: [1, 1, 1]}}\n"
+                                                     "    frequencies: [1, 1e300]\n");
+  expect_user_error(r, {path_ + ":7:22: error: 'monitors[0].frequencies[1]' = 1e+300 is too high for the far field"});
+  EXPECT_FALSE(fs::exists(out_)) << "refused before the run";
+  r = run_config("vol.yaml", std::string(kTiny) + "monitors:\n  - {name: m, volume: domain, frequencies: [1, 1e300]}\n");
+  expect_user_error(r, {path_ + ":5:48: error: 'monitors[0].frequencies[1]' = 1e+300 is above ",
+                        "the highest frequency the time step dt = "});
+  EXPECT_FALSE(fs::exists(out_ + "/monitors.h5"));
+  EXPECT_EQ(json::parse(read_all(out_ + "/summary.json"))["steps_done"], 0);
+}
+
 // ---- output directory ------------------------------------------------------------------------------
 
 TEST_F(RunErrors, UnwritableOutputDirectory) {

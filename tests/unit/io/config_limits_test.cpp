@@ -430,3 +430,66 @@ TEST(ConfigLimits, ExpressionOnAVeryLongLineIsNoInternalError) {
 }
 
 }  // namespace dgmax
+
+namespace dgmax {
+namespace {
+
+// ---- box sizes: refused at the key, with the real cause ----------------------------------------
+
+// mesh.box.pml = 1e9 on cells of 0.5 is 2e9 cells on each side: counted as an int it overflowed
+// ("got cells[0] = -294967294"); now counted in double and refused at the key.
+TEST(ConfigLimits, BoxPmlLayerOfTooManyCells) {
+  const UserError e = test::expect_hinted_user_error(
+      [] { parse("mesh: {box: {cells: [2, 2, 2], pml: 1e9}}\n"); },
+      {"'mesh.box.pml' = 1e+09 is 2e+09 cells of the box (cell size 0.5 along x) on each side: the box would have "
+       "3.84e+29 elements; the limit is 2e+09"});
+  expect_at(e, 1, 37);
+  // the layer counts towards the element limit at mesh.box.cells too: 2 cells a side on 600^3
+  // is 604^3 cells, 1.32e9 elements, within it; on 700^3 it is 704^3 = 2.093e9, over it
+  EXPECT_NO_THROW(parse("mesh: {box: {cells: [600, 600, 600], upper: [600, 600, 600], pml: 2}}\n"));
+  test::expect_user_error([] { parse("mesh: {box: {cells: [700, 700, 700], upper: [700, 700, 700], pml: 2}}\n"); },
+                          {"'mesh.box.pml' = 2 is 2 cells", "2.09348e+09 elements; the limit is 2e+09"});
+}
+
+// upper [1, 1, 1e-9]: cells of 0.5 x 0.5 x 5e-10 have faces closer than the mesh checks can tell
+// apart (it failed as a mesh that is "not conforming": "merge duplicate vertices (Gmsh)").
+TEST(ConfigLimits, BoxTooThinForItsCells) {
+  const UserError e = test::expect_hinted_user_error(
+      [] { parse("mesh: {box: {cells: [2, 2, 2], upper: [1, 1, 1e-9]}}\n"); },
+      {"'mesh.box' is too thin for its cells: they are 0.5 x 0.5 x 5e-10, the side along z is 1e-09 of the longest "
+       "(the limit is 1e-05)"});
+  expect_at(e, 1, 39);
+  EXPECT_NE(e.hint().find("along z"), std::string::npos) << e.render();
+  // at the limit the mesh is built and passes its checks (a cell 2e-5 thin relative to its sides)
+  const RunConfig ok = parse("mesh: {box: {cells: [2, 2, 1], upper: [1, 1, 1e-5]}}\n");
+  EXPECT_EQ(load_mesh(ok.mesh).mesh.num_elements(), 24);
+}
+
+// A [1e300]^3 box: element volumes (products of three lengths) overflow ("degenerate, re-mesh this
+// region"). Coordinates are bounded by 1e100, cells by 1e-100 from below.
+TEST(ConfigLimits, BoxCoordinatesTooLargeOrCellsTooSmall) {
+  UserError e = test::expect_hinted_user_error(
+      [] { parse("mesh: {box: {cells: [2, 2, 2], upper: [1e300, 1e300, 1e300]}}\n"); },
+      {"'mesh.box.upper' has the coordinate 1e+300 along x: coordinates are too large (at most 1e+100 in size)"});
+  expect_at(e, 1, 39);
+  e = test::expect_hinted_user_error([] { parse("mesh:\n  box:\n    cells: [2, 2, 2]\n    lower: [0, -1e101, 0]\n"); },
+                                     {"'mesh.box.lower' has the coordinate -1e+101 along y"});
+  expect_at(e, 4, 12);
+  e = test::expect_hinted_user_error([] { parse("mesh: {box: {cells: [2, 2, 2], upper: [1e-200, 1e-200, 1e-200]}}\n"); },
+                                     {"'mesh.box' gives cells of 5e-201 x 5e-201 x 5e-201: too small"});
+  expect_at(e, 1, 39);
+  // cells of 0.5 at x = 1e12: 12 of the coordinates' 16 digits are spent on where the box lies
+  e = test::expect_hinted_user_error(
+      [] { parse("mesh: {box: {cells: [2, 2, 2], lower: [1e12, 0, 0], upper: [1000000000001, 1, 1]}}\n"); },
+      {"'mesh.box' gives cells of 0.5 x 0.5 x 0.5 on a box whose coordinates reach 1e+12: too small for where the "
+       "box lies"});
+  expect_at(e, 1, 21);
+  // the same cells near the origin, and a large box of large cells, are fine
+  EXPECT_EQ(load_mesh(parse("mesh: {box: {cells: [2, 2, 2], lower: [1e4, 0, 0], upper: [10001, 1, 1]}}\n").mesh)
+                .mesh.num_elements(), 48);
+  EXPECT_EQ(load_mesh(parse("mesh: {box: {cells: [2, 2, 2], upper: [1e99, 1e99, 1e99]}}\n").mesh).mesh.num_elements(),
+            48);
+}
+
+}  // namespace
+}  // namespace dgmax

@@ -433,6 +433,37 @@ TEST(HostJit, BrokenToolchainIsAUserError) {
   }
 }
 
+// A DGMAX_CXX that says it worked but wrote something else than a shared library of the source
+// (text, or a library of another source): the compiler's fault, a user error naming the compiler
+// and the file it wrote, exit 1; it was "internal error (please report)", exit 2.
+TEST(HostJit, CompilerThatWritesNoLoadableLibraryIsAUserError) {
+  TempDir cache, bin;
+  const std::string text = bin / "text writer", other = bin / "other library";
+  const std::string version = "if [ \"$1\" = --version ]; then echo 'fake c++ 1.0'; exit 0; fi\n";
+  const std::string out_path = "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n";
+  test::write_script(text, version + out_path + "echo 'not a library' > \"$out\"\n");
+  test::write_script(other, version + out_path + "exec g++ -shared -fPIC -x c++ /dev/null -o \"$out\"\n");
+  for (const std::string& compiler : {text, other}) {
+    SCOPED_TRACE(compiler);
+    HostJitOptions opt = options_for(cache);
+    opt.compiler = compiler;
+    const std::string so = cache / ("cpu/" + host_jit_key(kTwiceSource, opt) + ".so");
+    try {
+      jit_compile(kTwiceSource, "twice", opt);
+      ADD_FAILURE() << "loaded";
+    } catch (const UserError& e) {
+      EXPECT_NE(e.message().find("the C++ compiler '" + compiler + "' wrote '" + so +
+                                 "', which is not a loadable shared library"),
+                std::string::npos)
+          << e.message();
+      EXPECT_NE(e.message().find("one-line source"), std::string::npos) << e.message();
+      EXPECT_NE(e.hint().find("DGMAX_CXX"), std::string::npos);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "not a UserError: " << e.what();
+    }
+  }
+}
+
 TEST(HostJit, CompilerAtAPathWithSpaces) {
   TempDir cache, bin;
   const std::string wrapper = bin / "my g++";
