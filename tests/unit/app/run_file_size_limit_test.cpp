@@ -24,7 +24,7 @@ namespace {
 
 // Every kind of file a run writes: VTU and HDF5 snapshots, checkpoints, probes, a DFT monitor
 // (monitors.h5) and its far field.
-const char* const kEveryOutput =
+const char* const kFileSizeLimitCase =
     "mesh: {box: {cells: [4, 4, 4]}}\n"
     "discretization: {order: 2}\n"
     "initial:\n"
@@ -42,7 +42,7 @@ const char* const kEveryOutput =
 TEST(RunFileSizeLimit, EveryWritePastTheLimitFailsCleanly) {
   const std::string dir = dgmax::test::unique_temp_dir("dgmax_fsize");
   const std::string config = dir + "case.yaml";
-  std::ofstream(config) << kEveryOutput;
+  std::ofstream(config) << kFileSizeLimitCase;
   // without a limit: the kernels are cached (a compile under the limit would fail first) and the
   // largest output is known
   const CliResult whole = run_dgmax_env("", "run -q --backend cpu " + config + " --output '" + dir + "whole'");
