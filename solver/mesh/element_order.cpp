@@ -106,6 +106,7 @@ void renumber_elements(Mesh& mesh, Connectivity& conn, const std::vector<int>& o
   const long long n = K;
   permute(mesh.elements, order);
   permute(mesh.element_tag, order);
+  if (!mesh.curved_index.empty()) permute(mesh.curved_index, order);
   permute(conn.EToE, order);
   permute(conn.EToF, order);
   permute(conn.face_tag, order);

@@ -1,5 +1,7 @@
 #include "solver/mesh/local_mesh.hpp"
 
+#include "solver/mesh/curved_lattice.hpp"
+
 #include <algorithm>
 #include <array>
 #include <string>
@@ -80,6 +82,18 @@ Mesh local_mesh_part(const Mesh& g, const std::vector<int>& elems) {
   m.boundary_tag_names = g.boundary_tag_names;
   m.periodic = g.periodic;
   m.source = g.source;
+  // the local elements' curved rows, in local order
+  m.geometry_order = g.geometry_order;
+  if (!g.curved_index.empty()) {
+    const int nq = lattice_size(g.geometry_order);
+    m.curved_index.assign(elems.size(), -1);
+    for (size_t i = 0; i < elems.size(); ++i)
+      if (g.is_curved(elems[i])) {
+        m.curved_index[i] = static_cast<int>(m.curved_points.size() / nq);
+        m.curved_points.insert(m.curved_points.end(), g.curved_row(elems[i]), g.curved_row(elems[i]) + nq);
+      }
+    if (m.curved_points.empty()) m.curved_index.clear();
+  }
   return m;
 }
 

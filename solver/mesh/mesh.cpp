@@ -1,5 +1,7 @@
 #include "solver/mesh/mesh.hpp"
 
+#include "solver/mesh/curved_lattice.hpp"
+
 #include <algorithm>
 
 namespace dgmax {
@@ -15,6 +17,16 @@ int add_name(std::vector<std::string>& names, const std::string& name) {
   return static_cast<int>(names.size()) - 1;
 }
 }  // namespace
+
+int Mesh::num_curved() const {
+  int n = 0;
+  for (int c : curved_index) n += c >= 0;
+  return n;
+}
+
+const Vec3* Mesh::curved_row(int k) const {
+  return curved_points.data() + static_cast<size_t>(curved_index[k]) * lattice_size(geometry_order);
+}
 
 int Mesh::volume_tag(const std::string& name) const { return find_name(volume_tag_names, name); }
 int Mesh::boundary_tag(const std::string& name) const { return find_name(boundary_tag_names, name); }

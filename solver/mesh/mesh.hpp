@@ -1,5 +1,6 @@
-// The mesh as read or generated: first-order tetrahedra with volume and boundary tags.
-// Connectivity and geometric factors are derived from it (connectivity.hpp, geometry.hpp).
+// The mesh as read or generated: tetrahedra with volume and boundary tags, straight-sided or
+// curved. Connectivity and geometric factors are derived from it (connectivity.hpp, geometry.hpp,
+// curved_geometry.hpp).
 #pragma once
 
 #include <array>
@@ -41,8 +42,20 @@ struct Mesh {
   std::vector<PeriodicPair> periodic;
   std::string source;                        // where it came from, for messages ("box:4,4,4", a path)
 
+  // Curved elements: the map from the reference tetrahedron of element k is the polynomial of
+  // degree geometry_order through curved_points' row curved_index[k] (the lattice of
+  // curved_lattice.hpp; its 4 corner points are the element's vertices). Elements with
+  // curved_index[k] = -1, and every element when curved_index is empty, are affine.
+  int geometry_order = 1;
+  std::vector<int> curved_index;             // [K] row of curved_points, or -1; empty: none curved
+  std::vector<Vec3> curved_points;           // [Kc][lattice_size(geometry_order)]
+
   int num_elements() const { return static_cast<int>(elements.size()); }
   int num_vertices() const { return static_cast<int>(vertices.size()); }
+  bool is_curved(int k) const { return !curved_index.empty() && curved_index[k] >= 0; }
+  int num_curved() const;
+  // Element k's lattice positions (is_curved(k)): [lattice_size(geometry_order)].
+  const Vec3* curved_row(int k) const;
   // Index of a tag name, or -1.
   int volume_tag(const std::string& name) const;
   int boundary_tag(const std::string& name) const;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "solver/mesh/curved_mesh.hpp"
 #include "solver/mesh/memory_estimate.hpp"
 #include "solver/mesh/refine.hpp"
 #include "solver/mesh/setup_timer.hpp"
@@ -28,6 +29,11 @@ MeshData setup_mesh(Mesh mesh, int refine, GeometryFactors geometry, ElementOrde
   MeshData out;
   out.reoriented = orient_elements(mesh);
   timer.phase("orient");
+  drop_affine_elements(mesh);
+  if (refine > 0 && !mesh.curved_index.empty())
+    throw UserError("mesh.refine cannot refine curved elements (" + std::to_string(mesh.num_curved()) + " of " +
+                        std::to_string(mesh.num_elements()) + " elements of " + mesh.source + " are curved)",
+                    {mesh.source}, "mesh finer in Gmsh instead (a smaller mesh size), or drop mesh.refine");
   for (int i = 0; i < refine; ++i) mesh = refine_uniform(mesh);
   if (refine > 0) timer.phase("refine");
   out.conn = build_connectivity(mesh);
@@ -42,6 +48,7 @@ MeshData setup_mesh(Mesh mesh, int refine, GeometryFactors geometry, ElementOrde
     out.geom = compute_geometry(mesh);
   else
     check_jacobians(mesh);
+  out.curved = check_curved_jacobians(mesh);
   timer.phase("geometry");
   out.mesh = std::move(mesh);
   return out;

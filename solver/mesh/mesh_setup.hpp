@@ -2,6 +2,7 @@
 #pragma once
 
 #include "solver/mesh/connectivity.hpp"
+#include "solver/mesh/curved_mesh.hpp"
 #include "solver/mesh/element_order.hpp"
 #include "solver/mesh/geometry.hpp"
 #include "solver/mesh/halo.hpp"
@@ -14,6 +15,7 @@ struct MeshData {
   Connectivity conn;
   Geometry geom;
   int reoriented = 0;  // inverted input elements that were flipped
+  CurvedJacobianStats curved;  // the curved elements' Jacobians (curved_mesh.hpp)
   Halo halo;           // a partitioned run's ghosts and exchange lists (halo.hpp); empty with one rank
 
   // Elements this rank computes: all of them with one rank, the owned ones (ghosts follow) with several.

@@ -1,5 +1,7 @@
 #include "solver/mesh/validate.hpp"
 
+#include "solver/mesh/curved_mesh.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -109,7 +111,7 @@ int orient_elements(Mesh& mesh) {
 #pragma omp parallel for schedule(static) reduction(+ : flipped)
   for (int k = 0; k < first_degenerate; ++k)
     if (flip[k]) {
-      std::swap(mesh.elements[k][2], mesh.elements[k][3]);
+      swap_element_vertices(mesh, k, 2, 3);
       ++flipped;
     }
   if (first_degenerate < K) {

@@ -1,0 +1,131 @@
+#include "solver/mesh/curved_mesh.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solver/mesh/curved_lattice.hpp"
+#include "solver/mesh/geometry.hpp"
+#include "solver/util/error.hpp"
+#include "solver/util/strings.hpp"
+#include "solver/element/basis.hpp"
+
+namespace dgmax {
+
+void swap_element_vertices(Mesh& mesh, int k, int a, int b) {
+  std::swap(mesh.elements[k][a], mesh.elements[k][b]);
+  if (!mesh.is_curved(k)) return;
+  const int q = mesh.geometry_order, nq = lattice_size(q);
+  Vec3* row = mesh.curved_points.data() + static_cast<size_t>(mesh.curved_index[k]) * nq;
+  const std::vector<Vec3> old(row, row + nq);
+  const std::vector<int> perm = lattice_vertex_swap(q, a, b);
+  for (int m = 0; m < nq; ++m) row[m] = old[perm[m]];
+}
+
+Vec3 map_element(const Mesh& mesh, int k, double r, double s, double t) {
+  if (!mesh.is_curved(k)) return map_to_physical(mesh, k, r, s, t);
+  Eigen::VectorXd rr(1), ss(1), tt(1);
+  rr << r;
+  ss << s;
+  tt << t;
+  const Eigen::MatrixXd L = lattice_interpolation(mesh.geometry_order, rr, ss, tt);  // [1][Nq]
+  const Vec3* row = mesh.curved_row(k);
+  Vec3 x{0, 0, 0};
+  for (int m = 0; m < L.cols(); ++m)
+    for (int d = 0; d < 3; ++d) x[d] += L(0, m) * row[m][d];
+  return x;
+}
+
+namespace {
+double longest_edge_of(const Mesh& mesh, int k) {
+  double h = 0;
+  for (int a = 0; a < 4; ++a)
+    for (int b = a + 1; b < 4; ++b) {
+      double d2 = 0;
+      for (int d = 0; d < 3; ++d) {
+        const double e = mesh.vertices[mesh.elements[k][a]][d] - mesh.vertices[mesh.elements[k][b]][d];
+        d2 += e * e;
+      }
+      h = std::max(h, std::sqrt(d2));
+    }
+  return h;
+}
+}  // namespace
+
+int drop_affine_elements(Mesh& mesh, double rel_tol) {
+  if (mesh.curved_index.empty()) return 0;
+  const int q = mesh.geometry_order, nq = lattice_size(q), K = mesh.num_elements();
+  Eigen::VectorXd r, s, t;
+  lattice_reference_points(q, r, s, t);
+  std::vector<Vec3> kept;
+  int n = 0;
+  for (int k = 0; k < K; ++k) {
+    if (mesh.curved_index[k] < 0) continue;
+    const Vec3* row = mesh.curved_row(k);
+    const double tol = rel_tol * longest_edge_of(mesh, k);
+    bool affine = true;
+    for (int m = 0; m < nq && affine; ++m) {
+      const Vec3 x = map_to_physical(mesh, k, r(m), s(m), t(m));
+      for (int d = 0; d < 3; ++d) affine = affine && std::abs(row[m][d] - x[d]) <= tol;
+    }
+    if (affine) {
+      mesh.curved_index[k] = -1;
+      continue;
+    }
+    kept.insert(kept.end(), row, row + nq);
+    mesh.curved_index[k] = n++;
+  }
+  mesh.curved_points = std::move(kept);
+  if (n == 0) mesh.curved_index.clear();
+  return n;
+}
+
+CurvedJacobianStats check_curved_jacobians(const Mesh& mesh) {
+  CurvedJacobianStats stats;
+  if (mesh.curved_index.empty()) return stats;
+  const int q = mesh.geometry_order, nq = lattice_size(q);
+  Eigen::VectorXd r, s, t;
+  lattice_reference_points(2 * q + 2, r, s, t);
+  // derivatives of the lattice's Lagrange basis at the sample points, by differentiating the
+  // orthonormal expansion: dℓ/dr = Vr(x) V_lattice^{-1}
+  Eigen::VectorXd lr, ls, lt;
+  lattice_reference_points(q, lr, ls, lt);
+  const Eigen::MatrixXd V = vandermonde_3d(q, lr, ls, lt);
+  const auto G = grad_vandermonde_3d(q, r, s, t);
+  const auto lu = V.transpose().partialPivLu();
+  const Eigen::MatrixXd Lr = lu.solve(G.Vr.transpose()).transpose();  // [npts][Nq]
+  const Eigen::MatrixXd Ls = lu.solve(G.Vs.transpose()).transpose();
+  const Eigen::MatrixXd Lt = lu.solve(G.Vt.transpose()).transpose();
+  for (int k = 0; k < mesh.num_elements(); ++k) {
+    if (!mesh.is_curved(k)) continue;
+    Eigen::Matrix<double, Eigen::Dynamic, 3> X(nq, 3);  // X: [Nq][3]
+    const Vec3* row = mesh.curved_row(k);
+    for (int m = 0; m < nq; ++m) X.row(m) << row[m][0], row[m][1], row[m][2];
+    const Eigen::MatrixXd Xr = Lr * X, Xs = Ls * X, Xt = Lt * X;  // [npts][3]
+    double lo = 0, hi = 0;
+    for (int i = 0; i < r.size(); ++i) {
+      const Eigen::Vector3d a = Xr.row(i), b = Xs.row(i), c = Xt.row(i);
+      const double det = a.dot(b.cross(c));
+      if (!(det > 0)) {
+        const Vec3 x = map_element(mesh, k, r(i), s(i), t(i));
+        throw UserError(mesh.source + ": curved element " + std::to_string(k) +
+                            " is tangled or inverted: its Jacobian is " + fmt_g(det) + " at (" + fmt_g(x[0]) +
+                            ", " + fmt_g(x[1]) + ", " + fmt_g(x[2]) + ")",
+                        {mesh.source},
+                        "re-mesh with Gmsh's high-order optimisation (`Mesh.HighOrderOptimize = 2;` in the "
+                        ".geo, or `gmsh -3 -order q -optimize_ho`), or a lower geometry order");
+      }
+      lo = i == 0 ? det : std::min(lo, det);
+      hi = i == 0 ? det : std::max(hi, det);
+    }
+    const double scaled = lo / hi;
+    ++stats.curved;
+    if (stats.curved == 1 || scaled < stats.min_scaled) {
+      stats.min_scaled = scaled;
+      stats.min_element = k;
+    }
+    stats.max_scaled = stats.curved == 1 ? scaled : std::max(stats.max_scaled, scaled);
+  }
+  return stats;
+}
+
+}  // namespace dgmax

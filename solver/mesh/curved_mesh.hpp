@@ -1,0 +1,35 @@
+// Operations on a mesh's curved elements (Mesh::curved_index / curved_points): keeping their
+// lattice consistent when vertices are reordered, dropping the ones that are affine after all,
+// and the check that every curved map is invertible.
+#pragma once
+
+#include <string>
+
+#include "solver/mesh/mesh.hpp"
+
+namespace dgmax {
+
+// Swaps local vertices a and b of element k, and its lattice positions with them.
+void swap_element_vertices(Mesh& mesh, int k, int a, int b);
+
+// Element k's position at reference (r, s, t) from its lattice (curved) or its vertices (affine).
+Vec3 map_element(const Mesh& mesh, int k, double r, double s, double t);
+
+// Marks affine every curved element whose lattice points lie on the affine map of its vertices
+// within rel_tol × its longest edge, and compacts curved_points; clears curved_index when none
+// is left (geometry_order stays, for the report). Returns how many stay curved.
+int drop_affine_elements(Mesh& mesh, double rel_tol = 1e-10);
+
+// The Jacobian of the curved elements' maps, sampled at the lattice of order 2q + 2 (corners,
+// edges, faces, interior): the smallest and largest scaled Jacobian min det / max det of one
+// element over the curved elements (1 for a straight-sided one).
+struct CurvedJacobianStats {
+  int curved = 0;
+  double min_scaled = 1, max_scaled = 1;
+  int min_element = -1;  // the element with the smallest one
+};
+// Throws UserError naming the element and the position where the Jacobian is not positive (a
+// tangled or inverted curved element), with a hint to re-mesh with high-order optimisation.
+CurvedJacobianStats check_curved_jacobians(const Mesh& mesh);
+
+}  // namespace dgmax
