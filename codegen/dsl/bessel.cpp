@@ -5,7 +5,7 @@
 
 namespace dgmax::dsl {
 
-// The generated kernels define the same functions (codegen/emit/c_expr.cpp, bessel_c_helpers), so
+// The generated kernels define the same functions (codegen/emit/c_expr.cpp, bessel_c_definitions), so
 // that the interpreter, the DAG and the host-compiled kernels agree bit for bit.
 double bessel_j(int n, double x) {
   const double j = std::cyl_bessel_j(n, std::fabs(x));

@@ -35,7 +35,7 @@ const char* c_function(dsl::Builtin fn) {
     case B::floor: return "floor";
     case B::ceil: return "ceil";
     case B::erf: return "erf";
-    case B::besselj: return "dgmax_besselj";  // bessel_c_helpers
+    case B::besselj: return "dgmax_besselj";  // bessel_c_definitions
     case B::bessely: return "dgmax_bessely";
     case B::sign:
     case B::heaviside:
@@ -191,7 +191,7 @@ class Printer {
           return a + " > " + T + "(0) ? " + T + "(1) : " + a + " < " + T + "(0) ? " + T + "(-1) : " + a;
         if (n.fn == dsl::Builtin::heaviside)
           return a + " < " + T + "(0) ? " + T + "(0) : " + a + " >= " + T + "(0) ? " + T + "(1) : " + a;
-        if (dsl::takes_order(n.fn))  // the kernel's own helper (bessel_c_helpers), no std::
+        if (dsl::takes_order(n.fn))  // the kernel's own function (bessel_c_definitions), no std::
           return std::string(c_function(n.fn)) + "(" + std::to_string(n.order) + ", " + a + ")";
         return fn(c_function(n.fn)) + "(" + a + ")";
       case Op::call2:
@@ -228,7 +228,7 @@ bool uses_bessel(const ScalarDag& dag) {
   return false;
 }
 
-std::string bessel_c_helpers(bool cuda) {
+std::string bessel_c_definitions(bool cuda) {
   // The definitions of dsl::bessel_j and dsl::bessel_y (codegen/dsl/bessel.cpp), in double
   // precision whatever real_t is. Host: libstdc++ refuses x < 0 in cyl_bessel_j (J_n(-x) =
   // (-1)^n J_n(x) covers it) and throws from cyl_neumann below x ~ 1e-306 (an exception must not

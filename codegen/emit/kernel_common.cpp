@@ -322,7 +322,7 @@ std::string kernel_common_section(const KernelSpec& s, bool cuda) {
     src << "},\n";
   }
   src << "};\n\n";
-  if (spec_uses_bessel(s)) src << bessel_c_helpers(cuda);
+  if (spec_uses_bessel(s)) src << bessel_c_definitions(cuda);
 
   CExprStyle st;
   st.cuda = cuda;

@@ -1,7 +1,7 @@
 // besselj and bessely lowered to the ScalarDag and printed into the generated kernels: the order is
 // part of a node (hash-consing, folding, pruning), the DAG interpreter and the host-compiled field
 // give the reference values (mpmath 1.2.1, 40 digits; A&S table 9.1 where it has them) and the
-// interpreter's bits, the kernel source defines its helpers only when a field or flux uses them,
+// interpreter's bits, the kernel source defines dgmax_besselj/dgmax_bessely only when used,
 // and the order is checked in fluxes as in fields.
 #include <gtest/gtest.h>
 
@@ -140,7 +140,7 @@ TEST(BesselLowering, PrintedCallsNameTheOrder) {
             "  const expr_t v2 = dgmax_bessely(12, v1);\n"
             "  out[0] = v0;\n"
             "  out[1] = v2;\n");
-  st.cuda = true;  // the same call: the helper is defined per backend (bessel_c_helpers)
+  st.cuda = true;  // the same call: the function is defined per backend (bessel_c_definitions)
   EXPECT_NE(emit_c_statements(d, st).find("dgmax_besselj(3, in[0])"), std::string::npos);
   EXPECT_TRUE(uses_bessel(d));
   d.outputs = {x};
@@ -158,7 +158,7 @@ Problem with_exact(const std::vector<std::string>& texts, const std::map<std::st
   return p;
 }
 
-TEST(BesselLowering, KernelSourceDefinesTheHelpersOnlyWhenUsed) {
+TEST(BesselLowering, KernelSourceDefinesTheFunctionsOnlyWhenUsed) {
   const std::string with = generate_cpu_source(make_kernel_spec(with_exact(component_texts()), false));
   const std::string without =
       generate_cpu_source(make_kernel_spec(with_exact({"sin(x)", "0", "0", "0", "0", "0"}), false));
@@ -184,7 +184,7 @@ TEST(BesselLowering, KernelSourceDefinesTheHelpersOnlyWhenUsed) {
   if (std::system("c++ --version > /dev/null 2>&1") == 0) {
     EXPECT_NE(jit_compile(single, "bessel_flux_fp32")->symbol("dgmax_field_at"), nullptr);
   }
-  const std::string cuda = bessel_c_helpers(true);
+  const std::string cuda = bessel_c_definitions(true);
   EXPECT_NE(cuda.find("jn(n, fabs(x))"), std::string::npos);
   EXPECT_NE(cuda.find("yn(n, x)"), std::string::npos);
 }
