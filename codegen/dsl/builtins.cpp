@@ -5,7 +5,7 @@
 namespace dgmax::dsl {
 namespace {
 
-constexpr std::array<FunctionInfo, 22> kFunctions{{
+constexpr std::array<FunctionInfo, 24> kFunctions{{
     {"sin", 1, Builtin::sin},     {"cos", 1, Builtin::cos},     {"tan", 1, Builtin::tan},
     {"asin", 1, Builtin::asin},   {"acos", 1, Builtin::acos},   {"atan", 1, Builtin::atan},
     {"atan2", 2, Builtin::atan2}, {"sinh", 1, Builtin::sinh},   {"cosh", 1, Builtin::cosh},
@@ -14,6 +14,7 @@ constexpr std::array<FunctionInfo, 22> kFunctions{{
     {"max", 2, Builtin::max},     {"pow", 2, Builtin::pow},     {"floor", 1, Builtin::floor},
     {"ceil", 1, Builtin::ceil},   {"sign", 1, Builtin::sign},   {"heaviside", 1, Builtin::heaviside},
     {"erf", 1, Builtin::erf},
+    {"besselj", 2, Builtin::besselj, true}, {"bessely", 2, Builtin::bessely, true},
 }};
 
 struct FluxName {
@@ -44,6 +45,12 @@ std::vector<std::string> scalar_function_names() {
   std::vector<std::string> out;
   for (const auto& f : kFunctions) out.emplace_back(f.name);
   return out;
+}
+
+bool takes_order(Builtin fn) {
+  for (const auto& f : kFunctions)
+    if (f.id == fn) return f.order;
+  return false;
 }
 
 std::string_view flux_only_description(std::string_view name) {

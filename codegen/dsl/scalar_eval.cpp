@@ -6,6 +6,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "codegen/dsl/bessel.hpp"
 #include "codegen/dsl/builtins.hpp"
 #include "codegen/dsl/parser.hpp"
 #include "solver/util/error.hpp"
@@ -55,6 +56,8 @@ enum class ScalarFunction::Op : std::uint8_t {
   push_const,
   push_var,
   DGMAX_DSL_UNARY_OPS(DGMAX_DSL_ENUM) DGMAX_DSL_BINARY_OPS(DGMAX_DSL_ENUM)
+  besselj,  // unary, of order Instr::index
+  bessely,
 };
 #undef DGMAX_DSL_ENUM
 
@@ -69,6 +72,8 @@ Op op_of(Builtin b) {
     return Op::name;
     DGMAX_DSL_UNARY_BUILTINS(DGMAX_DSL_CASE) DGMAX_DSL_BINARY_BUILTINS(DGMAX_DSL_CASE)
 #undef DGMAX_DSL_CASE
+    case Builtin::besselj: return Op::besselj;
+    case Builtin::bessely: return Op::bessely;
   }
   DGMAX_ASSERT(false, "unmapped builtin");
 }
@@ -92,6 +97,15 @@ double apply1(Op op, double x) {
     DGMAX_DSL_UNARY_OPS(DGMAX_DSL_CASE)
 #undef DGMAX_DSL_CASE
     default: DGMAX_ASSERT(false, "not a unary op");
+  }
+}
+
+// A function of order n (besselj, bessely) at x.
+double apply_order(Op op, int n, double x) {
+  switch (op) {
+    case Op::besselj: return bessel_j(n, x);
+    case Op::bessely: return bessel_y(n, x);
+    default: DGMAX_ASSERT(false, "not a function with an order");
   }
 }
 
@@ -162,6 +176,12 @@ class ScalarCompiler {
           args.push_back(analyze(*a));
           all_const = all_const && args.back().has_value();
         }
+        if (fn.order) {  // besselj(n, x): n is part of the instruction, x is the operand
+          const int n = checked_bessel_order(e.name(), *e.args()[0], args[0], src_);
+          orders_[&e] = n;
+          if (args[1]) v = apply_order(op_of(fn.id), n, *args[1]);
+          break;
+        }
         if (all_const) {
           const Op op = op_of(fn.id);
           v = fn.arity == 1 ? apply1(op, *args[0]) : apply2(op, *args[0], *args[1]);
@@ -208,6 +228,11 @@ class ScalarCompiler {
         return;
       }
       case Expr::Kind::call: {
+        if (auto it = orders_.find(&e); it != orders_.end()) {
+          emit(*e.args()[1], f, sp);
+          f.code_.push_back({op_of(find_scalar_function(e.name())->id), static_cast<std::uint32_t>(it->second), 0});
+          return;
+        }
         for (const auto& a : e.args()) emit(*a, f, sp);
         f.code_.push_back({op_of(find_scalar_function(e.name())->id), 0, 0});
         sp -= e.args().size() - 1;
@@ -229,9 +254,9 @@ class ScalarCompiler {
     if (name == "pi") return kPi;
     if (auto it = ctx_.unavailable.find(name); it != ctx_.unavailable.end())
       throw error_at(src_, e.offset(), it->second);
-    if (find_scalar_function(name))
+    if (const FunctionInfo* fn = find_scalar_function(name))
       throw error_at(src_, e.offset(), "'" + shown(name) + "' is a function",
-                     "call it with an argument, as in '" + shown(name) + "(x)'");
+                     fn->order ? bessel_usage(name) : "call it with an argument, as in '" + shown(name) + "(x)'");
     if (auto d = flux_only_description(name); !d.empty())
       throw error_at(src_, e.offset(),
                      "'" + shown(name) + "' is " + std::string(d) + ", only available in flux expressions",
@@ -259,7 +284,8 @@ class ScalarCompiler {
     if (got != static_cast<size_t>(fn->arity))
       throw error_at(src_, e.offset(),
                      name + " takes " + plural(fn->arity, "argument") + ", got " +
-                         std::to_string(got));
+                         std::to_string(got),
+                     fn->order ? bessel_usage(name) : "");
     return *fn;
   }
 
@@ -291,6 +317,7 @@ class ScalarCompiler {
   const ExprSource& src_;
   std::unordered_map<std::string, std::uint32_t> var_index_;
   std::unordered_map<const Expr*, double> folded_;
+  std::unordered_map<const Expr*, int> orders_;  // calls of besselj/bessely: their order
 };
 
 // ---- evaluation ---------------------------------------------------------------------------------
@@ -348,6 +375,10 @@ double ScalarFunction::operator()(const double* vars) const {
     break;
       DGMAX_DSL_BINARY_OPS(DGMAX_DSL_CASE)
 #undef DGMAX_DSL_CASE
+      case Op::besselj:
+      case Op::bessely:
+        s[sp - 1] = apply_order(in.op, static_cast<int>(in.index), s[sp - 1]);
+        break;
     }
   }
   return s[0];
@@ -401,6 +432,13 @@ void ScalarFunction::eval_batch(size_t n, const double* const* var_arrays, doubl
     break;
           DGMAX_DSL_BINARY_OPS(DGMAX_DSL_CASE)
 #undef DGMAX_DSL_CASE
+        case Op::besselj:
+        case Op::bessely: {
+          const Op op = in.op;
+          const int order = static_cast<int>(in.index);
+          map1(next - kBlock, m, [op, order](double x) { return apply_order(op, order, x); });
+          break;
+        }
       }
     }
     std::copy(stack.data(), stack.data() + m, out + i0);

@@ -54,7 +54,7 @@ class ScalarFunction {
  private:
   struct Instr {
     Op op;
-    std::uint32_t index;  // push_var: which variable
+    std::uint32_t index;  // push_var: which variable; besselj, bessely: the order n
     double value;         // push_const: the value
   };
   friend class ScalarCompiler;

@@ -35,6 +35,8 @@ const char* c_function(dsl::Builtin fn) {
     case B::floor: return "floor";
     case B::ceil: return "ceil";
     case B::erf: return "erf";
+    case B::besselj: return "dgmax_besselj";  // bessel_c_definitions
+    case B::bessely: return "dgmax_bessely";
     case B::sign:
     case B::heaviside:
     case B::min:  // fmin/fmax leave the tie of +0 and -0 open
@@ -174,6 +176,8 @@ class Printer {
     const std::string a = n.a >= 0 ? operand(n.a, readable) : "";
     const std::string b = n.b >= 0 ? operand(n.b, readable) : "";
     const std::string& T = style_.type;
+    if (readable && n.op == Op::call1 && dsl::takes_order(n.fn))
+      return dsl_name(n.fn) + "(" + std::to_string(n.order) + ", " + a + ")";
     if (readable && n.op == Op::call1) return dsl_name(n.fn) + "(" + a + ")";
     if (readable && n.op == Op::call2) return dsl_name(n.fn) + "(" + a + ", " + b + ")";
     switch (n.op) {
@@ -187,6 +191,8 @@ class Printer {
           return a + " > " + T + "(0) ? " + T + "(1) : " + a + " < " + T + "(0) ? " + T + "(-1) : " + a;
         if (n.fn == dsl::Builtin::heaviside)
           return a + " < " + T + "(0) ? " + T + "(0) : " + a + " >= " + T + "(0) ? " + T + "(1) : " + a;
+        if (dsl::takes_order(n.fn))  // the kernel's own function (bessel_c_definitions), no std::
+          return std::string(c_function(n.fn)) + "(" + std::to_string(n.order) + ", " + a + ")";
         return fn(c_function(n.fn)) + "(" + a + ")";
       case Op::call2:
         // pow(x, 2) with a constant 2 is x*x already; a variable exponent is tested like the
@@ -214,6 +220,44 @@ class Printer {
 };
 
 }  // namespace
+
+bool uses_bessel(const ScalarDag& dag) {
+  const std::vector<bool> live = dag.live();
+  for (size_t i = 0; i < dag.nodes().size(); ++i)
+    if (live[i] && dag.nodes()[i].op == Op::call1 && dsl::takes_order(dag.nodes()[i].fn)) return true;
+  return false;
+}
+
+std::string bessel_c_definitions(bool cuda) {
+  // The definitions of dsl::bessel_j and dsl::bessel_y (codegen/dsl/bessel.cpp), in double
+  // precision whatever real_t is. Host: libstdc++ refuses x < 0 in cyl_bessel_j (J_n(-x) =
+  // (-1)^n J_n(x) covers it) and throws from cyl_neumann below x ~ 1e-306 (an exception must not
+  // leave a kernel). CUDA: jn and yn of the CUDA math API (yn is NaN for x < 0 as well).
+  if (cuda)
+    return R"(// besselj(n, x), bessely(n, x) of the expressions (the CUDA math API's jn, yn).
+DGMAX_FN double dgmax_besselj(int n, double x) {
+  const double j = jn(n, fabs(x));
+  return x < 0 && n % 2 != 0 ? -j : j;
+}
+DGMAX_FN double dgmax_bessely(int n, double x) { return x < 0 ? nan("") : yn(n, x); }
+
+)";
+  return R"(// besselj(n, x), bessely(n, x) of the expressions (C++17 special functions, as dgmax itself).
+DGMAX_FN double dgmax_besselj(int n, double x) {
+  const double j = std::cyl_bessel_j(n, std::fabs(x));
+  return x < 0 && n % 2 != 0 ? -j : j;
+}
+DGMAX_FN double dgmax_bessely(int n, double x) {
+  if (x < 0) return std::nan("");
+  try {
+    return std::cyl_neumann(n, x);
+  } catch (...) {
+    return std::nan("");
+  }
+}
+
+)";
+}
 
 std::string emit_c_statements(const ScalarDag& dag, const CExprStyle& style) {
   return Printer(dag, style).print();

@@ -50,5 +50,11 @@ struct CSplitStatements {
 CSplitStatements emit_c_statements_split(const ScalarDag& dag, const CExprStyle& style,
                                          const std::vector<bool>& invariant_slot, const std::string& hoist_array);
 
+// besselj and bessely print as calls of dgmax_besselj(n, x) and dgmax_bessely(n, x), functions the
+// generated source defines once with bessel_c_definitions (after DGMAX_FN, before the first use) when
+// any of its DAGs uses them (uses_bessel: a live besselj or bessely node).
+bool uses_bessel(const ScalarDag& dag);
+std::string bessel_c_definitions(bool cuda);
+
 }  // namespace dgmax::codegen
 

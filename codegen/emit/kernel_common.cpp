@@ -34,6 +34,14 @@ std::string indent(const std::string& text, const std::string& pad) {
 }
 
 
+// Whether any DAG printed into the source calls besselj or bessely.
+bool spec_uses_bessel(const KernelSpec& s) {
+  bool any = uses_bessel(s.flux.dag);
+  for (const LoweredFlux& e : s.exterior) any = any || uses_bessel(e.dag);
+  for (const auto* f : {&s.initial, &s.exact, &s.current, &s.incident}) any = any || (*f && uses_bessel((*f)->dag));
+  return any;
+}
+
 // A lowered space-time field as a function `name(in = (x, y, z, t), out)` in expr_t.
 std::string field_function(const std::string& name, const LoweredField& f, const std::string& what, bool cuda) {
   CExprStyle st;
@@ -314,6 +322,7 @@ std::string kernel_common_section(const KernelSpec& s, bool cuda) {
     src << "},\n";
   }
   src << "};\n\n";
+  if (spec_uses_bessel(s)) src << bessel_c_definitions(cuda);
 
   CExprStyle st;
   st.cuda = cuda;

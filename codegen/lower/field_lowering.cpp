@@ -1,6 +1,9 @@
 #include "codegen/lower/field_lowering.hpp"
 
+#include <optional>
+
 #include "codegen/dsl/ast.hpp"
+#include "codegen/dsl/bessel.hpp"
 #include "codegen/dsl/builtins.hpp"
 #include "codegen/dsl/parser.hpp"
 #include "solver/util/error.hpp"
@@ -63,7 +66,14 @@ class FieldLowerer {
     if (!f) throw dsl::error_at(src_, e.offset(), "unknown function '" + dsl::quote_for_message(e.name(), 40) + "'");
     if (static_cast<int>(e.args().size()) != f->arity)
       throw dsl::error_at(src_, e.offset(), "'" + e.name() + "' takes " + std::to_string(f->arity) + " argument" +
-                                                (f->arity == 1 ? "" : "s") + ", got " + std::to_string(e.args().size()));
+                                                (f->arity == 1 ? "" : "s") + ", got " + std::to_string(e.args().size()),
+                          f->order ? dsl::bessel_usage(e.name()) : "");
+    if (f->order) {  // besselj(n, x): n must fold to a constant (the interpreter's check)
+      const int n = lower(*e.args()[0]), x = lower(*e.args()[1]);
+      const DagNode& nn = dag_.nodes()[n];
+      const std::optional<double> value = nn.op == DagNode::Op::constant ? std::optional<double>(nn.value) : std::nullopt;
+      return dag_.call_order(f->id, dsl::checked_bessel_order(e.name(), *e.args()[0], value, src_), x);
+    }
     if (f->arity == 1) return dag_.call(f->id, lower(*e.args()[0]));
     const int a = lower(*e.args()[0]), b = lower(*e.args()[1]);
     return dag_.call(f->id, a, b);

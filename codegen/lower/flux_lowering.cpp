@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "codegen/dsl/ast.hpp"
+#include "codegen/dsl/bessel.hpp"
 #include "codegen/dsl/builtins.hpp"
 #include "codegen/dsl/parser.hpp"
 #include "solver/util/error.hpp"
@@ -285,6 +286,7 @@ class FluxLowerer {
     if (name == "dot" || name == "cross") return name + "(n, E.int)";
     if (name == "norm") return "norm(E.int)";
     const dsl::FunctionInfo* f = dsl::find_scalar_function(name);
+    if (f && f->order) return name + "(1, x)";
     return name + (f && f->arity == 2 ? "(a, b)" : "(x)");
   }
 
@@ -335,6 +337,11 @@ class FluxLowerer {
                                       : name + " expects scalars, got a 3-vector as argument " +
                                             std::to_string(i + 1),
                     "apply it to a component-free scalar such as dot(n, E.int) or norm(E.int)");
+    if (fn->order) {  // besselj(n, x): n must fold to a constant
+      const DagNode& n = dag_.nodes()[args[0].c[0]];
+      const std::optional<double> value = n.op == DagNode::Op::constant ? std::optional<double>(n.value) : std::nullopt;
+      return scalar(dag_.call_order(fn->id, dsl::checked_bessel_order(name, *e.args()[0], value, *src_), args[1].c[0]));
+    }
     return scalar(fn->arity == 1 ? dag_.call(fn->id, args[0].c[0])
                                  : dag_.call(fn->id, args[0].c[0], args[1].c[0]));
   }

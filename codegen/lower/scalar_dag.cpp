@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "codegen/dsl/bessel.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax::codegen {
@@ -18,7 +19,8 @@ inline double fn_pow(double a, double b) { return b == 2.0 ? a * a : std::pow(a,
 inline double fn_min(double a, double b) { return a < b || (a == b && std::signbit(a)) || b != b ? a : b; }
 inline double fn_max(double a, double b) { return a > b || (a == b && !std::signbit(a)) || b != b ? a : b; }
 
-double apply1(dsl::Builtin fn, double x) {
+// `order`: the order of besselj / bessely (unused by the other functions).
+double apply1(dsl::Builtin fn, int order, double x) {
   using B = dsl::Builtin;
   switch (fn) {
     case B::sin: return std::sin(x);
@@ -39,6 +41,8 @@ double apply1(dsl::Builtin fn, double x) {
     case B::sign: return fn_sign(x);
     case B::heaviside: return fn_heaviside(x);
     case B::erf: return std::erf(x);
+    case B::besselj: return dsl::bessel_j(order, x);
+    case B::bessely: return dsl::bessel_y(order, x);
     default: break;
   }
   DGMAX_ASSERT(false, "not a one-argument builtin");
@@ -79,13 +83,14 @@ int ScalarDag::intern(const DagNode& n) {
   // the order it was first written in (readable output), and y*x finds the node of x*y.
   int a = n.a, b = n.b;
   if ((n.op == Op::add || n.op == Op::mul) && a > b) std::swap(a, b);
-  char key[1 + 4 + 4 + 4 + 8 + 1];
+  char key[1 + 4 + 4 + 4 + 8 + 1 + 4];
   key[0] = static_cast<char>(n.op);
   std::memcpy(key + 1, &a, 4);
   std::memcpy(key + 5, &b, 4);
   std::memcpy(key + 9, &n.input, 4);
   std::memcpy(key + 13, &n.value, 8);
   key[21] = static_cast<char>(n.fn);
+  std::memcpy(key + 22, &n.order, 4);
   auto [it, inserted] = index_.try_emplace(std::string(key, sizeof key), static_cast<int>(nodes_.size()));
   if (inserted) nodes_.push_back(n);
   return it->second;
@@ -175,18 +180,31 @@ int ScalarDag::neg(int a) {
 }
 
 int ScalarDag::call(dsl::Builtin fn, int a) {
-  DGMAX_ASSERT(is_one_argument(fn), "builtin called with 1 argument");
+  DGMAX_ASSERT(is_one_argument(fn) && !dsl::takes_order(fn), "builtin called with 1 argument");
   check_operand(nodes_, a);
   const DagNode& x = nodes_[a];
-  if (x.op == Op::constant) return constant(apply1(fn, x.value));
+  if (x.op == Op::constant) return constant(apply1(fn, 0, x.value));
   DagNode n{Op::call1};
   n.a = a;
   n.fn = fn;
   return intern(n);
 }
 
+int ScalarDag::call_order(dsl::Builtin fn, int n, int a) {
+  DGMAX_ASSERT(dsl::takes_order(fn), "builtin called with an order");
+  DGMAX_ASSERT(n >= 0 && n <= dsl::kMaxBesselOrder, "order out of range");
+  check_operand(nodes_, a);
+  const DagNode& x = nodes_[a];
+  if (x.op == Op::constant) return constant(apply1(fn, n, x.value));
+  DagNode node{Op::call1};
+  node.a = a;
+  node.fn = fn;
+  node.order = n;
+  return intern(node);
+}
+
 int ScalarDag::call(dsl::Builtin fn, int a, int b) {
-  DGMAX_ASSERT(!is_one_argument(fn), "builtin called with 2 arguments");
+  DGMAX_ASSERT(!is_one_argument(fn) && !dsl::takes_order(fn), "builtin called with 2 arguments");
   check_operand(nodes_, a);
   check_operand(nodes_, b);
   const DagNode &x = nodes_[a], &y = nodes_[b];
@@ -252,7 +270,7 @@ void evaluate(const ScalarDag& dag, const double* in, double* out, double* scrat
       case Op::mul: v[i] = v[n.a] * v[n.b]; break;
       case Op::div: v[i] = v[n.a] / v[n.b]; break;
       case Op::neg: v[i] = -v[n.a]; break;
-      case Op::call1: v[i] = apply1(n.fn, v[n.a]); break;
+      case Op::call1: v[i] = apply1(n.fn, n.order, v[n.a]); break;
       case Op::call2: v[i] = apply2(n.fn, v[n.a], v[n.b]); break;
     }
   }

@@ -18,7 +18,8 @@
 // Function semantics (evaluate() and the emitted C agree): abs = fabs, min/max = fmin/fmax with
 // the tie of zeros fixed (min(+0, -0) = min(-0, +0) = -0, max of them +0, whatever the order),
 // sign(x) = x > 0 ? 1 : x < 0 ? -1 : x, heaviside(x) = x < 0 ? 0 : x >= 0 ? 1 : x,
-// pow(a, b) = b == 2 ? a*a : pow(a, b) (the b == 2 test only matters for a non-constant b).
+// pow(a, b) = b == 2 ? a*a : pow(a, b) (the b == 2 test only matters for a non-constant b),
+// besselj, bessely = dsl::bessel_j, dsl::bessel_y (libstdc++; the emitted C defines the same).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +38,7 @@ struct DagNode {
   int input = -1;           // input: slot (FluxInput)
   double value = 0;         // constant
   dsl::Builtin fn{};        // call1 / call2
+  int order = 0;            // call1 of besselj / bessely: the order n
 };
 
 class ScalarDag {
@@ -50,6 +52,8 @@ class ScalarDag {
   int neg(int a);
   int call(dsl::Builtin fn, int a);
   int call(dsl::Builtin fn, int a, int b);
+  // besselj / bessely of order n (dsl::takes_order) at a.
+  int call_order(dsl::Builtin fn, int n, int a);
 
   const std::vector<DagNode>& nodes() const { return nodes_; }
   std::vector<int> outputs;  // node id of each output

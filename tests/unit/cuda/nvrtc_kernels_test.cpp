@@ -12,6 +12,8 @@
 #include "field_cases.hpp"
 #include "mixed_problem.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
+#include "solver/physics/flux_set.hpp"
+#include "solver/physics/space_time_field.hpp"
 
 using namespace dgmax;
 
@@ -33,6 +35,28 @@ TEST(NvrtcKernels, AllOrdersPrecisionsAndArchitecturesCompile) {
         EXPECT_EQ(std::string(cubin.data(), 4), "\x7f" "ELF") << "N = " << N << " " << arch;
       }
     }
+  }
+}
+
+// besselj and bessely in a field (evaluated in double) and in a custom flux (in real_t: also float)
+// compile: the CUDA math API's jn and yn through the source's dgmax_besselj / dgmax_bessely.
+TEST(NvrtcKernels, BesselFieldsAndFluxCompile) {
+  Problem p = test::mixed_problem(2, 1);
+  const std::vector<std::string> texts = {"besselj(1, 2.4*x)*cos(t)", "bessely(0, 1 + y*y)", "besselj(7, -z)", "0", "0",
+                                          "bessely(2, 3 + x)"};
+  p.initial = space_time_field_from_text(texts, "initial", {});
+  p.exact = space_time_field_from_text(texts, "exact", {});
+  const FluxSource custom{{"besselj(1, Z.int)*jump(E)", {}}, {"bessely(2, 1 + Y.int)*jump(H)", {}}};
+  p.fluxes = make_flux_set("custom", 1, &custom, {});
+  for (bool single : {false, true}) {
+    const std::string src = codegen::generate_cuda_source(make_kernel_spec(p, single));
+    EXPECT_NE(src.find("yn(n, x)"), std::string::npos);
+    EXPECT_NE(src.find("dgmax_besselj(7, "), std::string::npos);
+    codegen::NvrtcOptions opt;
+    opt.arch = "sm_90";
+    const std::vector<char> cubin = codegen::nvrtc_compile(src, single ? "bessel_fp32" : "bessel_fp64", opt);
+    ASSERT_GE(cubin.size(), 4u);
+    EXPECT_EQ(std::string(cubin.data(), 4), "\x7f" "ELF") << (single ? "fp32" : "fp64");
   }
 }
 

@@ -121,7 +121,7 @@ TEST(DslErrors, Names) {
 TEST(DslErrors, Functions) {
   const std::string fns =
       "functions: sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, exp, log, sqrt, abs, "
-      "min, max, pow, floor, ceil, sign, heaviside, erf";
+      "min, max, pow, floor, ceil, sign, heaviside, erf, besselj, bessely";
   check({
       {"foo(x)", 0, "unknown function 'foo'", "did you mean 'cos'? " + fns},
       {"3*sine(x)", 2, "unknown function 'sine'", "did you mean 'sin'? " + fns},
@@ -130,6 +130,29 @@ TEST(DslErrors, Functions) {
       {"1 + sin(x, y)", 4, "sin takes 1 argument, got 2", ""},
       {"sin()", 0, "sin takes 1 argument, got 0", ""},
       {"max(1, 2, 3)", 0, "max takes 2 arguments, got 3", ""},
+  });
+}
+
+TEST(DslErrors, BesselOrder) {
+  const std::string usage_j = "besselj(n, x) takes the order n first, a whole number from 0 to 100, as in 'besselj(1, 2.4*x)'";
+  const std::string usage_y = "bessely(n, x) takes the order n first, a whole number from 0 to 100, as in 'bessely(1, 2.4*x)'";
+  const std::string varies = "; a number or a named constant, not a value that changes in space or time";
+  check({
+      {"besselj(1.5, x)", 8, "the order of besselj must be a whole number from 0 to 100, got 1.5", usage_j},
+      {"2*besselj(-1, x)", 10, "the order of besselj must be a whole number from 0 to 100, got -1",
+       "a negative order follows from J_-n(x) = (-1)^n J_n(x), as in '-besselj(1, x)' for order -1"},
+      {"bessely(-2, x)", 8, "the order of bessely must be a whole number from 0 to 100, got -2",
+       "a negative order follows from Y_-n(x) = (-1)^n Y_n(x), as in '-bessely(1, x)' for order -1"},
+      {"besselj(t, x)", 8, "the order of besselj must be a constant", usage_j + varies},
+      {"bessely(omega*t, x)", 13, "the order of bessely must be a constant", usage_y + varies},
+      {"besselj(101, x)", 8, "the order of besselj must be a whole number from 0 to 100, got 101", usage_j},
+      {"besselj(alpha, x)", 8, "the order of besselj must be a whole number from 0 to 100, got 0.5", usage_j},
+      {"besselj(1/0, x)", 9, "the order of besselj must be a whole number from 0 to 100, got infinity", usage_j},
+      {"besselj(x)", 0, "besselj takes 2 arguments, got 1", usage_j},
+      {"1 + bessely(1, x, y)", 4, "bessely takes 2 arguments, got 3", usage_y},
+      {"besselj*2", 0, "'besselj' is a function", usage_j},
+      {"besselj(2, omgea)", 11, "unknown name 'omgea'",
+       "did you mean 'omega'? (names available here: x, y, z, t, pi, alpha, omega)"},
   });
 }
 

@@ -58,6 +58,10 @@ TEST(DslScalarEval, EveryFunctionMatchesCmath) {
       {"sign(x)", [](double x, double) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }},
       {"heaviside(x)", [](double x, double) { return x < 0 ? 0.0 : 1.0; }},
       {"erf(x)", [](double x, double) { return std::erf(x); }},
+      // C++17 special functions; J_n(-x) = (-1)^n J_n(x), Y_n is NaN for x < 0 (bessel_test.cpp
+      // checks the values against tables)
+      {"besselj(3, x)", [](double x, double) { return x < 0 ? -std::cyl_bessel_j(3, -x) : std::cyl_bessel_j(3, x); }},
+      {"bessely(1, x)", [](double x, double) { return x < 0 ? std::nan("") : std::cyl_neumann(1, x); }},
   };
   ASSERT_EQ(cases.size(), scalar_functions().size() + 1);  // + the '^' operator
   const double xs[] = {-2.5, -0.7, -0.0, 0.0, 0.3, 0.9, 1.0, 2.75, 7.5};

@@ -27,7 +27,7 @@ const std::string kExteriorNames =
     "E.int, H.int, n, eps.int, mu.int, Z.int, Y.int, Einc, Hinc, pi, alpha, omega";
 const std::string kScalarFunctions =
     "sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, exp, log, sqrt, abs, min, max, pow, "
-    "floor, ceil, sign, heaviside, erf";
+    "floor, ceil, sign, heaviside, erf, besselj, bessely";
 
 struct Case {
   std::string text;
