@@ -39,6 +39,19 @@
 #include "solver/util/strings.hpp"
 
 namespace dgmax {
+
+namespace {
+// Curved elements are read, checked and reported (dgmax info), but not run: the collocated curved
+// form is not energy stable (bench/NOTES.md, "2026-12-06 — Curved elements: the collocated form is
+// accurate but not energy stable").
+void refuse_curved_run(const Mesh& mesh, const std::string& config) {
+  if (mesh.num_curved() == 0) return;
+  throw UserError("mesh '" + mesh.source + "' has " + std::to_string(mesh.num_curved()) +
+                      " curved elements (geometry order " + std::to_string(mesh.geometry_order) +
+                      "), and dgmax runs straight-sided tetrahedra only",
+                  {config}, "re-mesh with first-order elements (`Mesh.ElementOrder = 1;`, or `gmsh -3 -order 1`)");
+}
+}  // namespace
 namespace {
 
 // The cuda backend with the tuned plan when the tuning database has one; *plan says which.
@@ -525,6 +538,7 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     WholeMeshSetup whole = whole_mesh_setup(
         cfg, std::make_shared<const MeshData>(
                  load_mesh(cfg.mesh, comm.parallel() ? GeometryFactors::Checked : GeometryFactors::Stored)));
+    refuse_curved_run(whole.md->mesh, cfg.path);
     auto md = rank_mesh(whole.md, whole.partition_weights(), &partition, cfg.partition);  // several ranks: this rank's part
     {
       // the fields of host backends grow with Np; a GPU run keeps them on the device

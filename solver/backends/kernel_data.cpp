@@ -15,6 +15,8 @@ KernelData<Real> make_kernel_data(const Problem& p) {
   using namespace codegen;
   const int K = p.K();
   const MeshData& md = *p.md;
+  // the generated kernels read one geometry record per element: straight-sided ones only
+  DGMAX_ASSERT(!p.curved || p.curved->empty(), "the generated kernels do not run curved elements");
   KernelData<Real> d;
   d.geo.assign(static_cast<size_t>(K) * kGeoStride, Real(0));
   d.mat.assign(static_cast<size_t>(K) * kMatStride, Real(0));

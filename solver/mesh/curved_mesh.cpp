@@ -107,7 +107,7 @@ CurvedJacobianStats check_curved_jacobians(const Mesh& mesh) {
       const double det = a.dot(b.cross(c));
       if (!(det > 0)) {
         const Vec3 x = map_element(mesh, k, r(i), s(i), t(i));
-        throw UserError(mesh.source + ": curved element " + std::to_string(k) +
+        throw UserError("mesh '" + mesh.source + "': curved element " + std::to_string(k) +
                             " is tangled or inverted: its Jacobian is " + fmt_g(det) + " at (" + fmt_g(x[0]) +
                             ", " + fmt_g(x[1]) + ", " + fmt_g(x[2]) + ")",
                         {mesh.source},

@@ -1,5 +1,7 @@
 #include "solver/mesh/face_maps.hpp"
 
+#include "solver/mesh/curved_geometry.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -193,6 +195,18 @@ NodeCoords node_coordinates(const Mesh& mesh, const RefElement& ref) {
       X[base + i] = p[0];
       Y[base + i] = p[1];
       Z[base + i] = p[2];
+    }
+  }
+  // curved elements: their own map, through the lattice
+  const Eigen::MatrixXd L = mesh.curved_index.empty() ? Eigen::MatrixXd() : curved_interpolation(mesh, ref);
+  for (int k = 0; k < K; ++k) {
+    if (!mesh.is_curved(k)) continue;
+    const auto P = curved_node_positions(mesh, k, L);  // [Np][3]
+    const size_t base = static_cast<size_t>(k) * Np;
+    for (int i = 0; i < Np; ++i) {
+      X[base + i] = P(i, 0);
+      Y[base + i] = P(i, 1);
+      Z[base + i] = P(i, 2);
     }
   }
   return c;

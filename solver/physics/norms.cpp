@@ -13,6 +13,11 @@ double electromagnetic_energy(const Problem& p, const Fields& q) {
 #pragma omp parallel for reduction(+ : W) schedule(static)
   for (int k = 0; k < K; ++k) {
     double e = 0, h = 0;
+    if (p.is_curved(k)) {  // the nodal Jacobian inside the integral
+      for (int c = 0; c < 6; ++c) (c < 3 ? e : h) += p.inner(k, q.comp(k, c), q.comp(k, c));
+      W += 0.5 * (p.material[k].eps * e + p.material[k].mu * h);
+      continue;
+    }
     for (int c = 0; c < 6; ++c) {
       const Eigen::Map<const Eigen::VectorXd> v(q.comp(k, c), Np);
       (c < 3 ? e : h) += v.dot(M * v);
@@ -46,10 +51,15 @@ double current_norm(const Problem& p, const FieldFn& J, double t) {
   for (int k = 0; k < K; ++k) {
     double e = 0;
     for (int c = 0; c < 3; ++c) {
-      const Eigen::Map<const Eigen::VectorXd> v(out[c] + static_cast<size_t>(k) * Np, Np);
+      const double* u = out[c] + static_cast<size_t>(k) * Np;
+      if (p.is_curved(k)) {
+        e += p.inner(k, u, u);
+        continue;
+      }
+      const Eigen::Map<const Eigen::VectorXd> v(u, Np);
       e += v.dot(M * v);
     }
-    s += p.md->geom.J[k] * e / p.material[k].eps;
+    s += (p.is_curved(k) ? 1.0 : p.md->geom.J[k]) * e / p.material[k].eps;
   }
   return std::sqrt(s);
 }
@@ -72,7 +82,7 @@ ErrorNorms error_norms(const Problem& p, const Fields& q, const FieldFn& exact, 
           d[i] = q(k, c, i) - ex(k, c, i);
           li = max_nan(li, std::abs(d[i]));
         }
-        const double l2 = p.md->geom.J[k] * d.dot(M * d);
+        const double l2 = p.is_curved(k) ? p.inner(k, d.data(), d.data()) : p.md->geom.J[k] * d.dot(M * d);
         if (c < 3) {
           e2 += l2;
           le = max_nan(le, li);

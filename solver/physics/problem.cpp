@@ -29,11 +29,23 @@ Problem make_problem(std::shared_ptr<const MeshData> md, int N) {
   timer.phase("node coordinates");
   p.maps = build_face_maps(*p.md, *p.ref, p.xyz);
   timer.phase("face maps");
+  if (!p.md->mesh.curved_index.empty()) {
+    p.curved = std::make_shared<const CurvedFactors>(compute_curved_factors(p.md->mesh, *p.ref));
+    timer.phase("curved factors");
+  }
   p.material.assign(p.K(), Material{});
   p.bc.assign(p.K(), {BcKind::Pec, BcKind::Pec, BcKind::Pec, BcKind::Pec});
   p.set_alpha(1.0);
   timer.phase("materials, flux");
   return p;
+}
+
+double Problem::inner(int k, const double* u, const double* v) const {
+  const int n = Np();
+  const Eigen::Map<const Eigen::VectorXd> U(u, n), V(v, n);
+  if (!is_curved(k)) return md->geom.J[k] * U.dot(ref->M * V);
+  const Eigen::Map<const Eigen::VectorXd> J(&curved->J[static_cast<size_t>(curved->slot_of[k]) * n], n);
+  return U.dot(ref->M * J.cwiseProduct(V).eval());
 }
 
 void Problem::set_alpha(double a) {

@@ -16,6 +16,7 @@
 #include "codegen/lower/field_lowering.hpp"
 
 #include "solver/element/reference_element.hpp"
+#include "solver/mesh/curved_geometry.hpp"
 #include "solver/mesh/face_maps.hpp"
 #include "solver/mesh/mesh_setup.hpp"
 #include "solver/physics/flux_set.hpp"
@@ -73,6 +74,8 @@ struct Problem {
   SpaceTimeField exact;                    // E, H (6 components); empty: no error norms
   std::shared_ptr<const PmlLayer> pml;     // a perfectly matched layer; empty: none
   std::shared_ptr<const TfsfSurface> tfsf;  // total-field/scattered-field box (reads `incident`); empty: none
+  // Per-node factors of the curved elements (curved_geometry.hpp); empty: every element affine.
+  std::shared_ptr<const CurvedFactors> curved;
 
   // Lowers the built-in alpha-family flux for alpha (0 central ... 1 upwind) into `fluxes`.
   void set_alpha(double a);
@@ -83,6 +86,10 @@ struct Problem {
   int K_owned() const { return md->owned_elements(); }
   int Np() const { return ref->Np; }
   int Nfp() const { return ref->Nfp; }
+  bool is_curved(int k) const { return curved && !curved->empty() && curved->slot_of[k] >= 0; }
+  // ∫ u v dV over element k for nodal values u, v: [Np] (J M for an affine element, M diag(J) for a
+  // curved one: curved_geometry.hpp).
+  double inner(int k, const double* u, const double* v) const;
   // Reals of a state [K][6][Np] (ghosts included).
   size_t state_entries() const { return static_cast<size_t>(K()) * 6 * Np(); }
 };

@@ -2,6 +2,8 @@
 
 #include "solver/parallel/comm.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -11,11 +13,26 @@
 
 namespace dgmax {
 
+namespace {
+// A curved element's Fscale per face for the step: the largest sJ / J over the face's nodes (its
+// smallest length scale, as an affine element's 1 / Fscale is).
+std::array<double, 4> curved_fscale(const Problem& p, int k) {
+  const CurvedFactors& cf = *p.curved;
+  const int c = cf.slot_of[k];
+  std::array<double, 4> fs{};
+  for (int f = 0; f < 4; ++f)
+    for (int j = 0; j < p.Nfp(); ++j)
+      fs[f] = std::max(fs[f], cf.face_sJ(c, f, j) / cf.jacobian(c, p.ref->Fmask(j, f)));
+  return fs;
+}
+}  // namespace
+
 double stable_dt(const Problem& p, double cfl) {
   const double wave = 12.0 / ((p.N + 2.5) * (p.N + 2.5));
   double m = std::numeric_limits<double>::infinity();
   for (int k = 0; k < p.K(); ++k) {
-    const auto& fs = p.md->geom.Fscale[k];
+    auto fs = p.md->geom.Fscale[k];
+    if (p.is_curved(k)) fs = curved_fscale(p, k);
     const auto& mat = p.material[k];
     const double r = 2.0 / (fs[0] + fs[1] + fs[2] + fs[3]);
     const double c = 1.0 / std::sqrt(mat.eps * mat.mu);
