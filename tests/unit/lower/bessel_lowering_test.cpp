@@ -165,7 +165,7 @@ TEST(BesselLowering, KernelSourceDefinesTheFunctionsOnlyWhenUsed) {
   EXPECT_NE(with.find("DGMAX_FN double dgmax_besselj(int n, double x) {"), std::string::npos);
   EXPECT_NE(with.find("std::cyl_neumann(n, x)"), std::string::npos);
   EXPECT_EQ(without.find("dgmax_bessel"), std::string::npos);
-  // defined once, before the first call
+  // defined once, before the first use
   const size_t def = with.find("double dgmax_besselj(");
   EXPECT_EQ(with.find("double dgmax_besselj(", def + 1), std::string::npos);
   EXPECT_LT(def, with.find("dgmax_besselj(0, "));
