@@ -365,6 +365,25 @@ TEST(Checkpoint, WellFormedButAlteredContentIsRefused) {
     H5Fclose(f);
   }
   expect_user_error([&] { read_checkpoint(path); }, {path, "format version 1 is not supported", "without digests"});
+  // the state rewritten with the same values but without its Fletcher-32 checksums (its digest
+  // still matches): refused, so a later flipped bit in it cannot go unnoticed
+  path = write_checkpoint(dir.str(), make_checkpoint(33));
+  {
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t ds = H5Dopen2(f, "q", H5P_DEFAULT);
+    const hid_t space = H5Dget_space(ds);
+    std::vector<double> values(static_cast<size_t>(H5Sget_simple_extent_npoints(space)));
+    ASSERT_GE(H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+    H5Dclose(ds);
+    ASSERT_GE(H5Ldelete(f, "q", H5P_DEFAULT), 0);
+    const hid_t plain = H5Dcreate2(f, "q", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    ASSERT_GE(plain, 0);
+    ASSERT_GE(H5Dwrite(plain, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+    H5Dclose(plain);
+    H5Sclose(space);
+    H5Fclose(f);
+  }
+  expect_user_error([&] { read_checkpoint(path); }, {path, "dataset 'q' is stored without its Fletcher-32 checksums"});
 }
 
 TEST(Checkpoint, WritingMismatchedFieldsIsABug) {
