@@ -41,14 +41,15 @@
 namespace dgmax {
 
 namespace {
-// Curved elements are read, checked and reported (dgmax info), but not run: the collocated curved
-// form is not energy stable (bench/NOTES.md, "2026-12-06 — Curved elements: the collocated form is
-// accurate but not energy stable").
+// Curved elements are read, checked and reported (dgmax info), but not run yet: their energy-stable
+// form (curved_geometry.hpp) is in the ref backend only, and probes, monitors, output, the layer and
+// ranks do not handle them yet (bench/NOTES.md, "2026-12-06 — Curved elements: the quadrature form
+// is energy stable").
 void refuse_curved_run(const Mesh& mesh, const std::string& config) {
   if (mesh.num_curved() == 0) return;
   throw UserError("mesh '" + mesh.source + "' has " + std::to_string(mesh.num_curved()) +
                       " curved elements (geometry order " + std::to_string(mesh.geometry_order) +
-                      "), and dgmax runs straight-sided tetrahedra only",
+                      "), and runs of curved elements are not available yet: dgmax runs straight-sided tetrahedra",
                   {config}, "re-mesh with first-order elements (`Mesh.ElementOrder = 1;`, or `gmsh -3 -order 1`)");
 }
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "solver/element/basis.hpp"
 #include "solver/mesh/curved_lattice.hpp"
 #include "solver/util/error.hpp"
 #include "solver/util/strings.hpp"
@@ -12,7 +13,61 @@ namespace {
 // Reference outward normal (unnormalised) of each face in terms of grad r, grad s, grad t:
 // face 0: -grad t, face 1: -grad s, face 2: grad r + grad s + grad t, face 3: -grad r.
 constexpr double kFaceGrad[4][3] = {{0, 0, -1}, {0, -1, 0}, {1, 1, 1}, {-1, 0, 0}};
+constexpr double kRefVertex[4][3] = {{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+
+// rank[m] of face vertex m for ranking index p (the inverse of face_ranking)
+std::array<int, 3> ranks_of(int p) {
+  std::array<int, 3> rank{};
+  rank[0] = p / 2;
+  const int lo = rank[0] == 0 ? 1 : 0, hi = rank[0] == 2 ? 1 : 2;
+  rank[1] = p % 2 == 0 ? lo : hi;
+  rank[2] = p % 2 == 0 ? hi : lo;
+  return rank;
+}
+
+// Barycentric weights mu[m] of face vertex m at canonical face point i for ranking p.
+std::array<double, 3> face_weights(const SimplexRule& rule, int i, int p) {
+  const double lambda[3] = {-(rule.r(i) + rule.s(i)) / 2, (1 + rule.r(i)) / 2, (1 + rule.s(i)) / 2};
+  const std::array<int, 3> rank = ranks_of(p);
+  return {lambda[rank[0]], lambda[rank[1]], lambda[rank[2]]};
+}
+
+CurvedQuadrature make_quadrature(const RefElement& ref, int q) {
+  CurvedQuadrature cq;
+  const int N = ref.N;
+  // volume: exact for ∫ J u v (degree 2N + 3(q−1)), which covers the skew identity's 2N + 2q − 3
+  const SimplexRule vol = tetrahedron_rule(2 * N + 3 * q - 3);
+  cq.Nq = static_cast<int>(vol.w.size());
+  cq.w = vol.w;
+  cq.Vq = vandermonde_3d(N, vol.r, vol.s, vol.t) * ref.invV;
+  const GradVandermonde3D G = grad_vandermonde_3d(N, vol.r, vol.s, vol.t);
+  cq.Gr = G.Vr * ref.invV;
+  cq.Gs = G.Vs * ref.invV;
+  cq.Gt = G.Vt * ref.invV;
+  cq.Pq = ref.M.llt().solve(cq.Vq.transpose() * vol.w.asDiagonal());
+  cq.face_rule = triangle_rule(2 * N + 2 * q - 2);
+  cq.Nfq = static_cast<int>(cq.face_rule.w.size());
+  cq.wf = cq.face_rule.w;
+  for (int f = 0; f < 4; ++f)
+    for (int p = 0; p < 6; ++p) {
+      Eigen::VectorXd r2(cq.Nfq), s2(cq.Nfq);
+      for (int i = 0; i < cq.Nfq; ++i) {
+        const auto mu = face_weights(cq.face_rule, i, p);
+        r2(i) = -1 + 2 * mu[1];
+        s2(i) = -1 + 2 * mu[2];
+      }
+      cq.If[f][p] = vandermonde_2d(N, r2, s2) * ref.face_V[f].inverse();
+    }
+  return cq;
+}
 }  // namespace
+
+int face_ranking(const std::array<int, 3>& g) {
+  std::array<int, 3> rank{};
+  for (int m = 0; m < 3; ++m)
+    for (int o = 0; o < 3; ++o) rank[m] += g[o] < g[m];
+  return rank[0] * 2 + (rank[1] > rank[2] ? 1 : 0);
+}
 
 Eigen::MatrixXd curved_interpolation(const Mesh& mesh, const RefElement& ref) {
   return lattice_interpolation(mesh.geometry_order, ref.r, ref.s, ref.t);
@@ -25,6 +80,76 @@ Eigen::Matrix<double, Eigen::Dynamic, 3> curved_node_positions(const Mesh& mesh,
   for (int m = 0; m < nq; ++m) P.row(m) << row[m][0], row[m][1], row[m][2];
   return L * P;
 }
+
+namespace {
+// The quadrature form's per-element parts: cofactors and J at the volume points, each face's
+// ranking and n·sJ at its points.
+void curved_quadrature_factors(const Mesh& mesh, const RefElement& ref, CurvedFactors& cf) {
+  const int q = mesh.geometry_order, nq = lattice_size(q), Kc = cf.count();
+  cf.quad = make_quadrature(ref, q);
+  const CurvedQuadrature& Q = cf.quad;
+  const int Nq = Q.Nq, Nfq = Q.Nfq;
+  cf.Cq.assign(static_cast<size_t>(Kc) * 9 * Nq, 0.0);
+  cf.Jq.assign(static_cast<size_t>(Kc) * Nq, 0.0);
+  cf.ranking.assign(static_cast<size_t>(Kc) * 4, 0);
+  cf.nsJq.assign(static_cast<size_t>(Kc) * 4 * Nfq * 3, 0.0);
+  // the map's derivatives at the volume points, and at each face's points for every ranking
+  const SimplexRule vol = tetrahedron_rule(2 * ref.N + 3 * q - 3);
+  Eigen::MatrixXd Lr, Ls, Lt;
+  lattice_gradient(q, vol.r, vol.s, vol.t, Lr, Ls, Lt);
+  Eigen::MatrixXd Fr[4][6], Fs[4][6], Ft[4][6];
+  for (int f = 0; f < 4; ++f)
+    for (int p = 0; p < 6; ++p) {
+      Eigen::VectorXd r(Nfq), s(Nfq), t(Nfq);
+      for (int i = 0; i < Nfq; ++i) {
+        const auto mu = face_weights(Q.face_rule, i, p);
+        double x[3] = {0, 0, 0};
+        for (int m = 0; m < 3; ++m)
+          for (int d = 0; d < 3; ++d) x[d] += mu[m] * kRefVertex[kFaceVertices[f][m]][d];
+        r(i) = x[0];
+        s(i) = x[1];
+        t(i) = x[2];
+      }
+      lattice_gradient(q, r, s, t, Fr[f][p], Fs[f][p], Ft[f][p]);
+    }
+  // cofactor rows from the columns a = x_r, b = x_s, d = x_t: (b × d, d × a, a × b)
+  auto cofactors = [](const Eigen::Vector3d& a, const Eigen::Vector3d& b, const Eigen::Vector3d& d, double* C) {
+    const Eigen::Vector3d c0 = b.cross(d), c1 = d.cross(a), c2 = a.cross(b);
+    for (int e = 0; e < 3; ++e) {
+      C[e] = c0(e);
+      C[3 + e] = c1(e);
+      C[6 + e] = c2(e);
+    }
+  };
+#pragma omp parallel for schedule(static)
+  for (int c = 0; c < Kc; ++c) {
+    const int k = cf.elements[c];
+    Eigen::Matrix<double, Eigen::Dynamic, 3> P(nq, 3);  // P: [Nq_lattice][3]
+    const Vec3* row = mesh.curved_row(k);
+    for (int m = 0; m < nq; ++m) P.row(m) << row[m][0], row[m][1], row[m][2];
+    const Eigen::Matrix<double, Eigen::Dynamic, 3> Xr = Lr * P, Xs = Ls * P, Xt = Lt * P;
+    for (int i = 0; i < Nq; ++i) {
+      double C[9];
+      cofactors(Xr.row(i).transpose(), Xs.row(i).transpose(), Xt.row(i).transpose(), C);
+      for (int m = 0; m < 9; ++m) cf.Cq[(static_cast<size_t>(c) * 9 + m) * Nq + i] = C[m];
+      cf.Jq[static_cast<size_t>(c) * Nq + i] = Xr.row(i).dot(Xs.row(i).cross(Xt.row(i)));
+    }
+    for (int f = 0; f < 4; ++f) {
+      const auto& e = mesh.elements[k];
+      const int p = face_ranking({e[kFaceVertices[f][0]], e[kFaceVertices[f][1]], e[kFaceVertices[f][2]]});
+      cf.ranking[static_cast<size_t>(c) * 4 + f] = p;
+      const Eigen::Matrix<double, Eigen::Dynamic, 3> Yr = Fr[f][p] * P, Ys = Fs[f][p] * P, Yt = Ft[f][p] * P;
+      for (int i = 0; i < Nfq; ++i) {
+        double C[9];
+        cofactors(Yr.row(i).transpose(), Ys.row(i).transpose(), Yt.row(i).transpose(), C);
+        for (int d = 0; d < 3; ++d)
+          cf.nsJq[((static_cast<size_t>(c) * 4 + f) * Nfq + i) * 3 + d] =
+              kFaceGrad[f][0] * C[d] + kFaceGrad[f][1] * C[3 + d] + kFaceGrad[f][2] * C[6 + d];
+      }
+    }
+  }
+}
+}  // namespace
 
 CurvedFactors compute_curved_factors(const Mesh& mesh, const RefElement& ref) {
   CurvedFactors cf;
@@ -81,11 +206,16 @@ CurvedFactors compute_curved_factors(const Mesh& mesh, const RefElement& ref) {
         cf.sJ[n] = len * cf.J[static_cast<size_t>(c) * Np + i];
       }
   }
+  curved_quadrature_factors(mesh, ref, cf);
+  for (int c = 0; c < Kc && bad == Kc; ++c)  // the quadrature points too (1/J is taken there)
+    for (int i = 0; i < cf.quad.Nq; ++i)
+      if (!(cf.Jq[static_cast<size_t>(c) * cf.quad.Nq + i] > 0)) bad = c;
   if (bad < Kc) {
     const int k = cf.elements[bad];
     const Eigen::Matrix<double, Eigen::Dynamic, 3> X = curved_node_positions(mesh, k, L);
     for (int i = 0; i < Np && bad_node < 0; ++i)
       if (!(cf.J[static_cast<size_t>(bad) * Np + i] > 0)) bad_node = i;
+    if (bad_node < 0) bad_node = 0;  // (at a quadrature point: the element named, its first node located)
     throw UserError("mesh '" + mesh.source + "': curved element " + std::to_string(k) + " has a Jacobian that is not positive at (" +
                         fmt_g(X(bad_node, 0)) + ", " + fmt_g(X(bad_node, 1)) + ", " + fmt_g(X(bad_node, 2)) +
                         ") with its geometry (order " + std::to_string(q) + ") interpolated at the order-" +

@@ -50,6 +50,19 @@ Eigen::MatrixXd lattice_interpolation(int q, const Eigen::VectorXd& r, const Eig
   return V.transpose().partialPivLu().solve(Vx.transpose()).transpose();
 }
 
+void lattice_gradient(int q, const Eigen::VectorXd& r, const Eigen::VectorXd& s, const Eigen::VectorXd& t,
+                      Eigen::MatrixXd& Lr, Eigen::MatrixXd& Ls, Eigen::MatrixXd& Lt) {
+  DGMAX_ASSERT(q >= 1 && q <= kMaxGeometryOrder, "lattice_gradient: unsupported geometry order");
+  Eigen::VectorXd lr, ls, lt;
+  lattice_reference_points(q, lr, ls, lt);
+  // dℓ/dr = Vr(x) V_lattice^{-1} in the orthonormal basis
+  const auto lu = vandermonde_3d(q, lr, ls, lt).transpose().partialPivLu();
+  const GradVandermonde3D G = grad_vandermonde_3d(q, r, s, t);
+  Lr = lu.solve(G.Vr.transpose()).transpose();
+  Ls = lu.solve(G.Vs.transpose()).transpose();
+  Lt = lu.solve(G.Vt.transpose()).transpose();
+}
+
 std::vector<int> lattice_vertex_swap(int q, int a, int b) {
   DGMAX_ASSERT(a >= 0 && a < 4 && b >= 0 && b < 4, "lattice_vertex_swap: vertices are 0..3");
   const auto points = lattice_points(q);

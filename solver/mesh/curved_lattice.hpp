@@ -30,6 +30,10 @@ void lattice_reference_points(int q, Eigen::VectorXd& r, Eigen::VectorXd& s, Eig
 Eigen::MatrixXd lattice_interpolation(int q, const Eigen::VectorXd& r, const Eigen::VectorXd& s,
                                       const Eigen::VectorXd& t);
 
+// Gradients of that basis at the points: Lr, Ls, Lt: [npts][Nq] (exact derivatives of the map).
+void lattice_gradient(int q, const Eigen::VectorXd& r, const Eigen::VectorXd& s, const Eigen::VectorXd& t,
+                      Eigen::MatrixXd& Lr, Eigen::MatrixXd& Ls, Eigen::MatrixXd& Lt);
+
 // After local vertices a and b of an element swap places, its lattice point m holds what point
 // perm[m] held before: new_points[m] = old_points[perm[m]].
 std::vector<int> lattice_vertex_swap(int q, int a, int b);

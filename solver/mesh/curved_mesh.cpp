@@ -85,16 +85,8 @@ CurvedJacobianStats check_curved_jacobians(const Mesh& mesh) {
   const int q = mesh.geometry_order, nq = lattice_size(q);
   Eigen::VectorXd r, s, t;
   lattice_reference_points(2 * q + 2, r, s, t);
-  // derivatives of the lattice's Lagrange basis at the sample points, by differentiating the
-  // orthonormal expansion: dℓ/dr = Vr(x) V_lattice^{-1}
-  Eigen::VectorXd lr, ls, lt;
-  lattice_reference_points(q, lr, ls, lt);
-  const Eigen::MatrixXd V = vandermonde_3d(q, lr, ls, lt);
-  const auto G = grad_vandermonde_3d(q, r, s, t);
-  const auto lu = V.transpose().partialPivLu();
-  const Eigen::MatrixXd Lr = lu.solve(G.Vr.transpose()).transpose();  // [npts][Nq]
-  const Eigen::MatrixXd Ls = lu.solve(G.Vs.transpose()).transpose();
-  const Eigen::MatrixXd Lt = lu.solve(G.Vt.transpose()).transpose();
+  Eigen::MatrixXd Lr, Ls, Lt;  // [npts][Nq]
+  lattice_gradient(q, r, s, t, Lr, Ls, Lt);
   for (int k = 0; k < mesh.num_elements(); ++k) {
     if (!mesh.is_curved(k)) continue;
     Eigen::Matrix<double, Eigen::Dynamic, 3> X(nq, 3);  // X: [Nq][3]

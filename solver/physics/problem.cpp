@@ -44,8 +44,10 @@ double Problem::inner(int k, const double* u, const double* v) const {
   const int n = Np();
   const Eigen::Map<const Eigen::VectorXd> U(u, n), V(v, n);
   if (!is_curved(k)) return md->geom.J[k] * U.dot(ref->M * V);
-  const Eigen::Map<const Eigen::VectorXd> J(&curved->J[static_cast<size_t>(curved->slot_of[k]) * n], n);
-  return U.dot(ref->M * J.cwiseProduct(V).eval());
+  // exact for the polynomial J (curved_geometry.hpp's volume rule)
+  const CurvedQuadrature& Q = curved->quad;
+  const Eigen::Map<const Eigen::VectorXd> J(&curved->Jq[static_cast<size_t>(curved->slot_of[k]) * Q.Nq], Q.Nq);
+  return (Q.Vq * U).cwiseProduct(Q.w).cwiseProduct(J).dot(Q.Vq * V);
 }
 
 void Problem::set_alpha(double a) {

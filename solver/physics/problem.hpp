@@ -87,8 +87,8 @@ struct Problem {
   int Np() const { return ref->Np; }
   int Nfp() const { return ref->Nfp; }
   bool is_curved(int k) const { return curved && !curved->empty() && curved->slot_of[k] >= 0; }
-  // ∫ u v dV over element k for nodal values u, v: [Np] (J M for an affine element, M diag(J) for a
-  // curved one: curved_geometry.hpp).
+  // ∫ u v dV over element k for nodal values u, v: [Np] (J M for an affine element, the quadrature
+  // of curved_geometry.hpp for a curved one).
   double inner(int k, const double* u, const double* v) const;
   // Reals of a state [K][6][Np] (ghosts included).
   size_t state_entries() const { return static_cast<size_t>(K()) * 6 * Np(); }

@@ -121,17 +121,8 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
     const Eigen::Map<const MatNp6> Q(q.comp(k, 0), Np, 6);  // Q: [Np][6] (column c = component c)
     const MatNp6 Qr = ref.Dr * Q, Qs = ref.Ds * Q, Qt = ref.Dt * Q;
     const auto& g = md.geom.drdx[k];  // rx ry rz sx sy sz tx ty tz
-    // a curved element's own factors at its nodes (curved_geometry.hpp)
-    const int cs = p_.is_curved(k) ? p_.curved->slot_of[k] : -1;
     // physical derivative of component c along axis d
     auto D = [&](int c, int d) -> Eigen::VectorXd {
-      if (cs >= 0) {
-        const CurvedFactors& cf = *p_.curved;
-        using Row = Eigen::Map<const Eigen::VectorXd>;
-        return Row(&cf.drdx[(static_cast<size_t>(cs) * 9 + d) * Np], Np).cwiseProduct(Qr.col(c)) +
-               Row(&cf.drdx[(static_cast<size_t>(cs) * 9 + 3 + d) * Np], Np).cwiseProduct(Qs.col(c)) +
-               Row(&cf.drdx[(static_cast<size_t>(cs) * 9 + 6 + d) * Np], Np).cwiseProduct(Qt.col(c));
-      }
       return g[d] * Qr.col(c) + g[3 + d] * Qs.col(c) + g[6 + d] * Qt.col(c);
     };
     MatNp6 R(Np, 6);  // R: [Np][6]
@@ -145,8 +136,6 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
 
     // Surface terms: the flux (a lowered DAG, the same every backend compiles) at the 4*Nfp face
     // nodes, lifted to the volume: rhs_E gets −LIFT·(Fscale·flux_E), rhs_H gets +LIFT·(Fscale·flux_H).
-    // A curved element: sJ and the normal of each face node, and 1/J of each volume node after the
-    // lift (curved_geometry.hpp).
     const Material& mm = p_.material[k];
     const FluxSet& fx = *p_.fluxes;
     std::vector<double> scratch(std::max(fx.flux.dag.nodes().size(), max_exterior_nodes_));
@@ -154,7 +143,7 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
     for (int f = 0; f < 4; ++f) {
       const bool boundary = md.conn.is_boundary(k, f);
       const Material& mp = boundary ? mm : p_.material[md.conn.EToE[k][f]];
-      double fs = md.geom.Fscale[k][f];
+      const double fs = md.geom.Fscale[k][f];
       double in[codegen::kNumFluxInputs] = {};
       for (int x = 0; x < 3; ++x) in[codegen::kNormal + x] = md.geom.normal[k][f][x];
       in[codegen::kEpsInt] = mm.eps;
@@ -168,10 +157,6 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
       for (int j = 0; j < Nfp; ++j) {
         const int slot = (k * 4 + f) * Nfp + j;
         const int iM = p_.maps.vmapM[slot] - k * Np;
-        if (cs >= 0) {
-          fs = p_.curved->face_sJ(cs, f, j);
-          for (int x = 0; x < 3; ++x) in[codegen::kNormal + x] = p_.curved->face_normal(cs, f, j)[x];
-        }
         for (int c = 0; c < 6; ++c) in[codegen::kEint + c] = Q(iM, c);
         if (boundary) {
           for (int c = 0; c < 6; ++c) in[codegen::kEinc + c] = 0;
@@ -193,11 +178,9 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
         F.row(f * Nfp + j) << -fs * out[0], -fs * out[1], -fs * out[2], fs * out[3], fs * out[4], fs * out[5];
       }
     }
-    if (cs >= 0)
-      R.array() += (ref.LIFT * F).array().colwise() /
-                   Eigen::Map<const Eigen::ArrayXd>(&p_.curved->J[static_cast<size_t>(cs) * Np], Np);
-    else
-      R.noalias() += ref.LIFT * F;
+    R.noalias() += ref.LIFT * F;
+    // a curved element: its own terms instead (the straight-sided ones above read its vertices only)
+    if (p_.is_curved(k)) R = curved_terms(k, q);
 
     Eigen::Map<MatNp6> O(out.comp(k, 0), Np, 6);
     for (int c = 0; c < 3; ++c) {

@@ -3,6 +3,8 @@
 // matrix products, the flux written out component by component.
 #pragma once
 
+#include <Eigen/Dense>
+
 #include <vector>
 
 #include "solver/backends/host_state_backend.hpp"
@@ -32,6 +34,9 @@ class RefBackend final : public HostStateBackend<double> {
  private:
   template <class Out>
   void apply_pml(int k, const Fields& q, Out& O);
+  // A curved element's curl and lifted face terms (ref_curved.cpp): R: [Np][6], as the affine
+  // path's R before sources and materials.
+  Eigen::MatrixXd curved_terms(int k, const Fields& q) const;
   void evaluate_sources(double t);
   void evaluate_incident(double t);
   int tfsf_sign(int k, int f) const;  // +1 / -1 on a total-field / scattered-field face of the box, else 0

@@ -1,0 +1,58 @@
+#include "solver/element/simplex_quadrature.hpp"
+
+#include "solver/element/jacobi.hpp"
+#include "solver/util/error.hpp"
+
+namespace dgmax {
+
+namespace {
+// points per collapsed direction for total degree d: a Gauss rule of n points is exact to 2n - 1
+int points_for(int degree) {
+  DGMAX_ASSERT(degree >= 0 && degree <= 60, "simplex quadrature: degree out of range");
+  return degree / 2 + 1;
+}
+}  // namespace
+
+SimplexRule triangle_rule(int degree) {
+  const int n = points_for(degree);
+  // r = (1+a)(1-b)/2 - 1, s = b: dr ds = (1-b)/2 da db, the (1-b) in the Gauss–Jacobi weight
+  const GaussRule a = jacobi_gq(0, 0, n - 1), b = jacobi_gq(1, 0, n - 1);
+  SimplexRule rule;
+  rule.r.resize(n * n);
+  rule.s.resize(n * n);
+  rule.t = Eigen::VectorXd::Zero(n * n);
+  rule.w.resize(n * n);
+  int m = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i, ++m) {
+      rule.r(m) = (1 + a.x(i)) * (1 - b.x(j)) / 2 - 1;
+      rule.s(m) = b.x(j);
+      rule.w(m) = a.w(i) * b.w(j) / 2;
+    }
+  return rule;
+}
+
+SimplexRule tetrahedron_rule(int degree) {
+  const int n = points_for(degree);
+  // r = (1+a)(1-b)(1-c)/4 - 1, s = (1+b)(1-c)/2 - 1, t = c:
+  // dr ds dt = (1-b)/2 ((1-c)/2)^2 da db dc, the powers of (1-b), (1-c) in the weights
+  const GaussRule a = jacobi_gq(0, 0, n - 1), b = jacobi_gq(1, 0, n - 1), c = jacobi_gq(2, 0, n - 1);
+  SimplexRule rule;
+  const int total = n * n * n;
+  rule.r.resize(total);
+  rule.s.resize(total);
+  rule.t.resize(total);
+  rule.w.resize(total);
+  int m = 0;
+  for (int l = 0; l < n; ++l)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i, ++m) {
+        rule.r(m) = (1 + a.x(i)) * (1 - b.x(j)) * (1 - c.x(l)) / 4 - 1;
+        rule.s(m) = (1 + b.x(j)) * (1 - c.x(l)) / 2 - 1;
+        rule.t(m) = c.x(l);
+        rule.w(m) = a.w(i) * b.w(j) * c.w(l) / 8;
+      }
+  return rule;
+}
+
+}  // namespace dgmax
