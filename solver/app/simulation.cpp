@@ -41,16 +41,24 @@
 namespace dgmax {
 
 namespace {
-// Curved elements are read, checked and reported (dgmax info), but not run yet: their energy-stable
-// form (curved_geometry.hpp) is in the ref backend only, and probes, monitors, output, the layer and
-// ranks do not handle them yet (bench/NOTES.md, "2026-12-06 — Curved elements: the quadrature form
-// is energy stable").
-void refuse_curved_run(const Mesh& mesh, const std::string& config) {
+// Curved elements run on the ref backend, one rank, without the features that do not handle them
+// yet (the layer, the TF/SF box, probes, monitors); their energy-stable form is in the ref backend
+// only (bench/NOTES.md, "2026-12-06 — Curved elements: the quadrature form is energy stable").
+void refuse_curved_run(const Mesh& mesh, const RunConfig& cfg, const std::string& backend, bool parallel) {
   if (mesh.num_curved() == 0) return;
-  throw UserError("mesh '" + mesh.source + "' has " + std::to_string(mesh.num_curved()) +
-                      " curved elements (geometry order " + std::to_string(mesh.geometry_order) +
-                      "), and runs of curved elements are not available yet: dgmax runs straight-sided tetrahedra",
-                  {config}, "re-mesh with first-order elements (`Mesh.ElementOrder = 1;`, or `gmsh -3 -order 1`)");
+  const std::string what = "mesh '" + mesh.source + "' has " + std::to_string(mesh.num_curved()) +
+                           " curved elements (geometry order " + std::to_string(mesh.geometry_order) + ")";
+  const std::string hint = "or re-mesh with first-order elements (`Mesh.ElementOrder = 1;`, `gmsh -3 -order 1`)";
+  auto refuse = [&](const std::string& why, const std::string& first_hint) {
+    throw UserError(what + ", and " + why, {cfg.path}, first_hint + ", " + hint);
+  };
+  if (backend != "ref")
+    refuse("only the ref backend runs curved elements so far (asked: " + backend + ")", "set `backend: ref`");
+  if (parallel) refuse("curved elements run on one rank so far", "run without mpirun");
+  if (cfg.pml) refuse("the perfectly matched layer does not handle curved elements yet", "drop `pml:`");
+  if (cfg.tfsf) refuse("the TF/SF box does not handle curved elements yet", "drop `tfsf:`");
+  if (!cfg.probes.empty()) refuse("probes do not locate points in curved elements yet", "drop `probes:`");
+  if (!cfg.monitors.empty()) refuse("monitors do not integrate over curved elements yet", "drop `monitors:`");
 }
 }  // namespace
 namespace {
@@ -163,12 +171,17 @@ RunSuspects suspects_of(const RunConfig& cfg, const Problem& p, const std::strin
   return s;
 }
 
-// The mesh a checkpoint belongs to: vertices, elements and their tags, bitwise.
+// The mesh a checkpoint belongs to: vertices, elements and their tags, curved elements' lattices, bitwise.
 std::string mesh_fingerprint(const Mesh& m) {
   codegen::Sha256 h;
   h.update(m.vertices.data(), m.vertices.size() * sizeof(m.vertices[0]));
   h.update(m.elements.data(), m.elements.size() * sizeof(m.elements[0]));
   h.update(m.element_tag.data(), m.element_tag.size() * sizeof(int));
+  if (!m.curved_index.empty()) {  // (straight-sided meshes keep their fingerprints)
+    h.update(&m.geometry_order, sizeof(int));
+    h.update(m.curved_index.data(), m.curved_index.size() * sizeof(int));
+    h.update(m.curved_points.data(), m.curved_points.size() * sizeof(m.curved_points[0]));
+  }
   return h.hex_digest();
 }
 
@@ -539,7 +552,7 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     WholeMeshSetup whole = whole_mesh_setup(
         cfg, std::make_shared<const MeshData>(
                  load_mesh(cfg.mesh, comm.parallel() ? GeometryFactors::Checked : GeometryFactors::Stored)));
-    refuse_curved_run(whole.md->mesh, cfg.path);
+    refuse_curved_run(whole.md->mesh, cfg, backend_name, comm.parallel());
     auto md = rank_mesh(whole.md, whole.partition_weights(), &partition, cfg.partition);  // several ranks: this rank's part
     {
       // the fields of host backends grow with Np; a GPU run keeps them on the device

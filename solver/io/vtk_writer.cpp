@@ -1,5 +1,7 @@
 #include "solver/io/vtk_writer.hpp"
 
+#include "solver/mesh/curved_lattice.hpp"
+
 #include <vtkCallbackCommand.h>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -147,12 +149,29 @@ VtuWriter::VtuWriter(const Mesh& mesh, const RefElement& ref, const std::vector<
   xyz->SetNumberOfComponents(3);
   xyz->SetNumberOfTuples(npts);
   double* px = xyz->GetPointer(0);
+  // curved elements: their map at the lattice points (ParaView then draws the curved cells)
+  Eigen::MatrixXd curved_at_points;  // [Np][lattice_size(q)]
+  if (!mesh.curved_index.empty()) {
+    Eigen::VectorXd r(Np), s(Np), t(Np);
+    for (int p = 0; p < Np; ++p) {
+      r[p] = -1.0 + 2.0 * lattice[p][1] / N;
+      s[p] = -1.0 + 2.0 * lattice[p][2] / N;
+      t[p] = -1.0 + 2.0 * lattice[p][3] / N;
+    }
+    curved_at_points = lattice_interpolation(mesh.geometry_order, r, s, t);
+  }
   for (int k = 0; k < K; ++k) {
     const auto& el = mesh.elements[k];
     for (int p = 0; p < Np; ++p) {
       double* dst = px + 3 * (static_cast<vtkIdType>(k) * Np + p);
       for (int d = 0; d < 3; ++d) {
         double x = 0;
+        if (mesh.is_curved(k)) {
+          const Vec3* row = mesh.curved_row(k);
+          for (int m = 0; m < curved_at_points.cols(); ++m) x += curved_at_points(p, m) * row[m][d];
+          dst[d] = x;
+          continue;
+        }
         for (int v = 0; v < 4; ++v) x += lattice[p][v] * mesh.vertices[el[v]][d];
         dst[d] = x / N;
       }
