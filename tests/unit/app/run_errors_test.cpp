@@ -477,8 +477,8 @@ TEST_F(RunErrors, UnsupportedMeshExtension) {
 TEST_F(RunErrors, MeshFileWithHexahedra) {
   const std::string mesh = std::string(DGMAX_TEST_DATA_DIR) + "/hexahedra.msh";
   auto r = run_config("hex.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.05}\n");
-  expect_user_error(r, {"error: mesh '" + mesh + "' contains 2 hexahedra (8-node); dgmax needs first-order "
-                                                 "tetrahedra (4-node) only",
+  expect_user_error(r, {"error: mesh '" + mesh + "' contains 2 hexahedra (8-node); dgmax needs complete Lagrange "
+                                                 "tetrahedra of order 1..10 only",
                         "hint: re-mesh with tetrahedra only", "Recombine"});
 }
 
