@@ -80,15 +80,6 @@ class GmshLifetime {
   int threads_ = 1;
 };
 
-// A unit cube of a few dozen tets (Gmsh's own kernel: raising the order is quick at order 10).
-constexpr const char* kCubeGeo = R"(Point(1) = {0, 0, 0}; Point(2) = {1, 0, 0}; Point(3) = {1, 1, 0}; Point(4) = {0, 1, 0};
-Line(1) = {1, 2}; Line(2) = {2, 3}; Line(3) = {3, 4}; Line(4) = {4, 1};
-Curve Loop(1) = {1, 2, 3, 4}; Plane Surface(1) = {1};
-Extrude {0, 0, 1} { Surface{1}; }
-Physical Volume("cube") = {1};
-Mesh.MeshSizeMax = 0.6;
-)";
-
 // Gmsh's curved meshes at one order, written to files, and Gmsh's map of each tet at kSamples in
 // the readers' element order (volume entity by entity, file order): [K][kNumSamples].
 struct GmshCurvedMesh {
@@ -97,10 +88,9 @@ struct GmshCurvedMesh {
   int elements = 0;
 };
 
-// Meshes `geo_text` at order q; `bend`: every node moved by a smooth nonlinear field, so that
-// each element's map is a genuinely curved polynomial of degree q.
+// Meshes `geo_text` at order q (Gmsh's setOrder: the new nodes on the curved geometry).
 GmshCurvedMesh write_curved(const std::string& dir, const std::string& name, const char* geo_text, int q,
-                            bool all_formats, bool bend) {
+                            bool all_formats) {
   const std::string geo = dir + name + ".geo";
   std::ofstream(geo) << geo_text;
   GmshCurvedMesh out;
@@ -108,15 +98,6 @@ GmshCurvedMesh write_curved(const std::string& dir, const std::string& name, con
   gmsh::open(geo);
   gmsh::model::mesh::generate(3);
   gmsh::model::mesh::setOrder(q);
-  if (bend) {
-    std::vector<std::size_t> tags;
-    std::vector<double> xyz, uv;
-    gmsh::model::mesh::getNodes(tags, xyz, uv, -1, -1, true, false);
-    for (size_t n = 0; n < tags.size(); ++n) {
-      const double x = xyz[3 * n], y = xyz[3 * n + 1], z = xyz[3 * n + 2];
-      gmsh::model::mesh::setNode(tags[n], {x + 0.1 * std::sin(2 * y + z), y + 0.1 * std::cos(3 * z), z + 0.1 * x * x}, {});
-    }
-  }
   std::vector<double> uvw;
   for (const auto& p : kSamples) uvw.insert(uvw.end(), p, p + 3);
   gmsh::vectorpair volumes;
@@ -194,7 +175,7 @@ void expect_same_mesh(const Mesh& a, const Mesh& b, const std::string& what) {
 // Orders 2..5 in all four formats: both readers agree bit for bit, and the lattice's map is Gmsh's.
 TEST_F(GmshHighOrder, BothReadersGiveGmshsMapInFourFormats) {
   for (int q = 2; q <= 5; ++q) {
-    const GmshCurvedMesh g = write_curved(dir_, "ball", kBallGeo, q, true, false);
+    const GmshCurvedMesh g = write_curved(dir_, "ball", kBallGeo, q, true);
     ASSERT_EQ(g.paths.size(), 4u);
     ASSERT_GT(g.elements, 20);
     for (const std::string& path : g.paths) {
@@ -212,27 +193,101 @@ TEST_F(GmshHighOrder, BothReadersGiveGmshsMapInFourFormats) {
   }
 }
 
-// Orders 2..10 (MSH 4.1 binary) on a bent cube: the lattice's map is Gmsh's map. The two
-// evaluate the same polynomial in different bases: at order 10 the equispaced lattice's basis
-// loses about 1e-10 to rounding.
-TEST_F(GmshHighOrder, LatticeMapIsGmshsUpToOrderTen) {
+// Element e's map of the synthetic meshes below: an affine part of its own and terms of degree
+// up to q, at Gmsh's reference point (u, v, w).
+Vec3 polynomial_map(int e, int q, double u, double v, double w) {
+  const double a = 1 + 0.1 * e;
+  return {2.0 * e + a * u + 0.3 * v + 0.2 * std::pow(u, q) + 0.1 * u * v,
+          0.1 * u + a * v - 0.2 * w + 0.15 * std::pow(v, q - 1) * w + 0.1 * w * w,
+          0.2 * u + 0.1 * v + a * w + 0.1 * std::pow(u, q - 1) * v - 0.2 * std::pow(w, q)};
+}
+
+// Orders 2..10: three separate tets (and a triangle of the same order on a physical surface)
+// whose nodes sit at polynomial_map of Gmsh's own reference coordinates of its nodes
+// (getElementProperties), written by Gmsh in the four formats. Each element's lattice map is that
+// polynomial (it has degree q: the lattice of order q holds it exactly) up to rounding, the corners
+// are its vertices, and read_gmsh gives the same Mesh bit for bit.
+TEST_F(GmshHighOrder, LatticeHoldsAPolynomialMapUpToOrderTen) {
+  constexpr int kTets = 3;
   for (int q = 2; q <= kMaxGeometryOrder; ++q) {
-    const GmshCurvedMesh g = write_curved(dir_, "cube", kCubeGeo, q, false, true);
-    ASSERT_EQ(g.paths.size(), 1u);
-    const Mesh m = read_msh(g.paths[0]);
-    ASSERT_EQ(m.num_elements(), g.elements);
-    ASSERT_GT(m.num_elements(), 10);
-    EXPECT_EQ(m.geometry_order, q);
-    EXPECT_LT(worst_map_difference(m, g), 1e-9) << "order " << q;
-    // the bend is not lost: the map is far from the affine map of the vertices
-    Mesh straight = m;
-    straight.curved_index.clear();
-    double bent = 0;
-    for (int k = 0; k < m.num_elements(); ++k) {
-      const Vec3 a = map_element(m, k, -0.5, -0.5, -0.5), b = map_element(straight, k, -0.5, -0.5, -0.5);
-      for (int d = 0; d < 3; ++d) bent = std::max(bent, std::abs(a[d] - b[d]));
+    SCOPED_TRACE("order " + std::to_string(q));
+    std::vector<std::string> paths;
+    {
+      GmshLifetime gmsh_lifetime;
+      std::string name;
+      int dim = 0, order = 0, nodes = 0, primary = 0;
+      std::vector<double> uvw;
+      gmsh::model::mesh::getElementProperties(msh_tetrahedron_type(q), name, dim, order, nodes, uvw, primary);
+      gmsh::model::add("polynomial");
+      const int volume = gmsh::model::addDiscreteEntity(3);
+      const int surface = gmsh::model::addDiscreteEntity(2);
+      std::vector<std::size_t> node_tags, tet_nodes;
+      std::vector<double> xyz;
+      for (int e = 0; e < kTets; ++e)
+        for (int n = 0; n < nodes; ++n) {
+          const Vec3 x = polynomial_map(e, q, uvw[3 * n], uvw[3 * n + 1], uvw[3 * n + 2]);
+          xyz.insert(xyz.end(), x.begin(), x.end());
+          node_tags.push_back(node_tags.size() + 1);
+          tet_nodes.push_back(node_tags.back());
+        }
+      gmsh::model::mesh::addNodes(3, volume, node_tags, xyz);
+      gmsh::model::mesh::addElementsByType(volume, msh_tetrahedron_type(q), {}, tet_nodes);
+      // a triangle on tet 0's vertices 0, 1, 2; its other nodes anywhere (only corners are read)
+      const int triangle_nodes = (q + 1) * (q + 2) / 2;
+      std::vector<std::size_t> extra, triangle = {1, 2, 3};
+      std::vector<double> extra_xyz;
+      for (int n = 3; n < triangle_nodes; ++n) {
+        extra.push_back(node_tags.size() + extra.size() + 1);
+        triangle.push_back(extra.back());
+        extra_xyz.insert(extra_xyz.end(), {0.01 * n, 0.02 * n, -0.1});
+      }
+      gmsh::model::mesh::addNodes(2, surface, extra, extra_xyz);
+      gmsh::model::mesh::addElementsByType(surface, msh_triangle_type(q), {}, triangle);
+      gmsh::model::setPhysicalName(3, gmsh::model::addPhysicalGroup(3, {volume}), "tets");
+      gmsh::model::setPhysicalName(2, gmsh::model::addPhysicalGroup(2, {surface}), "face");
+      for (const double version : {4.1, 2.2})
+        for (const int binary : {0, 1}) {
+          gmsh::option::setNumber("Mesh.MshFileVersion", version);
+          gmsh::option::setNumber("Mesh.Binary", binary);
+          paths.push_back(dir_ + "polynomial_q" + std::to_string(q) + (version > 3 ? "_msh41" : "_msh22") +
+                          (binary ? "_bin" : "_ascii") + ".msh");
+          gmsh::write(paths.back());
+        }
     }
-    EXPECT_GT(bent, 1e-3) << "order " << q;
+    Eigen::VectorXd r(kNumSamples), s(kNumSamples), t(kNumSamples);
+    for (int i = 0; i < kNumSamples; ++i) {
+      r(i) = -1 + 2 * kSamples[i][0];
+      s(i) = -1 + 2 * kSamples[i][1];
+      t(i) = -1 + 2 * kSamples[i][2];
+    }
+    const Eigen::MatrixXd L = lattice_interpolation(q, r, s, t);  // [kNumSamples][Nq]
+    for (const std::string& path : paths) {
+      SCOPED_TRACE(path);
+      const Mesh m = read_msh(path);
+      expect_same_mesh(m, read_gmsh(path), path);
+      ASSERT_EQ(m.num_elements(), kTets);
+      EXPECT_EQ(m.geometry_order, q);
+      ASSERT_EQ(m.tagged_faces.size(), 1u);
+      EXPECT_EQ(m.tagged_faces[0].v, (std::array<int, 3>{0, 1, 2}));
+      double worst = 0;
+      for (int e = 0; e < kTets; ++e) {
+        const Vec3* row = m.curved_row(e);
+        const Vec3 corners[4] = {polynomial_map(e, q, 0, 0, 0), polynomial_map(e, q, 1, 0, 0),
+                                 polynomial_map(e, q, 0, 1, 0), polynomial_map(e, q, 0, 0, 1)};
+        for (int c = 0; c < 4; ++c)
+          for (int d = 0; d < 3; ++d) EXPECT_NEAR(m.vertices[m.elements[e][c]][d], corners[c][d], 1e-15);
+        for (int i = 0; i < kNumSamples; ++i) {
+          const Vec3 exact = polynomial_map(e, q, kSamples[i][0], kSamples[i][1], kSamples[i][2]);
+          for (int d = 0; d < 3; ++d) {
+            double x = 0;
+            for (int j = 0; j < L.cols(); ++j) x += L(i, j) * row[j][d];
+            worst = std::max(worst, std::abs(x - exact[d]));
+          }
+        }
+      }
+      // the equispaced lattice's basis loses up to about 1e-11 to rounding at order 10
+      EXPECT_LT(worst, 1e-10);
+    }
   }
 }
 
