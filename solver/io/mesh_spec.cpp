@@ -116,7 +116,7 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull())
     throw UserError("the config has no 'mesh' section", {doc.path()},
                     "add e.g. mesh: {box: {cells: [4, 4, 4]}} or mesh: {file: meshes/cube.geo}");
-  doc.check_keys(node, {"box", "file", "size", "geometry_order", "refine", "numbering"}, "mesh");
+  doc.check_keys(node, {"box", "file", "size", "refine", "numbering", "geometry_order"}, "mesh");
   MeshSpec spec;
   const bool has_box = node["box"].IsDefined(), has_file = node["file"].IsDefined();
   if (has_box == has_file)

@@ -578,15 +578,15 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
         if (std::vector<std::string> errors = session.logged_errors(); !errors.empty())
           throw gmsh_failure(path, doing, is_msh, "", errors);
         // Gmsh places the new nodes on the geometry, which can tangle elements at curved
-        // boundaries; its high-order optimiser (Mesh.HighOrderOptimize = 1) untangles the
-        // elements whose scaled Jacobian is below Mesh.HighOrderThresholdMin (0.1) by moving the
-        // nodes of a patch around them. The elastic pass of Mesh.HighOrderOptimize = 2 is left
-        // out: it moves the inner nodes of every element, so no element would stay affine
-        // (bench/NOTES.md, "2026-12-06 — Curved meshes from Gmsh: which high-order optimisation"). The
-        // optimiser logs an error for elements it leaves below its threshold, whose Jacobian may
-        // well be positive: setup_mesh's check_curved_jacobians decides, naming a tangled element.
-        gmsh::option::setNumber("Mesh.HighOrderOptimize", 1);
-        gmsh::option::setNumber("Mesh.HighOrderPassMax", 5);
+        // boundaries: Mesh.HighOrderOptimize = 2's passes (as Gmsh's own mesher runs them) untangle
+        // them, the elastic analogy, then the optimiser on the elements still below
+        // Mesh.HighOrderThresholdMin (0.1). The optimiser alone kept the elements away from the
+        // sphere affine but left a tangled element in one of four runs (bench/NOTES.md,
+        // "2026-12-06 — Curved meshes from Gmsh: which high-order optimisation"). The optimiser
+        // logs an error for elements it leaves below its threshold, whose Jacobian may well be
+        // positive: setup_mesh's check_curved_jacobians decides, naming a tangled element.
+        gmsh::option::setNumber("Mesh.HighOrderOptimize", 2);
+        gmsh::model::mesh::optimize("HighOrderElastic");
         gmsh::model::mesh::optimize("HighOrder");
         session.forget_logged_errors();
       }

@@ -18,6 +18,7 @@
 #include <locale.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -43,11 +44,24 @@ constexpr const char* kFormatHint =
 constexpr long long kIntMax = std::numeric_limits<std::int32_t>::max();
 constexpr long long kIntMin = std::numeric_limits<std::int32_t>::min();
 
-// The complete Lagrange tetrahedra and triangles are what read_msh builds a Mesh from.
-bool keeps_nodes(int type) {
-  return msh_complete_simplex(msh_element_type(type));
+// The complete Lagrange tetrahedra and triangles are what read_msh builds a Mesh from; looked up
+// per element, so the table is computed once.
+struct KeptTypes {
+  std::array<bool, 141> nodes{}, triangle{};
+  KeptTypes() {
+    for (int t = 1; t <= 140; ++t) {
+      const MshElementType e = msh_element_type(t);
+      nodes[t] = msh_complete_simplex(e);
+      triangle[t] = std::string(e.family) == "triangle";
+    }
+  }
+};
+const KeptTypes& kept_types() {
+  static const KeptTypes k;
+  return k;
 }
-bool is_triangle(int type) { return std::string(msh_element_type(type).family) == "triangle"; }
+bool keeps_nodes(int type) { return type >= 1 && type <= 140 && kept_types().nodes[type]; }
+bool is_triangle(int type) { return type >= 1 && type <= 140 && kept_types().triangle[type]; }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
