@@ -474,6 +474,22 @@ TEST_F(RunErrors, UnsupportedMeshExtension) {
                         "supported mesh files: .msh", ".geo", "hint: other formats can be converted with Gmsh"});
 }
 
+// A curved mesh is read (dgmax info reports it) but not run on: the time stepping still treats
+// every element as straight-sided. The 10-node fixture with one edge's midpoint moved is curved.
+TEST_F(RunErrors, CurvedMeshIsNotRunOn) {
+  std::ifstream in(std::string(DGMAX_TEST_DATA_DIR) + "/second_order_tets.msh", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("\n6 0.5 0 0\n"), 11, "\n6 0.5 0.05 0.05\n");
+  const std::string mesh = write("bent.msh", text);
+  auto r = run_config("bent.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.05}\n");
+  expect_user_error(r, {"error: the mesh '" + mesh + "' has 1 curved elements (of 2, geometry order 2), which "
+                        "`dgmax run` cannot use yet", "hint: run on a first-order mesh"});
+  // the same file with straight edges runs
+  auto ok = run_config("straight.yaml", "mesh: {file: " + std::string(DGMAX_TEST_DATA_DIR) +
+                                            "/second_order_tets.msh}\ntime: {final: 0.01}\n");
+  EXPECT_EQ(ok.code, 0) << ok.err;
+}
+
 TEST_F(RunErrors, MeshFileWithHexahedra) {
   const std::string mesh = std::string(DGMAX_TEST_DATA_DIR) + "/hexahedra.msh";
   auto r = run_config("hex.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.05}\n");
