@@ -78,6 +78,7 @@ void run_info(const InfoOptions& opt) {
     throw UserError("order must be between 1 and 15, got " + std::to_string(order), {},
                     "set the polynomial order with --order N or discretization.order in the config");
 
+  resolve_geometry_order(spec, order);
   const MeshData md = load_mesh(spec);
   check_tags_exist(md.mesh, refs);
   const MeshStats s = compute_stats(md);
@@ -110,6 +111,11 @@ void run_info(const InfoOptions& opt) {
     j["boundary_faces"] = s.boundary_faces;
     j["periodic_face_pairs"] = s.periodic_face_pairs;
     j["reoriented_elements"] = s.reoriented;
+    j["geometry_order"] = md.mesh.geometry_order;
+    j["curved_elements"] = md.curved.curved;
+    j["scaled_jacobian_min"] = md.curved.min_scaled;
+    j["scaled_jacobian_max"] = md.curved.max_scaled;
+    j["scaled_jacobian_min_element"] = md.curved.min_element;
     j["boundary_tags"] = nlohmann::json::object();
     for (size_t t = 0; t < s.boundary_tags.size(); ++t)
       if (t >= periodic_tag.size() || !periodic_tag[t])
@@ -146,6 +152,10 @@ void run_info(const InfoOptions& opt) {
   std::cout << fmt::format("total volume      {:.12g}\n", s.volume_total);
   std::cout << fmt::format("quality (3r/R)    min {:.4f}  mean {:.4f}   (1 = regular tetrahedron)\n",
                            s.quality_min, s.quality_mean);
+  std::cout << fmt::format("geometry order    {}   ({} curved elements)\n", md.mesh.geometry_order, md.curved.curved);
+  if (md.curved.curved > 0)
+    std::cout << fmt::format("scaled Jacobian   min {:.4f} (element {})  max {:.4f}   (curved elements; 1 = affine)\n",
+                             md.curved.min_scaled, md.curved.min_element, md.curved.max_scaled);
   if (s.reoriented > 0)
     std::cout << fmt::format("reoriented        {} inverted elements were flipped\n", s.reoriented);
   std::cout << "boundary tags     faces       area\n";

@@ -44,6 +44,13 @@ const std::vector<ConfigKey> kSchema = {
      "meshes/cube.geo"},
     {"mesh.size", "number", "0 (the file's own sizes)", "length", ">= 0; .geo files only",
      "Maximum element size when Gmsh meshes a .geo file.", "0.1"},
+    {"mesh.geometry_order", "integer or auto", "none (a .geo: 1; a .msh: the file's own order)", "",
+     "1 to 10, or auto; mesh files only",
+     "Polynomial order of the elements' geometry: a .geo is meshed with curved tetrahedra of this order (Gmsh's "
+     "setOrder, then its high-order optimisation); a .msh must have this order (leave it out to take the file's). "
+     "`auto`: discretization.order capped at 10 for a .geo, the file's own for a .msh. Elements that stay "
+     "straight-sided are treated as affine.",
+     "2"},
     {"mesh.refine", "integer", "0", "", "0 to 6",
      "Uniform refinements, each splitting every tetrahedron into 8.", "1"},
     {"mesh.numbering", "string", "hilbert", "", "hilbert or input",

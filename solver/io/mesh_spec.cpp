@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <tuple>
 #include <cmath>
 #include <filesystem>
 #include <system_error>
 
+#include "solver/mesh/curved_lattice.hpp"
 #include "solver/mesh/mesh_file.hpp"
 #include "solver/util/strings.hpp"
 
@@ -114,7 +116,7 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull())
     throw UserError("the config has no 'mesh' section", {doc.path()},
                     "add e.g. mesh: {box: {cells: [4, 4, 4]}} or mesh: {file: meshes/cube.geo}");
-  doc.check_keys(node, {"box", "file", "size", "refine", "numbering"}, "mesh");
+  doc.check_keys(node, {"box", "file", "size", "refine", "numbering", "geometry_order"}, "mesh");
   MeshSpec spec;
   const bool has_box = node["box"].IsDefined(), has_file = node["file"].IsDefined();
   if (has_box == has_file)
@@ -205,6 +207,26 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
     if (has_box) throw doc.error(node["size"], "'mesh.size' applies to .geo files, not to box meshes",
                                  "set mesh.box.cells instead");
   }
+  if (const YAML::Node g = node["geometry_order"]; g.IsDefined()) {
+    if (has_box)
+      throw doc.error(g, "'mesh.geometry_order' applies to mesh files (.geo, .msh), not to box meshes",
+                      "box meshes are straight-sided; curved elements come from a .geo meshed by Gmsh");
+    if (g.IsScalar() && g.Scalar() == "auto") {
+      spec.geometry_order_auto = true;
+    } else {
+      const std::string text = g.IsScalar() ? g.Scalar() : "";
+      if (text.empty() || text.find_first_not_of("+-0123456789") != std::string::npos)
+        throw doc.error(g, "'mesh.geometry_order' must be an integer from 1 to " + std::to_string(kMaxGeometryOrder) +
+                               " or auto, got '" + dsl::quote_for_message(text, 40) + "'",
+                        "e.g. geometry_order: 2 for quadratic curved elements, or auto for the discretization order");
+      spec.geometry_order = doc.as_int(g, "mesh.geometry_order");
+      if (spec.geometry_order < 1 || spec.geometry_order > kMaxGeometryOrder)
+        throw doc.error(g, "'mesh.geometry_order' must be between 1 and " + std::to_string(kMaxGeometryOrder) +
+                               " (or auto), got " + std::to_string(spec.geometry_order),
+                        "1 for straight-sided elements, 2..10 for curved ones (Gmsh's complete tetrahedra), "
+                        "auto for the discretization order");
+    }
+  }
   if (node["refine"]) {
     spec.refine = doc.as_int(node["refine"], "mesh.refine");
     if (spec.refine < 0 || spec.refine > 6)
@@ -229,6 +251,15 @@ MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& node) {
                       "use fewer cells");
   }
   return spec;
+}
+
+void resolve_geometry_order(MeshSpec& spec, int discretization_order) {
+  if (!spec.geometry_order_auto) return;
+  spec.geometry_order_auto = false;
+  std::string ext = std::filesystem::path(spec.file).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool msh = ext == ".msh";
+  spec.geometry_order = msh ? 0 : std::clamp(discretization_order, 1, kMaxGeometryOrder);
 }
 
 MeshSpec mesh_spec_from_argument(const std::string& arg) {
@@ -258,7 +289,8 @@ void check_regions_select_elements(const MeshSpec& spec, const Mesh& mesh) {
 }
 
 MeshData load_mesh(const MeshSpec& spec, GeometryFactors geometry) {
-  Mesh mesh = spec.box ? make_box_mesh(*spec.box) : load_mesh_file(spec.file, spec.size);
+  DGMAX_ASSERT(!spec.geometry_order_auto, "mesh.geometry_order: auto was not resolved before load_mesh");
+  Mesh mesh = spec.box ? make_box_mesh(*spec.box) : load_mesh_file(spec.file, spec.size, spec.geometry_order);
   if (spec.box) check_regions_select_elements(spec, mesh);
   return setup_mesh(std::move(mesh), spec.refine, geometry, spec.numbering);
 }

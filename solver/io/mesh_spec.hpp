@@ -18,12 +18,17 @@ namespace dgmax {
 //        pml: 0.25   # optional: a layer this thick (whole cells) around the box, volume tag `pml`
 //   file: meshes/cube.geo     # .msh or .geo; relative to the config's folder, else to the cwd
 //   size: 0.1                 # .geo only: maximum element size (0 = the file's own)
+//   geometry_order: 2         # 1..10 or auto: the order of the curved elements (mesh files only)
 //   refine: 0                 # uniform refinements (each ×8 elements)
 //   numbering: hilbert        # elements renumbered along a Hilbert curve (locality), or input
 struct MeshSpec {
   std::optional<BoxSpec> box;
   std::string file;
   double size = 0;
+  // mesh.geometry_order: 0 = not given (.geo: 1; .msh: the file's order); 1..10 (a .msh must
+  // have it). `auto` sets geometry_order_auto until resolve_geometry_order() knows N.
+  int geometry_order = 0;
+  bool geometry_order_auto = false;
   int refine = 0;
   ElementOrder numbering = ElementOrder::Hilbert;  // mesh.numbering
   std::vector<SourceLocation> region_where;  // of each box region, for errors found on the mesh
@@ -31,6 +36,10 @@ struct MeshSpec {
 };
 
 MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& mesh_node);
+
+// mesh.geometry_order: auto = the discretization order N capped at 10 for a .geo, the file's own
+// order for a .msh. Call it where N is known, before load_mesh().
+void resolve_geometry_order(MeshSpec& spec, int discretization_order);
 
 // "box:NX,NY,NZ" or a mesh file path.
 MeshSpec mesh_spec_from_argument(const std::string& arg);

@@ -299,6 +299,7 @@ RunConfig parse_run_config(const YamlDoc& doc) {
   }
   if (const YAML::Node n = root["probes"]; n.IsDefined()) cfg.probes = parse_probes(doc, n);
   if (const YAML::Node n = root["monitors"]; n.IsDefined()) cfg.monitors = parse_monitors(doc, n, cfg.tag_refs);
+  resolve_geometry_order(cfg.mesh, cfg.order);  // mesh.geometry_order: auto follows discretization.order
   return cfg;
 }
 

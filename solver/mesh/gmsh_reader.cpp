@@ -40,9 +40,12 @@
 #include <omp.h>
 #endif
 
+#include "solver/mesh/curved_lattice.hpp"
 #include "solver/mesh/memory_estimate.hpp"
 #include "solver/mesh/mesh_file.hpp"
 #include "solver/mesh/msh_check.hpp"
+#include "solver/mesh/msh_element_types.hpp"
+#include "solver/mesh/msh_high_order.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -50,8 +53,6 @@ namespace {
 
 std::mutex g_gmsh_mutex;  // Gmsh is one global state per process
 
-constexpr int kTet4 = 4;       // MSH element type of the 4-node tetrahedron
-constexpr int kTriangle3 = 2;  // MSH element type of the 3-node triangle
 
 // One Gmsh lifetime: quiet, no config files, logging errors and warnings to memory. Restores the
 // process locale and OpenMP thread count that gmsh::initialize changes.
@@ -79,7 +80,10 @@ class GmshSession {
   GmshSession(const GmshSession&) = delete;
   GmshSession& operator=(const GmshSession&) = delete;
 
-  // The error messages Gmsh logged so far, without their "Error: " prefix.
+  // From now on, logged_errors() leaves out the errors logged so far.
+  void forget_logged_errors() { forgotten_ = logged_errors().size() + forgotten_; }
+
+  // The error messages Gmsh logged so far (since forget_logged_errors()), without their "Error: " prefix.
   std::vector<std::string> logged_errors() const {
     std::vector<std::string> log, errors;
     try {
@@ -88,8 +92,9 @@ class GmshSession {
       return errors;
     }
     const std::string prefix = "Error: ";
+    std::size_t seen = 0;
     for (const std::string& line : log)
-      if (line.compare(0, prefix.size(), prefix) == 0) errors.push_back(line.substr(prefix.size()));
+      if (line.compare(0, prefix.size(), prefix) == 0 && seen++ >= forgotten_) errors.push_back(line.substr(prefix.size()));
     return errors;
   }
 
@@ -113,6 +118,7 @@ class GmshSession {
 #ifdef _OPENMP
   int saved_threads_ = 1;
 #endif
+  std::size_t forgotten_ = 0;
 };
 
 bool has_msh_extension(const std::string& path) {
@@ -234,7 +240,7 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
   gmsh::model::mesh::getNodes(node_tags, node_coords, parametric_coords, -1, -1,
                               /*includeBoundary=*/false, /*returnParametricCoord=*/false);
 
-  // ---- element types: first-order tetrahedra only ------------------------------------------
+  // ---- element types: some volume elements -----------------------------------------------
   std::vector<int> types_3d;
   gmsh::model::mesh::getElementTypes(types_3d, 3);
   if (types_3d.empty()) {
@@ -257,39 +263,19 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
     throw UserError(what + " contains no volume elements (found only " + join(found, " and ") + ")",
                     {path}, hint);
   }
+  // ---- element types: complete tetrahedra and triangles of one order ------------------------
+  std::map<int, std::size_t> types_3d_count, triangle_count;
+  for (int type : types_3d) types_3d_count[type] = count_elements(type);
   {
-    std::vector<std::string> unsupported;
-    bool higher_order = false, other_shapes = false;
-    for (int type : types_3d) {
-      if (type == kTet4) continue;
-      std::string name;
-      int dim = 0, order = 0, num_nodes = 0, num_primary = 0;
-      std::vector<double> local_coords;
-      gmsh::model::mesh::getElementProperties(type, name, dim, order, num_nodes, local_coords,
-                                              num_primary);
-      if (order > 1) higher_order = true;
-      if (name.rfind("Tetrahedron", 0) != 0) other_shapes = true;
-      unsupported.push_back(describe_elements(type, count_elements(type)));
-    }
-    if (!unsupported.empty()) {
-      std::string message = what + " contains " + join(unsupported, " and ");
-      if (std::find(types_3d.begin(), types_3d.end(), kTet4) != types_3d.end())
-        message += " (besides " + describe_elements(kTet4, count_elements(kTet4)) + ")";
-      message += "; dgmax needs first-order tetrahedra (4-node) only";
-      std::vector<std::string> hints;
-      if (higher_order)
-        hints.push_back(
-            "re-mesh with first-order elements (`Mesh.ElementOrder = 1;` in the .geo, "
-            "or `gmsh -3 -order 1`)");
-      if (other_shapes)
-        hints.push_back(
-            "re-mesh with tetrahedra only: no Recombine / Mesh.RecombineAll / "
-            "Mesh.Recombine3DAll, no `Recombine` in Extrude layers, "
-            "Mesh.SubdivisionAlgorithm = 0, a tetrahedral Mesh.Algorithm3D (1 = "
-            "Delaunay, 10 = HXT)");
-      throw UserError(message, {path}, join(hints, "; and "));
-    }
+    std::vector<int> types_2d;
+    gmsh::model::mesh::getElementTypes(types_2d, 2);
+    for (int type : types_2d)
+      if (std::string(msh_element_type(type).family) == "triangle") triangle_count[type] = count_elements(type);
   }
+  const int order = mesh_geometry_order(path, what, types_3d_count, triangle_count);
+  const int kTet = msh_tetrahedron_type(order), kTriangle = msh_triangle_type(order);
+  const std::size_t tet_nodes_per = static_cast<std::size_t>(msh_element_type(kTet).nodes);
+  const std::size_t triangle_nodes_per = static_cast<std::size_t>(msh_element_type(kTriangle).nodes);
 
   // ---- physical volumes -> volume tags -------------------------------------------------------
   std::map<int, int> volume_index;  // physical tag -> index into volume_tag_names
@@ -299,13 +285,14 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
   gmsh::vectorpair volumes;
   gmsh::model::getEntities(volumes, 3);
   std::sort(volumes.begin(), volumes.end());
-  std::vector<std::size_t> tet_nodes;  // Gmsh node tags, 4 per tet
+  std::vector<std::size_t> tet_nodes;  // Gmsh node tags of the corners, 4 per tet
+  std::vector<std::size_t> tet_all_nodes;  // order > 1: every node, tet_nodes_per per tet
   int untagged = -1;
   for (const auto& [dim, entity] : volumes) {
     std::vector<std::size_t> element_tags, nodes;
-    gmsh::model::mesh::getElementsByType(kTet4, element_tags, nodes, entity);
+    gmsh::model::mesh::getElementsByType(kTet, element_tags, nodes, entity);
     if (element_tags.empty()) continue;
-    DGMAX_ASSERT(nodes.size() == 4 * element_tags.size(), "Gmsh returned a short node list");
+    DGMAX_ASSERT(nodes.size() == tet_nodes_per * element_tags.size(), "Gmsh returned a short node list");
 
     std::vector<int> physicals;
     gmsh::model::getPhysicalGroupsForEntity(dim, entity, physicals);
@@ -327,14 +314,16 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
       for (int i : indices) names.push_back("'" + mesh.volume_tag_names[i] + "'");
       throw UserError(
           what + ": volume entity " + std::to_string(entity) + " (" +
-              describe_elements(kTet4, element_tags.size()) + ") is in several physical volumes (" +
+              describe_elements(kTet, element_tags.size()) + ") is in several physical volumes (" +
               join(names, " and ") + "), but every tetrahedron gets exactly one volume tag",
           {path},
           "put each volume in one Physical Volume only; in MSH2 files Gmsh groups elements by "
           "their elementary tag (the second tag), so elements of different physical volumes need "
           "different elementary tags");
     }
-    tet_nodes.insert(tet_nodes.end(), nodes.begin(), nodes.end());
+    for (std::size_t e = 0; e < element_tags.size(); ++e)  // the corners: high-order nodes are no vertices
+      tet_nodes.insert(tet_nodes.end(), nodes.begin() + e * tet_nodes_per, nodes.begin() + e * tet_nodes_per + 4);
+    if (order > 1) tet_all_nodes.insert(tet_all_nodes.end(), nodes.begin(), nodes.end());
     mesh.element_tag.insert(mesh.element_tag.end(), element_tags.size(), index);
   }
   if (tet_nodes.empty())  // tets exist (types_3d) but on no volume entity: should not happen
@@ -375,6 +364,14 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
   for (std::size_t e = 0; e < mesh.elements.size(); ++e)
     for (int j = 0; j < 4; ++j)
       mesh.elements[e][j] = static_cast<int>(vertex_id.find(tet_nodes[4 * e + j]));
+  set_curved_points(mesh, order, [&](std::size_t e, int n) {
+    const std::size_t tag = tet_all_nodes[e * tet_nodes_per + static_cast<std::size_t>(n)];
+    const long p = node_position.find(tag);
+    if (p < 0)
+      throw UserError(what + ": a tetrahedron uses node " + std::to_string(tag) + ", which the file does not define",
+                      {path}, "the file is damaged or cut short: write it again with Gmsh");
+    return Vec3{node_coords[3 * p], node_coords[3 * p + 1], node_coords[3 * p + 2]};
+  });
 
   // ---- physical surfaces -> tagged faces -----------------------------------------------------
   std::set<std::array<int, 4>> seen;  // sorted vertex ids + tag
@@ -389,20 +386,20 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
       std::vector<int> types;
       gmsh::model::mesh::getElementTypes(types, 2, entity);
       for (int type : types)
-        if (type != kTriangle3) unsupported[type] += count_elements(type, entity);
+        if (type != kTriangle) unsupported[type] += count_elements(type, entity);
       if (!unsupported.empty()) continue;
       std::vector<std::size_t> element_tags, nodes;
-      gmsh::model::mesh::getElementsByType(kTriangle3, element_tags, nodes, entity);
-      DGMAX_ASSERT(nodes.size() == 3 * element_tags.size(), "Gmsh returned a short node list");
+      gmsh::model::mesh::getElementsByType(kTriangle, element_tags, nodes, entity);
+      DGMAX_ASSERT(nodes.size() == triangle_nodes_per * element_tags.size(), "Gmsh returned a short node list");
       for (std::size_t t = 0; t < element_tags.size(); ++t) {
         TaggedFace face{{0, 0, 0}, index};
         for (int j = 0; j < 3; ++j) {
-          const long v = vertex_id.find(nodes[3 * t + j]);
+          const long v = vertex_id.find(nodes[triangle_nodes_per * t + j]);
           if (v < 0)
             throw UserError(
                 what + ": physical surface '" + name + "' has a triangle (element " +
                     std::to_string(element_tags[t]) + ") whose node " +
-                    std::to_string(nodes[3 * t + j]) + " belongs to no tetrahedron",
+                    std::to_string(nodes[triangle_nodes_per * t + j]) + " belongs to no tetrahedron",
                 {path},
                 "tagged surfaces must be made of faces of the tetrahedra: is this surface part "
                 "of a meshed volume (or embedded in one)?");
@@ -418,8 +415,8 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
       for (const auto& [type, count] : unsupported) found.push_back(describe_elements(type, count));
       throw UserError(
           what + ": physical surface '" + name + "' contains " + join(found, " and ") +
-              "; dgmax needs first-order triangles (3-node) on tagged surfaces",
-          {path}, "re-mesh with first-order tetrahedra only (no Recombine, Mesh.ElementOrder 1)");
+              "; dgmax needs " + describe_elements(kTriangle, 2).substr(2) + " on tagged surfaces, of the tetrahedra's order",
+          {path}, "re-mesh with tetrahedra only (no Recombine), at one Mesh.ElementOrder for the whole model");
     }
   }
   return mesh;
@@ -527,10 +524,14 @@ void refuse_oversized_mesh(const std::string& path, double size) {
 
 }  // namespace
 
-Mesh read_gmsh(const std::string& path, double size) {
+Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
   if (!std::isfinite(size) || size < 0)
     throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)",
                     {path}, "give mesh.size (info: --size) as a positive length, or leave it out to keep the file's own");
+  if (geometry_order < 0 || geometry_order > kMaxGeometryOrder)
+    throw UserError("geometry order for '" + path + "' must be between 1 and " + std::to_string(kMaxGeometryOrder) +
+                        ", got " + std::to_string(geometry_order),
+                    {path}, "give mesh.geometry_order as an integer from 1 to 10, or auto");
   require_readable_file(path);
   const bool is_msh = has_msh_extension(path);
   if (is_msh) {
@@ -565,6 +566,29 @@ Mesh read_gmsh(const std::string& path, double size) {
         gmsh::model::mesh::generate(3);
         if (std::vector<std::string> errors = session.logged_errors(); !errors.empty())
           throw gmsh_failure(path, doing, is_msh, "", errors);
+      }
+      doing = "mesh";
+      if (geometry_order <= 1) {  // a `Mesh 3;` in the file may have used its own Mesh.ElementOrder
+        std::vector<int> meshed;
+        gmsh::model::mesh::getElementTypes(meshed, 3);
+        if (std::any_of(meshed.begin(), meshed.end(), [](int type) { return msh_element_type(type).order > 1; }))
+          gmsh::model::mesh::setOrder(1);
+      } else {
+        gmsh::model::mesh::setOrder(geometry_order);
+        if (std::vector<std::string> errors = session.logged_errors(); !errors.empty())
+          throw gmsh_failure(path, doing, is_msh, "", errors);
+        // Gmsh places the new nodes on the geometry, which can tangle elements at curved
+        // boundaries: Mesh.HighOrderOptimize = 2's passes (as Gmsh's own mesher runs them) untangle
+        // them, the elastic analogy, then the optimiser on the elements still below
+        // Mesh.HighOrderThresholdMin (0.1). The optimiser alone kept the elements away from the
+        // sphere affine but left a tangled element in one of four runs (bench/NOTES.md,
+        // "2026-12-06 — Curved meshes from Gmsh: which high-order optimisation"). The optimiser
+        // logs an error for elements it leaves below its threshold, whose Jacobian may well be
+        // positive: setup_mesh's check_curved_jacobians decides, naming a tangled element.
+        gmsh::option::setNumber("Mesh.HighOrderOptimize", 2);
+        gmsh::model::mesh::optimize("HighOrderElastic");
+        gmsh::model::mesh::optimize("HighOrder");
+        session.forget_logged_errors();
       }
     }
     gmsh::option::setNumber("General.AbortOnError", 2);  // API misuse below: throw

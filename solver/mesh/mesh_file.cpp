@@ -63,7 +63,7 @@ void require_readable_file(const std::string& path, const std::string& what) {
   }
 }
 
-Mesh load_mesh_file(const std::string& path, double size) {
+Mesh load_mesh_file(const std::string& path, double size, int geometry_order) {
   if (path.empty()) throw UserError("mesh file path is empty", {}, "give mesh.file a .msh (Gmsh mesh) or .geo (Gmsh geometry) file");
   const std::string ext = lower_extension(path);
   if (ext != ".msh" && ext != ".geo") {
@@ -77,9 +77,20 @@ Mesh load_mesh_file(const std::string& path, double size) {
     throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)",
                     {path}, "give mesh.size (info: --size) as a positive length, or leave it out to keep the file's own");
   require_readable_file(path);
-  if (ext == ".msh") return read_msh(path);  // no Gmsh needed (nor trusted: see msh_check.hpp)
+  if (ext == ".msh") {
+    Mesh mesh = read_msh(path);  // no Gmsh needed (nor trusted: see msh_check.hpp)
+    if (geometry_order > 0 && geometry_order != mesh.geometry_order)
+      throw UserError("mesh.geometry_order is " + std::to_string(geometry_order) + ", but the mesh file '" + path +
+                          "' holds elements of order " + std::to_string(mesh.geometry_order) +
+                          " (a .msh file's geometry is what it holds)",
+                      {path},
+                      "leave mesh.geometry_order out for a .msh (or set it to " + std::to_string(mesh.geometry_order) +
+                          "), or re-mesh at the order you want (`gmsh -3 -order " + std::to_string(geometry_order) +
+                          " model.geo`, or give the .geo)");
+    return mesh;
+  }
 #if DGMAX_HAS_GMSH
-  Mesh mesh = read_gmsh(path, size);
+  Mesh mesh = read_gmsh(path, size, geometry_order);
   mesh.source = path;
   return mesh;
 #else

@@ -18,7 +18,10 @@ namespace dgmax {
 // vertex numbering). Mesh::source is `path`. Throws UserError for another extension (listing the
 // supported ones), a negative or non-finite `size`, a missing/unreadable file, any problem
 // reading it, and, in a build without Gmsh (DGMAX_HAS_GMSH == 0), for a .geo.
-Mesh load_mesh_file(const std::string& path, double size = 0);
+// `geometry_order` (mesh.geometry_order): 0 = not given (a .geo is meshed at order 1, a .msh is
+// read at its own order); 1..10: the order a .geo is meshed at, and the order a .msh must have
+// (a .msh of another order is refused: its geometry is what it holds).
+Mesh load_mesh_file(const std::string& path, double size = 0, int geometry_order = 0);
 
 // Throws UserError naming `path` unless it is an existing regular file we can open for reading.
 // `what` names it in the message ("mesh file 'x.msh' does not exist").

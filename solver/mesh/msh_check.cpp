@@ -524,8 +524,8 @@ class Walker {
   }
 
   // Gmsh 4.8 corrupts its heap on an entity that holds first-order and higher-order elements
-  // (a 10-node triangle among 3-node ones: fuzz finding). dgmax reads first-order meshes only, so
-  // a mesh with higher-order elements is refused either way; mixed ones before Gmsh reads them.
+  // (a 10-node triangle among 3-node ones: fuzz finding). dgmax needs one order for the whole
+  // mesh, so such a file is refused either way; before Gmsh reads it here.
   void element_order(long long entity, long long type, size_t at, const std::string& entity_name) {
     const int order = first_order_type(type) ? 1 : 2;
     const auto [it, added] = entity_order_.emplace(entity, order);
@@ -534,7 +534,8 @@ class Walker {
               "mesh file '" + path_ + "' mixes first-order and higher-order elements in " + entity_name +
                   " (section $Elements, line " + std::to_string(line_of(section_.header)) +
                   ": an element of type " + std::to_string(type) + "), which Gmsh 4.8 cannot read safely",
-              "re-mesh with first-order elements only (`Mesh.ElementOrder = 1;` in the .geo, or `gmsh -3 -order 1`)");
+              "re-mesh with one order for the whole model: `Mesh.ElementOrder = q;` in the .geo (or `gmsh -3 "
+              "-order q`), e.g. `Mesh.ElementOrder = 1;` for straight-sided elements");
   }
 
   // MSH 2: "<n>" line; ASCII: n × (tag type ntags tags... nodes...); binary: blocks of

@@ -52,6 +52,25 @@ MshElementType msh_element_type(long long type) {
   return {r.nodes, r.dim, r.order, kFamilies[static_cast<int>(r.family)]};
 }
 
+int msh_tetrahedron_type(int q) {
+  constexpr int kTypes[] = {4, 11, 29, 30, 31, 71, 72, 73, 74, 75};
+  return q >= 1 && q <= 10 ? kTypes[q - 1] : 0;
+}
+
+int msh_triangle_type(int q) {
+  constexpr int kTypes[] = {2, 9, 21, 23, 25, 42, 43, 44, 45, 46};
+  return q >= 1 && q <= 10 ? kTypes[q - 1] : 0;
+}
+
+bool msh_complete_simplex(const MshElementType& t) {
+  const std::string family = t.family;
+  const int q = t.order;
+  if (q < 1) return false;  // the one-node "elements" of order 0
+  if (family == "tetrahedron") return t.nodes == (q + 1) * (q + 2) * (q + 3) / 6;
+  if (family == "triangle") return t.nodes == (q + 1) * (q + 2) / 2;
+  return false;
+}
+
 std::string describe_msh_elements(long long type, std::size_t count) {
   const MshElementType t = msh_element_type(type);
   if (t.nodes == 0)

@@ -18,6 +18,7 @@
 #include <locale.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -42,6 +43,25 @@ constexpr const char* kFormatHint =
 
 constexpr long long kIntMax = std::numeric_limits<std::int32_t>::max();
 constexpr long long kIntMin = std::numeric_limits<std::int32_t>::min();
+
+// The complete Lagrange tetrahedra and triangles are what read_msh builds a Mesh from; looked up
+// per element, so the table is computed once.
+struct KeptTypes {
+  std::array<bool, 141> nodes{}, triangle{};
+  KeptTypes() {
+    for (int t = 1; t <= 140; ++t) {
+      const MshElementType e = msh_element_type(t);
+      nodes[t] = msh_complete_simplex(e);
+      triangle[t] = std::string(e.family) == "triangle";
+    }
+  }
+};
+const KeptTypes& kept_types() {
+  static const KeptTypes k;
+  return k;
+}
+bool keeps_nodes(int type) { return type >= 1 && type <= 140 && kept_types().nodes[type]; }
+bool is_triangle(int type) { return type >= 1 && type <= 140 && kept_types().triangle[type]; }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
@@ -628,7 +648,7 @@ class Parser {
     if (!element_tags_.insert(tag, elements_))
       corrupt(at, "has the element tag " + std::to_string(tag) + " twice (Gmsh would drop one of the two elements)");
     ++elements_;
-    const bool keep = b.type == kMshTetrahedron4 || b.type == kMshTriangle3;
+    const bool keep = keeps_nodes(b.type);
     for (int j = 0; j < nodes; ++j) {
       if (!binary_data_) skip_space();
       const size_t at_node = pos_;
@@ -636,7 +656,7 @@ class Parser {
       const std::int32_t i = node(t, at_node);
       if (keep) b.nodes.push_back(i);
     }
-    if (b.type == kMshTriangle3 || (keep && c_.v2)) b.tags.push_back(tag);
+    if (is_triangle(b.type) || (keep && c_.v2)) b.tags.push_back(tag);
     ++b.count;
   }
   MshElementType element_type(long long type, size_t at) const {
@@ -816,9 +836,9 @@ class Parser {
       }
       if (k == 0) continue;
       MshElementBlock& blk = block(dim, entity, static_cast<int>(type), pos_);
-      if (blk.type == kMshTetrahedron4 || blk.type == kMshTriangle3)
+      if (keeps_nodes(blk.type))
         blk.nodes.reserve(blk.nodes.size() + static_cast<size_t>(k) * static_cast<size_t>(t.nodes));
-      if (blk.type == kMshTriangle3) blk.tags.reserve(blk.tags.size() + static_cast<size_t>(k));
+      if (is_triangle(blk.type)) blk.tags.reserve(blk.tags.size() + static_cast<size_t>(k));
       for (long long e = 0; e < k; ++e) {
         if (!binary_data_) skip_space();
         const size_t at = pos_;

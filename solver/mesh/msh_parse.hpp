@@ -40,8 +40,8 @@ struct MshElementBlock {
   int type = 0;    // MSH element type
   // MSH 2: in increasing element tag (Gmsh's MSH 2 reader orders them so); MSH 4.1: file order.
   std::size_t count = 0;
-  std::vector<std::int32_t> nodes;  // node indices (into MshContent::node_*), tetrahedra and triangles only
-  std::vector<long long> tags;      // element tags: triangles, and in MSH 2 tetrahedra too
+  std::vector<std::int32_t> nodes;  // node indices (into MshContent::node_*): complete tetrahedra and triangles only
+  std::vector<long long> tags;      // element tags: triangles, and in MSH 2 complete tetrahedra too
   MshPlace first;                   // where its first element is
 };
 

@@ -19,6 +19,7 @@
 #include "solver/mesh/mesh_file.hpp"
 #include "solver/mesh/msh_check.hpp"
 #include "solver/mesh/msh_element_types.hpp"
+#include "solver/mesh/msh_high_order.hpp"
 #include "solver/mesh/msh_parse.hpp"
 #include "solver/util/error.hpp"
 
@@ -61,6 +62,10 @@ class Builder {
     require_tetrahedra_only();
     volume_tags_and_tets();
     vertices_and_elements();
+    set_curved_points(mesh_, order_, [&](size_t e, int n) {
+      const size_t i = static_cast<size_t>(tet_nodes_[e][n]);
+      return Vec3{c_.node_xyz[3 * i], c_.node_xyz[3 * i + 1], c_.node_xyz[3 * i + 2]};
+    });
     tagged_faces();
     return std::move(mesh_);
   }
@@ -118,8 +123,8 @@ class Builder {
     }
   }
 
-  // ---- element types: first-order tetrahedra only (read_gmsh's words) ------------------------
-  void require_tetrahedra_only() const {
+  // ---- element types: complete tetrahedra and triangles of one order (read_gmsh's words) -----
+  void require_tetrahedra_only() {
     if (types_3d_.empty()) {
       std::vector<std::string> found;
       for (auto it = type_count_.rbegin(); it != type_count_.rend(); ++it)
@@ -135,30 +140,15 @@ class Builder {
       throw UserError(what_ + " contains no volume elements (found only " + join(found, " and ") + ")", {path_},
                       hint);
     }
-    std::vector<std::string> unsupported;
-    bool higher_order = false, other_shapes = false;
-    for (int type : types_3d_) {
-      if (type == kMshTetrahedron4) continue;
+    std::map<int, size_t> types_3d, triangles;
+    for (const auto& [type, count] : type_count_) {
       const MshElementType t = msh_element_type(type);
-      higher_order |= t.order > 1;
-      other_shapes |= std::string(t.family) != "tetrahedron";
-      unsupported.push_back(describe_msh_elements(type, type_count_.at(type)));
+      if (t.dim == 3) types_3d[type] = count;
+      if (std::string(t.family) == "triangle") triangles[type] = count;
     }
-    if (unsupported.empty()) return;
-    std::string message = what_ + " contains " + join(unsupported, " and ");
-    if (types_3d_.count(kMshTetrahedron4))
-      message += " (besides " + describe_msh_elements(kMshTetrahedron4, type_count_.at(kMshTetrahedron4)) + ")";
-    message += "; dgmax needs first-order tetrahedra (4-node) only";
-    std::vector<std::string> hints;
-    if (higher_order)
-      hints.push_back(
-          "re-mesh with first-order elements (`Mesh.ElementOrder = 1;` in the .geo, or `gmsh -3 -order 1`)");
-    if (other_shapes)
-      hints.push_back(
-          "re-mesh with tetrahedra only: no Recombine / Mesh.RecombineAll / Mesh.Recombine3DAll, no "
-          "`Recombine` in Extrude layers, Mesh.SubdivisionAlgorithm = 0, a tetrahedral Mesh.Algorithm3D "
-          "(1 = Delaunay, 10 = HXT)");
-    throw UserError(message, {path_}, join(hints, "; and "));
+    order_ = mesh_geometry_order(path_, what_, types_3d, triangles);
+    tet_type_ = msh_tetrahedron_type(order_);
+    triangle_type_ = msh_triangle_type(order_);
   }
 
   // ---- physical volumes -> volume tags, tets entity by entity ---------------------------------
@@ -170,7 +160,7 @@ class Builder {
     int untagged = -1;
     size_t tets = 0;
     for (const auto& [entity, physicals] : c_.entities[3]) {
-      const MshElementBlock* b = block(3, entity, kMshTetrahedron4);
+      const MshElementBlock* b = block(3, entity, tet_type_);
       if (!b) continue;
       std::vector<int> indices;
       for (int p : physicals) {
@@ -188,7 +178,7 @@ class Builder {
         for (int i : indices) names.push_back("'" + mesh_.volume_tag_names[i] + "'");
         throw UserError(
             what_ + ": volume entity " + std::to_string(entity) + " (" +
-                describe_msh_elements(kMshTetrahedron4, b->count) + ") is in several physical volumes (" +
+                describe_msh_elements(tet_type_, b->count) + ") is in several physical volumes (" +
                 join(names, " and ") + "), but every tetrahedron gets exactly one volume tag",
             {path_},
             "put each volume in one Physical Volume only; in MSH2 files Gmsh groups elements by "
@@ -204,11 +194,13 @@ class Builder {
     }
   }
 
-  // ---- vertices: the nodes of the tets, in increasing node tag --------------------------------
+  // ---- vertices: the corner nodes of the tets, in increasing node tag --------------------------
   void vertices_and_elements() {
+    const size_t per = static_cast<size_t>(msh_element_type(tet_type_).nodes);
     vertex_id_.assign(c_.node_tags.size(), -1);
     for (const MshElementBlock* b : tet_blocks_)
-      for (std::int32_t n : b->nodes) vertex_id_[n] = 0;
+      for (size_t e = 0; e < b->count; ++e)
+        for (size_t j = 0; j < 4; ++j) vertex_id_[b->nodes[per * e + j]] = 0;
     std::vector<std::int32_t> used;  // node indices in increasing tag
     for (size_t i = 0; i < vertex_id_.size(); ++i)
       if (vertex_id_[i] == 0) used.push_back(static_cast<std::int32_t>(i));
@@ -221,10 +213,13 @@ class Builder {
       mesh_.vertices[v] = {c_.node_xyz[3 * n], c_.node_xyz[3 * n + 1], c_.node_xyz[3 * n + 2]};
     }
     mesh_.elements.reserve(mesh_.element_tag.size());
+    if (order_ > 1) tet_nodes_.reserve(mesh_.element_tag.size());
     for (const MshElementBlock* b : tet_blocks_)
-      for (size_t e = 0; e < b->count; ++e)
-        mesh_.elements.push_back({vertex_id_[b->nodes[4 * e]], vertex_id_[b->nodes[4 * e + 1]],
-                                  vertex_id_[b->nodes[4 * e + 2]], vertex_id_[b->nodes[4 * e + 3]]});
+      for (size_t e = 0; e < b->count; ++e) {
+        const std::int32_t* n = b->nodes.data() + per * e;
+        mesh_.elements.push_back({vertex_id_[n[0]], vertex_id_[n[1]], vertex_id_[n[2]], vertex_id_[n[3]]});
+        if (order_ > 1) tet_nodes_.push_back(n);
+      }
   }
 
   // ---- physical surfaces -> tagged faces --------------------------------------------------------
@@ -238,14 +233,15 @@ class Builder {
       for (int entity : entities) {
         for (auto it = c_.blocks.lower_bound({2, entity, INT_MIN});
              it != c_.blocks.end() && std::get<0>(it->first) == 2 && std::get<1>(it->first) == entity; ++it)
-          if (it->second.type != kMshTriangle3 && it->second.count > 0) unsupported[it->second.type] += it->second.count;
+          if (it->second.type != triangle_type_ && it->second.count > 0) unsupported[it->second.type] += it->second.count;
         if (!unsupported.empty()) continue;
-        const MshElementBlock* b = block(2, entity, kMshTriangle3);
+        const MshElementBlock* b = block(2, entity, triangle_type_);
         if (!b) continue;
+        const size_t per = static_cast<size_t>(msh_element_type(triangle_type_).nodes);
         for (size_t t = 0; t < b->count; ++t) {
           TaggedFace face{{0, 0, 0}, index};
-          for (int j = 0; j < 3; ++j) {
-            const std::int32_t n = b->nodes[3 * t + j];
+          for (size_t j = 0; j < 3; ++j) {  // the corners: high-order nodes are no vertices
+            const std::int32_t n = b->nodes[per * t + j];
             if (vertex_id_[n] < 0)
               throw UserError(
                   what_ + ": physical surface '" + name + "' has a triangle (element " + std::to_string(b->tags[t]) +
@@ -264,8 +260,9 @@ class Builder {
         std::vector<std::string> found;
         for (const auto& [type, count] : unsupported) found.push_back(describe_msh_elements(type, count));
         throw UserError(what_ + ": physical surface '" + name + "' contains " + join(found, " and ") +
-                            "; dgmax needs first-order triangles (3-node) on tagged surfaces",
-                        {path_}, "re-mesh with first-order tetrahedra only (no Recombine, Mesh.ElementOrder 1)");
+                            "; dgmax needs " + describe_msh_elements(triangle_type_, 2).substr(2) +
+                            " on tagged surfaces, of the tetrahedra's order",
+                        {path_}, "re-mesh with tetrahedra only (no Recombine), at one Mesh.ElementOrder for the whole model");
       }
     }
   }
@@ -277,7 +274,9 @@ class Builder {
   Mesh mesh_;
   std::map<int, size_t> type_count_;  // element type -> count, every dimension
   std::set<int> types_3d_;
+  int order_ = 1, tet_type_ = kMshTetrahedron4, triangle_type_ = kMshTriangle3;  // the mesh's geometry order
   std::vector<const MshElementBlock*> tet_blocks_;  // in the order of the elements
+  std::vector<const std::int32_t*> tet_nodes_;      // [K] each tet's Gmsh nodes (order_ > 1 only)
   std::vector<std::int32_t> vertex_id_;             // node index -> vertex id, or -1
 };
 

@@ -3,6 +3,9 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <regex>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -146,4 +149,35 @@ TEST(InfoCli, BadArgumentsFailCleanly) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("error: unknown command 'frobnicate'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("commands: run, info, bench, tune"), std::string::npos) << r.err;
+}
+
+// A 10-node .msh: the geometry order, the curved elements left after setup and their scaled
+// Jacobians. second_order_tets.msh has straight edges (both tets affine); with the midpoint node
+// of tet 0's edge 0-1 moved off the edge, tet 0 alone is curved and its Jacobian varies.
+TEST(InfoCli, ReportsCurvedElements) {
+  const std::string data = std::string(DGMAX_TEST_DATA_DIR) + "/second_order_tets.msh";
+  auto straight = run_dgmax("info " + data + " --json");
+  ASSERT_EQ(straight.code, 0) << straight.err;
+  const json s = json::parse(straight.out);
+  EXPECT_EQ(s["geometry_order"], 2);
+  EXPECT_EQ(s["curved_elements"], 0);
+  std::ifstream in(data);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("\n6 0.5 0 0\n"), 11, "\n6 0.5 0.05 0.05\n");
+  const std::string bent = write_temp("bent.msh", text);
+  auto r = run_dgmax("info " + bent + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["geometry_order"], 2);
+  EXPECT_EQ(j["curved_elements"], 1);
+  const double lo = j["scaled_jacobian_min"].get<double>(), hi = j["scaled_jacobian_max"].get<double>();
+  EXPECT_GT(lo, 0.0);
+  EXPECT_LT(lo, 1.0);
+  EXPECT_EQ(lo, hi);  // one curved element: its own min det / max det
+  EXPECT_GE(j["scaled_jacobian_min_element"].get<int>(), 0);
+  EXPECT_LT(j["scaled_jacobian_min_element"].get<int>(), 2);
+  auto table = run_dgmax("info " + bent);
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("geometry order    2   (1 curved elements)"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("scaled Jacobian   min "), std::string::npos) << table.out;
 }
