@@ -485,7 +485,7 @@ TEST_F(RunErrors, CurvedMeshRunsOnTheRefBackendOnly) {
   expect_user_error(r, {"error: mesh '" + mesh + "' has 1 curved elements (geometry order 2), and only the ref "
                         "backend runs curved elements so far (asked: cpu)", "hint: set `backend: ref`"});
   auto probes = run_config("bent_probes.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.05}\nbackend: ref\n"
-                                               "probes: {points: [[0.2, 0.2, 0.2]]}\n");
+                                               "probes: {every: 0.01, points: [{name: p, at: [0.2, 0.2, 0.2]}]}\n");
   expect_user_error(probes, {"probes do not locate points in curved elements yet", "hint: drop `probes:`"});
   auto ref = run_config("bent_ref.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.01}\nbackend: ref\n");
   EXPECT_EQ(ref.code, 0) << ref.err;
