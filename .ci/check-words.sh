@@ -17,7 +17,7 @@ pattern="session|device call|\\bcall [0-9]+|\\.peer/|\\.\\./shared|\\bissue [0-9
 exceptions=(
   # dgmax's RAII holder of one gmsh::initialize()..gmsh::finalize() span of the Gmsh library
   # (a session in the library's sense), its one variable and that variable's uses: not a counter.
-  $'solver/mesh/gmsh_reader.cpp\tGmshSession( session;)?|\\bsession\\.logged_errors\\('
+  $'solver/mesh/gmsh_reader.cpp\tGmshSession( session;)?|\\bsession\\.(forget_)?logged_errors\\('
 )
 
 # check_words DIR SELF: prints the offending lines of DIR's tracked text files (SELF: a path to

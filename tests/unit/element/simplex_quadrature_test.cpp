@@ -10,14 +10,14 @@
 using namespace dgmax;
 
 namespace {
-double factorial(int n) { return std::tgamma(n + 1.0); }
+double fact(int n) { return std::tgamma(n + 1.0); }
 
 // ∫ (1+r)^a (1+s)^b (1+t)^c over the reference tetrahedron (1 + r = 2 λ1, ...; volume 4/3)
 double tet_exact(int a, int b, int c) {
-  return std::pow(2.0, a + b + c) * 8 * factorial(a) * factorial(b) * factorial(c) / factorial(a + b + c + 3);
+  return std::pow(2.0, a + b + c) * 8 * fact(a) * fact(b) * fact(c) / fact(a + b + c + 3);
 }
 // ∫ (1+r)^a (1+s)^b over the reference triangle (area 2)
-double tri_exact(int a, int b) { return std::pow(2.0, a + b) * 4 * factorial(a) * factorial(b) / factorial(a + b + 2); }
+double tri_exact(int a, int b) { return std::pow(2.0, a + b) * 4 * fact(a) * fact(b) / fact(a + b + 2); }
 
 double tet_rule(const SimplexRule& q, int a, int b, int c) {
   double sum = 0;
