@@ -35,7 +35,7 @@ inline std::vector<std::vector<std::string>> field_case_texts() {
        "sinh(x) + cosh(y) - tanh(z)", "exp(-x^2 - (y - a0)^2/0.01) + log(2 + z)", "sqrt(abs(x*y)) - sqrt(2)"},
       // exact
       {"min(x, y) + max(z, t) - min(2, 3)", "pow(abs(x) + 1, y) + pow(x, 2) + x^3 - 2^(-x)", "floor(3*x) + ceil(2*y - t)",
-       "sign(x) + sign(0) + heaviside(y) + heaviside(-0)", "erf(x + y*t) - erf(0.5)", "-x^2 + (x + y)*(x - y)/4 + 1/3*t"},
+       "sign(x) + sign(0) + heaviside(y) + heaviside(-0)", "erf(x + y*t) - erf(0.5) + besselj(2, 3*x + t) - bessely(1, 2 + y^2)", "-x^2 + (x + y)*(x - y)/4 + 1/3*t"},
       // current: time-dependent source like a user's
       {"exp(-((x-0.5)^2 + (y-0.5)^2 + (z-0.5)^2)/0.01)*sin(10*t)", "big*x*1e-300", "heaviside(t - 0.5)*cos(omega*t)"},
       // incident: a plane pulse, a variable exponent, NaN- and inf-producing values
