@@ -8,6 +8,7 @@
 #include "solver/util/error.hpp"
 #include "solver/util/strings.hpp"
 #include "solver/element/basis.hpp"
+#include "solver/element/simplex_quadrature.hpp"
 
 namespace dgmax {
 
@@ -77,6 +78,55 @@ int drop_affine_elements(Mesh& mesh, double rel_tol) {
   mesh.curved_points = std::move(kept);
   if (n == 0) mesh.curved_index.clear();
   return n;
+}
+
+CurvedMeasures curved_measures(const Mesh& mesh) {
+  CurvedMeasures out;
+  if (mesh.curved_index.empty()) return out;
+  const int q = mesh.geometry_order, nq = lattice_size(q), Kc = static_cast<int>(mesh.curved_points.size() / nq);
+  out.volume.assign(Kc, 0.0);
+  out.area.assign(Kc, {0, 0, 0, 0});
+  const SimplexRule vol = tetrahedron_rule(3 * (q - 1));
+  Eigen::MatrixXd Lr, Ls, Lt;
+  lattice_gradient(q, vol.r, vol.s, vol.t, Lr, Ls, Lt);
+  // each face's points in volume coordinates: face f spans reference vertices kFaceVertices[f]
+  constexpr double V[4][3] = {{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+  constexpr double kFaceGrad[4][3] = {{0, 0, -1}, {0, -1, 0}, {1, 1, 1}, {-1, 0, 0}};
+  const SimplexRule tri = triangle_rule(4 * q + 4);
+  Eigen::MatrixXd Fr[4], Fs[4], Ft[4];
+  for (int f = 0; f < 4; ++f) {
+    const int n = static_cast<int>(tri.w.size());
+    Eigen::VectorXd r(n), s(n), t(n);
+    for (int i = 0; i < n; ++i) {
+      const double mu[3] = {-(tri.r(i) + tri.s(i)) / 2, (1 + tri.r(i)) / 2, (1 + tri.s(i)) / 2};
+      double x[3] = {0, 0, 0};
+      for (int m = 0; m < 3; ++m)
+        for (int d = 0; d < 3; ++d) x[d] += mu[m] * V[kFaceVertices[f][m]][d];
+      r(i) = x[0];
+      s(i) = x[1];
+      t(i) = x[2];
+    }
+    lattice_gradient(q, r, s, t, Fr[f], Fs[f], Ft[f]);
+  }
+  for (int k = 0; k < mesh.num_elements(); ++k) {
+    if (!mesh.is_curved(k)) continue;
+    const int c = mesh.curved_index[k];
+    Eigen::Matrix<double, Eigen::Dynamic, 3> P(nq, 3);  // P: [Nq][3]
+    const Vec3* row = mesh.curved_row(k);
+    for (int m = 0; m < nq; ++m) P.row(m) << row[m][0], row[m][1], row[m][2];
+    const Eigen::Matrix<double, Eigen::Dynamic, 3> Xr = Lr * P, Xs = Ls * P, Xt = Lt * P;
+    for (int i = 0; i < vol.w.size(); ++i)
+      out.volume[c] += vol.w(i) * Xr.row(i).dot(Xs.row(i).cross(Xt.row(i)));
+    for (int f = 0; f < 4; ++f) {
+      const Eigen::Matrix<double, Eigen::Dynamic, 3> Yr = Fr[f] * P, Ys = Fs[f] * P, Yt = Ft[f] * P;
+      for (int i = 0; i < tri.w.size(); ++i) {
+        const Eigen::Vector3d a = Yr.row(i), b = Ys.row(i), d = Yt.row(i);
+        const Eigen::Vector3d nsJ = kFaceGrad[f][0] * b.cross(d) + kFaceGrad[f][1] * d.cross(a) + kFaceGrad[f][2] * a.cross(b);
+        out.area[c][f] += tri.w(i) * nsJ.norm();
+      }
+    }
+  }
+  return out;
 }
 
 CurvedJacobianStats check_curved_jacobians(const Mesh& mesh) {

@@ -3,7 +3,9 @@
 // and the check that every curved map is invertible.
 #pragma once
 
+#include <array>
 #include <string>
+#include <vector>
 
 #include "solver/mesh/mesh.hpp"
 
@@ -19,6 +21,15 @@ Vec3 map_element(const Mesh& mesh, int k, double r, double s, double t);
 // within rel_tol × its longest edge, and compacts curved_points; clears curved_index when none
 // is left (geometry_order stays, for the report). Returns how many stay curved.
 int drop_affine_elements(Mesh& mesh, double rel_tol = 1e-10);
+
+// Volume and face areas of the curved elements on their curved maps (the straight-sided ones'
+// are geometry.hpp's): volume [Kc] exact for the polynomial J, area [Kc][4] by a rule of degree
+// 4q + 4 (|n sJ| is not a polynomial), in curved_index order.
+struct CurvedMeasures {
+  std::vector<double> volume;
+  std::vector<std::array<double, 4>> area;
+};
+CurvedMeasures curved_measures(const Mesh& mesh);
 
 // The Jacobian of the curved elements' maps, sampled at the lattice of order 2q + 2 (corners,
 // edges, faces, interior): the smallest and largest scaled Jacobian min det / max det of one

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "solver/mesh/curved_mesh.hpp"
 #include "solver/mesh/geometry.hpp"
 
 namespace dgmax {
@@ -43,6 +44,7 @@ MeshStats compute_stats(const MeshData& md) {
   double quality_sum = 0;
   std::vector<long long> per_volume_tag(mesh.volume_tag_names.size(), 0);
   std::vector<double> volume_per_tag(mesh.volume_tag_names.size(), 0.0);
+  const CurvedMeasures curved = curved_measures(mesh);  // on their curved maps
   for (int k = 0; k < mesh.num_elements(); ++k) {
     double h = 0;
     const auto& e = mesh.elements[k];
@@ -54,7 +56,7 @@ MeshStats compute_stats(const MeshData& md) {
       }
     s.h_min = std::min(s.h_min, h);
     s.h_max = std::max(s.h_max, h);
-    const double v = md.geom.volume(k);
+    const double v = mesh.is_curved(k) ? curved.volume[mesh.curved_index[k]] : md.geom.volume(k);
     s.volume_min = std::min(s.volume_min, v);
     s.volume_max = std::max(s.volume_max, v);
     s.volume_total += v;
@@ -72,7 +74,8 @@ MeshStats compute_stats(const MeshData& md) {
   for (int k = 0; k < mesh.num_elements(); ++k)
     for (int f = 0; f < 4; ++f)
       if (md.conn.is_boundary(k, f)) {
-        const double area = 2 * md.geom.sJ[k][f];  // reference face parameter area is 2
+        const double area = mesh.is_curved(k) ? curved.area[mesh.curved_index[k]][f]
+                                              : 2 * md.geom.sJ[k][f];  // reference face parameter area is 2
         ++per_boundary_tag[md.conn.face_tag[k][f]];
         area_per_tag[md.conn.face_tag[k][f]] += area;
         area_total += area;

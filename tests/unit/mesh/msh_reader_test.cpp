@@ -517,7 +517,7 @@ TEST_F(MshReader, SameMeshAsGmshForTheGeoMeshesInFourFormats) {
       ++compared;
     }
   }
-  EXPECT_EQ(compared, 8 * 5);  // cube, slab, sphere_in_box, sphere_rcs, sphere_rcs_pec
+  EXPECT_EQ(compared, 8 * 6);  // cube, cylinder, slab, sphere_in_box, sphere_rcs, sphere_rcs_pec
 }
 
 // Gmsh reads the same Mesh from each tests/data file, or refuses it with the same message.
