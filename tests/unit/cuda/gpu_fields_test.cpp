@@ -51,8 +51,10 @@ TEST_F(GpuFields, CompiledFieldsEqualInterpreterToRounding) {
     });
     std::cout << (single ? "fp32" : "fp64") << " kernels: compiled fields vs interpreter, max difference " << d
               << " (relative to max(1, |value|))\n";
-    // CUDA's double math functions are within 1-2 ulp of glibc's; FMA contraction adds an ulp
-    EXPECT_LE(d, 1e-13);
+    // CUDA's double math functions are within 1-2 ulp of glibc's and FMA contraction adds an ulp,
+    // except jn / yn (besselj, bessely), which recur from J0, J1: 1.14e-13 from libstdc++'s on an
+    // H100 (bench/NOTES.md, "2026-12-06 — the gpu label with Bessel fields and curved meshes")
+    EXPECT_LE(d, 3e-13);
   }
 }
 
