@@ -47,6 +47,7 @@
 #include "solver/mesh/msh_element_types.hpp"
 #include "solver/mesh/msh_high_order.hpp"
 #include "solver/util/error.hpp"
+#include "solver/util/strings.hpp"
 
 namespace dgmax {
 namespace {
@@ -168,15 +169,6 @@ std::string describe_elements(int type, std::size_t count) {
   return text;
 }
 
-std::string join(const std::vector<std::string>& parts, const std::string& last_sep) {
-  std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += (i + 1 == parts.size()) ? last_sep : ", ";
-    out += parts[i];
-  }
-  return out;
-}
-
 std::size_t count_elements(int type, int entity_tag = -1) {
   std::vector<std::size_t> element_tags, node_tags;
   gmsh::model::mesh::getElementsByType(type, element_tags, node_tags, entity_tag);
@@ -260,7 +252,7 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
       throw UserError(
           what + " contains no elements (only " + std::to_string(node_tags.size()) + " nodes)", {path},
           hint);
-    throw UserError(what + " contains no volume elements (found only " + join(found, " and ") + ")",
+    throw UserError(what + " contains no volume elements (found only " + join_words(found, " and ") + ")",
                     {path}, hint);
   }
   // ---- element types: complete tetrahedra and triangles of one order ------------------------
@@ -315,7 +307,7 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
       throw UserError(
           what + ": volume entity " + std::to_string(entity) + " (" +
               describe_elements(kTet, element_tags.size()) + ") is in several physical volumes (" +
-              join(names, " and ") + "), but every tetrahedron gets exactly one volume tag",
+              join_words(names, " and ") + "), but every tetrahedron gets exactly one volume tag",
           {path},
           "put each volume in one Physical Volume only; in MSH2 files Gmsh groups elements by "
           "their elementary tag (the second tag), so elements of different physical volumes need "
@@ -414,7 +406,7 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
       std::vector<std::string> found;
       for (const auto& [type, count] : unsupported) found.push_back(describe_elements(type, count));
       throw UserError(
-          what + ": physical surface '" + name + "' contains " + join(found, " and ") +
+          what + ": physical surface '" + name + "' contains " + join_words(found, " and ") +
               "; dgmax needs " + describe_elements(kTriangle, 2).substr(2) + " on tagged surfaces, of the tetrahedra's order",
           {path}, "re-mesh with tetrahedra only (no Recombine), at one Mesh.ElementOrder for the whole model");
     }

@@ -8,23 +8,16 @@
 #include "solver/mesh/msh_element_types.hpp"
 #include "solver/mesh/msh_node_order.hpp"
 #include "solver/util/error.hpp"
+#include "solver/util/strings.hpp"
 
 namespace dgmax {
 namespace {
 
-std::string join(const std::vector<std::string>& parts, const std::string& last_sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += (i + 1 == parts.size()) ? last_sep : ", ";
-    out += parts[i];
-  }
-  return out;
-}
 
 std::string described(const std::map<int, std::size_t>& types) {
   std::vector<std::string> parts;
   for (const auto& [type, count] : types) parts.push_back(describe_msh_elements(type, count));
-  return join(parts, " and ");
+  return join_words(parts, " and ");
 }
 
 const char* kOneOrderHint =
@@ -82,7 +75,7 @@ int mesh_geometry_order(const std::string& path, const std::string& what, const 
   if (by_order.size() > 1) {
     std::vector<std::string> parts;
     for (const auto& [order, types] : by_order) parts.push_back(described(types) + " of order " + std::to_string(order));
-    throw UserError(what + " mixes element orders: " + join(parts, " and ") +
+    throw UserError(what + " mixes element orders: " + join_words(parts, " and ") +
                         "; dgmax needs every tetrahedron and triangle of one order",
                     {path}, kOneOrderHint);
   }

@@ -22,6 +22,7 @@
 #include "solver/mesh/msh_high_order.hpp"
 #include "solver/mesh/msh_parse.hpp"
 #include "solver/util/error.hpp"
+#include "solver/util/strings.hpp"
 
 namespace dgmax {
 namespace {
@@ -41,14 +42,6 @@ void require_msh_content(const std::string& path, std::string_view bytes) {
                   {path}, "dgmax reads meshes written by Gmsh (MSH format 2 or 4, ASCII or binary)");
 }
 
-std::string join(const std::vector<std::string>& parts, const std::string& last_sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += (i + 1 == parts.size()) ? last_sep : ", ";
-    out += parts[i];
-  }
-  return out;
-}
 
 class Builder {
  public:
@@ -137,7 +130,7 @@ class Builder {
       if (found.empty())
         throw UserError(what_ + " contains no elements (only " + std::to_string(c_.model_nodes) + " nodes)",
                         {path_}, hint);
-      throw UserError(what_ + " contains no volume elements (found only " + join(found, " and ") + ")", {path_},
+      throw UserError(what_ + " contains no volume elements (found only " + join_words(found, " and ") + ")", {path_},
                       hint);
     }
     std::map<int, size_t> types_3d, triangles;
@@ -179,7 +172,7 @@ class Builder {
         throw UserError(
             what_ + ": volume entity " + std::to_string(entity) + " (" +
                 describe_msh_elements(tet_type_, b->count) + ") is in several physical volumes (" +
-                join(names, " and ") + "), but every tetrahedron gets exactly one volume tag",
+                join_words(names, " and ") + "), but every tetrahedron gets exactly one volume tag",
             {path_},
             "put each volume in one Physical Volume only; in MSH2 files Gmsh groups elements by "
             "their elementary tag (the second tag), so elements of different physical volumes need "
@@ -259,7 +252,7 @@ class Builder {
       if (!unsupported.empty()) {
         std::vector<std::string> found;
         for (const auto& [type, count] : unsupported) found.push_back(describe_msh_elements(type, count));
-        throw UserError(what_ + ": physical surface '" + name + "' contains " + join(found, " and ") +
+        throw UserError(what_ + ": physical surface '" + name + "' contains " + join_words(found, " and ") +
                             "; dgmax needs " + describe_msh_elements(triangle_type_, 2).substr(2) +
                             " on tagged surfaces, of the tetrahedra's order",
                         {path_}, "re-mesh with tetrahedra only (no Recombine), at one Mesh.ElementOrder for the whole model");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 
 #include "solver/element/jacobi.hpp"
 #include "solver/io/atomic_write.hpp"
@@ -16,7 +17,6 @@ namespace {
 
 using cplx = std::complex<double>;
 using CVec = std::array<cplx, 3>;
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kEta = 1;  // free-space impedance in dgmax's units (eps = mu = 1)
 
 CVec cross(const std::array<double, 3>& a, const CVec& b) {
@@ -48,7 +48,7 @@ void check_input(const SurfaceDft& dft, size_t f) {
 
 std::vector<FarField> far_field(const SurfaceDft& dft, size_t f, const std::vector<FarFieldDirection>& directions) {
   check_input(dft, f);
-  const double k = 2 * kPi * dft.frequencies[f];
+  const double k = 2 * std::numbers::pi * dft.frequencies[f];
   const size_t P = dft.points.size();
   // Equivalent currents times the weight: J = n x H, M = -n x E.  [P]
   std::vector<CVec> J(P), M(P);
@@ -79,7 +79,7 @@ std::vector<FarField> far_field(const SurfaceDft& dft, size_t f, const std::vect
     }
     const cplx N_th = N[0] * th[0] + N[1] * th[1] + N[2] * th[2], N_ph = N[0] * ph[0] + N[1] * ph[1];
     const cplx L_th = L[0] * th[0] + L[1] * th[1] + L[2] * th[2], L_ph = L[0] * ph[0] + L[1] * ph[1];
-    const cplx c = cplx(0, k / (4 * kPi));
+    const cplx c = cplx(0, k / (4 * std::numbers::pi));
     out.push_back({-c * (L_ph + kEta * N_th), c * (L_th - kEta * N_ph)});
   }
   return out;
@@ -89,7 +89,7 @@ double radar_cross_section(const FarField& F, std::complex<double> incident) {
   if (std::abs(incident) == 0)
     throw UserError("radar cross section: the incident field is zero at this frequency",
                     {}, "choose frequencies inside the band of the incident pulse");
-  return 4 * kPi * (std::norm(F.E_theta) + std::norm(F.E_phi)) / std::norm(incident);
+  return 4 * std::numbers::pi * (std::norm(F.E_theta) + std::norm(F.E_phi)) / std::norm(incident);
 }
 
 double radiated_power(const SurfaceDft& dft, size_t f, int n_theta) {
@@ -99,7 +99,7 @@ double radiated_power(const SurfaceDft& dft, size_t f, int n_theta) {
   std::vector<FarFieldDirection> dirs;  // [n_theta][n_phi]
   dirs.reserve(static_cast<size_t>(n_theta * n_phi));
   for (int i = 0; i < n_theta; ++i)
-    for (int j = 0; j < n_phi; ++j) dirs.push_back({std::acos(g.x(i)), 2 * kPi * j / n_phi});
+    for (int j = 0; j < n_phi; ++j) dirs.push_back({std::acos(g.x(i)), 2 * std::numbers::pi * j / n_phi});
   const std::vector<FarField> F = far_field(dft, f, dirs);
   double P = 0;
   for (int i = 0; i < n_theta; ++i)
@@ -107,21 +107,21 @@ double radiated_power(const SurfaceDft& dft, size_t f, int n_theta) {
       const FarField& a = F[static_cast<size_t>(i * n_phi + j)];
       P += g.w(i) * (std::norm(a.E_theta) + std::norm(a.E_phi));
     }
-  return P * (2 * kPi / n_phi) / (2 * kEta);
+  return P * (2 * std::numbers::pi / n_phi) / (2 * kEta);
 }
 
 int power_quadrature_points(const SurfaceDft& dft, size_t f) {
   check_input(dft, f);
   double R2 = 0;
   for (const SurfacePoint& s : dft.points) R2 = std::max(R2, s.x[0] * s.x[0] + s.x[1] * s.x[1] + s.x[2] * s.x[2]);
-  return static_cast<int>(std::ceil(2 * kPi * dft.frequencies[f] * std::sqrt(R2))) + 10;
+  return static_cast<int>(std::ceil(2 * std::numbers::pi * dft.frequencies[f] * std::sqrt(R2))) + 10;
 }
 
 double directivity(const FarField& F, double power) {
   if (!(power > 0))
     throw UserError(fmt::format("directivity: the radiated power {} is not positive", power), {},
                     "choose frequencies inside the band of the source");
-  return 4 * kPi * (std::norm(F.E_theta) + std::norm(F.E_phi)) / (2 * kEta) / power;
+  return 4 * std::numbers::pi * (std::norm(F.E_theta) + std::norm(F.E_phi)) / (2 * kEta) / power;
 }
 
 double surface_power(const SurfaceDft& dft, size_t f) {
@@ -147,8 +147,8 @@ std::vector<FarFieldDirection> principal_cuts(double step_deg) {
   const int count = static_cast<int>(std::round(n));
   std::vector<FarFieldDirection> dirs;
   dirs.reserve(2 * static_cast<size_t>(count + 1));
-  for (const double phi : {0.0, kPi / 2})
-    for (int i = 0; i <= count; ++i) dirs.push_back({kPi * i / count, phi});
+  for (const double phi : {0.0, std::numbers::pi / 2})
+    for (int i = 0; i <= count; ++i) dirs.push_back({std::numbers::pi * i / count, phi});
   return dirs;
 }
 
@@ -174,7 +174,7 @@ void write_far_field_csv(const std::string& path, const std::vector<FarFieldPatt
   const bool directivity_cols = !rcs && with_power != 0;
   std::string csv = "frequency,theta_deg,phi_deg,E_theta_re,E_theta_im,E_phi_re,E_phi_im";
   csv += rcs ? (db ? ",rcs,rcs_dB\n" : ",rcs\n") : directivity_cols ? ",directivity,directivity_dBi\n" : "\n";
-  const double deg = 180 / kPi;
+  const double deg = 180 / std::numbers::pi;
   for (const FarFieldPattern& p : patterns)
     for (size_t d = 0; d < p.fields.size(); ++d) {
       const FarField& F = p.fields[d];
@@ -185,7 +185,7 @@ void write_far_field_csv(const std::string& path, const std::vector<FarFieldPatt
       if (rcs) {
         const double sigma = radar_cross_section(F, p.incident);
         csv += fmt::format(",{}", sigma);
-        if (db) csv += fmt::format(",{}", 10 * std::log10(sigma / (kPi * sphere_radius * sphere_radius)));
+        if (db) csv += fmt::format(",{}", 10 * std::log10(sigma / (std::numbers::pi * sphere_radius * sphere_radius)));
       } else if (directivity_cols) {
         const double D = directivity(F, p.power);
         csv += fmt::format(",{},{}", D, 10 * std::log10(D));

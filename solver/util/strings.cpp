@@ -50,4 +50,13 @@ std::string fmt_g(double x) {
   return buf;
 }
 
+std::string join_words(const std::vector<std::string>& parts, const std::string& last_sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += (i + 1 == parts.size()) ? last_sep : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
 }  // namespace dgmax

@@ -16,6 +16,9 @@ std::string closest_match(const std::string& word, const std::vector<std::string
 // "a, b, c", cut to "..., " after max_names entries (for lists of valid names in hints).
 std::string join_names(const std::vector<std::string>& names, size_t max_names = 40);
 
+// "a, b and c" (last_sep " and "): the parts in a sentence.
+std::string join_words(const std::vector<std::string>& parts, const std::string& last_sep);
+
 // "1 argument", "2 arguments".
 std::string plural(size_t n, const char* word);
 
