@@ -42,7 +42,7 @@ namespace dgmax {
 
 namespace {
 // Curved elements run on the ref backend, one rank, without the features that do not handle them
-// yet (the layer, the TF/SF box, probes, monitors); their energy-stable form is in the ref backend
+// yet (the layer, the TF/SF box, monitors); their energy-stable form is in the ref backend
 // only (bench/NOTES.md, "2026-12-06 — Curved elements: the quadrature form is energy stable").
 void refuse_curved_run(const Mesh& mesh, const RunConfig& cfg, const std::string& backend, bool parallel) {
   if (mesh.num_curved() == 0) return;
@@ -57,7 +57,6 @@ void refuse_curved_run(const Mesh& mesh, const RunConfig& cfg, const std::string
   if (parallel) refuse("curved elements run on one rank so far", "run without mpirun");
   if (cfg.pml) refuse("the perfectly matched layer does not handle curved elements yet", "drop `pml:`");
   if (cfg.tfsf) refuse("the TF/SF box does not handle curved elements yet", "drop `tfsf:`");
-  if (!cfg.probes.empty()) refuse("probes do not locate points in curved elements yet", "drop `probes:`");
   if (!cfg.monitors.empty()) refuse("monitors do not integrate over curved elements yet", "drop `monitors:`");
 }
 }  // namespace

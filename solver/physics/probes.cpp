@@ -1,14 +1,48 @@
 #include "solver/physics/probes.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "solver/element/basis.hpp"
+#include "solver/mesh/curved_lattice.hpp"
 #include "solver/parallel/comm.hpp"
 #include "solver/util/strings.hpp"
 
 namespace dgmax {
 
 namespace {
+
+// Solves x(r) = x on curved element k's map by Newton's method from rst (at most 30 steps, to
+// 1e-14 of the element's size); leaves rst where it went (a point outside stays outside).
+void newton_on_map(const Mesh& mesh, int k, const Vec3& x, double rst[3]) {
+  const int q = mesh.geometry_order, nq = lattice_size(q);
+  const Vec3* row = mesh.curved_row(k);
+  double size = 0;
+  for (int v = 1; v < 4; ++v)
+    for (int d = 0; d < 3; ++d) size = std::max(size, std::abs(row[0][d] - mesh.vertices[mesh.elements[k][v]][d]));
+  for (int it = 0; it < 30; ++it) {
+    Eigen::VectorXd r(1), s(1), t(1);
+    r << rst[0];
+    s << rst[1];
+    t << rst[2];
+    const Eigen::MatrixXd L = lattice_interpolation(q, r, s, t);  // [1][Nq]
+    Eigen::MatrixXd Lr, Ls, Lt;
+    lattice_gradient(q, r, s, t, Lr, Ls, Lt);
+    Eigen::Vector3d f = Eigen::Vector3d::Zero();
+    Eigen::Matrix3d J = Eigen::Matrix3d::Zero();  // J(d, a) = d x_d / d r_a
+    for (int m = 0; m < nq; ++m)
+      for (int d = 0; d < 3; ++d) {
+        f(d) += L(0, m) * row[m][d];
+        J(d, 0) += Lr(0, m) * row[m][d];
+        J(d, 1) += Ls(0, m) * row[m][d];
+        J(d, 2) += Lt(0, m) * row[m][d];
+      }
+    for (int d = 0; d < 3; ++d) f(d) = x[d] - f(d);
+    const Eigen::Vector3d step = J.partialPivLu().solve(f);
+    for (int a = 0; a < 3; ++a) rst[a] += step(a);
+    if (!(f.norm() > 1e-14 * size)) return;
+  }
+}
 
 // x in element k: its reference coordinates and its smallest barycentric coordinate.
 PointLocation place_in(const MeshData& md, int k, const Vec3& x) {
@@ -19,8 +53,12 @@ PointLocation place_in(const MeshData& md, int k, const Vec3& x) {
   for (int j = 0; j < 3; ++j)
     rst[j] = -1 + g[3 * j] * (x[0] - v0[0]) + g[3 * j + 1] * (x[1] - v0[1]) + g[3 * j + 2] * (x[2] - v0[2]);
   // barycentric coordinates: vertex 0, then vertices 1..3
-  const double lam = std::min({-(1 + rst[0] + rst[1] + rst[2]) / 2, (1 + rst[0]) / 2, (1 + rst[1]) / 2, (1 + rst[2]) / 2});
-  return {k, rst[0], rst[1], rst[2], lam};
+  auto smallest = [](const double* r) {
+    return std::min({-(1 + r[0] + r[1] + r[2]) / 2, (1 + r[0]) / 2, (1 + r[1]) / 2, (1 + r[2]) / 2});
+  };
+  // a curved element: Newton on its map from the straight-sided guess, where that guess is near
+  if (mesh.is_curved(k) && smallest(rst) > -0.25) newton_on_map(mesh, k, x, rst);
+  return {k, rst[0], rst[1], rst[2], smallest(rst)};
 }
 
 }  // namespace
