@@ -548,10 +548,10 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     require_partitionable(cfg, device ? "cuda" : backend_name);
     nlohmann::json partition;
     // (no rank stores the whole mesh's geometric factors: each computes its own part's)
-    WholeMeshSetup whole = whole_mesh_setup(
-        cfg, std::make_shared<const MeshData>(
-                 load_mesh(cfg.mesh, comm.parallel() ? GeometryFactors::Checked : GeometryFactors::Stored)));
-    refuse_curved_run(whole.md->mesh, cfg, backend_name, comm.parallel());
+    auto whole_md = std::make_shared<const MeshData>(
+        load_mesh(cfg.mesh, comm.parallel() ? GeometryFactors::Checked : GeometryFactors::Stored));
+    refuse_curved_run(whole_md->mesh, cfg, backend_name, comm.parallel());  // before the layer and box are built
+    WholeMeshSetup whole = whole_mesh_setup(cfg, std::move(whole_md));
     auto md = rank_mesh(whole.md, whole.partition_weights(), &partition, cfg.partition);  // several ranks: this rank's part
     {
       // the fields of host backends grow with Np; a GPU run keeps them on the device

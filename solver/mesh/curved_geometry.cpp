@@ -4,16 +4,13 @@
 
 #include "solver/element/basis.hpp"
 #include "solver/mesh/curved_lattice.hpp"
+#include "solver/mesh/curved_mesh.hpp"
 #include "solver/util/error.hpp"
 #include "solver/util/strings.hpp"
 
 namespace dgmax {
 
 namespace {
-// Reference outward normal (unnormalised) of each face in terms of grad r, grad s, grad t:
-// face 0: -grad t, face 1: -grad s, face 2: grad r + grad s + grad t, face 3: -grad r.
-constexpr double kFaceGrad[4][3] = {{0, 0, -1}, {0, -1, 0}, {1, 1, 1}, {-1, 0, 0}};
-constexpr double kRefVertex[4][3] = {{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
 
 // rank[m] of face vertex m for ranking index p (the inverse of face_ranking)
 std::array<int, 3> ranks_of(int p) {
@@ -44,7 +41,8 @@ CurvedQuadrature make_quadrature(const RefElement& ref, int q) {
   cq.Gr = G.Vr * ref.invV;
   cq.Gs = G.Vs * ref.invV;
   cq.Gt = G.Vt * ref.invV;
-  cq.Pq = ref.M.llt().solve(cq.Vq.transpose() * vol.w.asDiagonal());
+  cq.Minv = ref.V * ref.V.transpose();
+  cq.Pq = cq.Minv * cq.Vq.transpose() * vol.w.asDiagonal();
   cq.face_rule = triangle_rule(2 * N + 2 * q - 2);
   cq.Nfq = static_cast<int>(cq.face_rule.w.size());
   cq.wf = cq.face_rule.w;
@@ -74,10 +72,7 @@ Eigen::MatrixXd curved_interpolation(const Mesh& mesh, const RefElement& ref) {
 }
 
 Eigen::Matrix<double, Eigen::Dynamic, 3> curved_node_positions(const Mesh& mesh, int k, const Eigen::MatrixXd& L) {
-  const int nq = lattice_size(mesh.geometry_order);
-  Eigen::Matrix<double, Eigen::Dynamic, 3> P(nq, 3);                         // P: [Nq][3]
-  const Vec3* row = mesh.curved_row(k);
-  for (int m = 0; m < nq; ++m) P.row(m) << row[m][0], row[m][1], row[m][2];
+  const Eigen::Matrix<double, Eigen::Dynamic, 3> P = lattice_positions(mesh, k);  // [Nq][3]
   return L * P;
 }
 
@@ -85,7 +80,7 @@ namespace {
 // The quadrature form's per-element parts: cofactors and J at the volume points, each face's
 // ranking and n·sJ at its points.
 void curved_quadrature_factors(const Mesh& mesh, const RefElement& ref, CurvedFactors& cf) {
-  const int q = mesh.geometry_order, nq = lattice_size(q), Kc = cf.count();
+  const int q = mesh.geometry_order, Kc = cf.count();
   cf.quad = make_quadrature(ref, q);
   const CurvedQuadrature& Q = cf.quad;
   const int Nq = Q.Nq, Nfq = Q.Nfq;
@@ -100,38 +95,21 @@ void curved_quadrature_factors(const Mesh& mesh, const RefElement& ref, CurvedFa
   Eigen::MatrixXd Fr[4][6], Fs[4][6], Ft[4][6];
   for (int f = 0; f < 4; ++f)
     for (int p = 0; p < 6; ++p) {
-      Eigen::VectorXd r(Nfq), s(Nfq), t(Nfq);
-      for (int i = 0; i < Nfq; ++i) {
-        const auto mu = face_weights(Q.face_rule, i, p);
-        double x[3] = {0, 0, 0};
-        for (int m = 0; m < 3; ++m)
-          for (int d = 0; d < 3; ++d) x[d] += mu[m] * kRefVertex[kFaceVertices[f][m]][d];
-        r(i) = x[0];
-        s(i) = x[1];
-        t(i) = x[2];
-      }
+      std::vector<std::array<double, 3>> mu(Nfq);
+      for (int i = 0; i < Nfq; ++i) mu[i] = face_weights(Q.face_rule, i, p);
+      Eigen::VectorXd r, s, t;
+      face_points(f, mu, r, s, t);
       lattice_gradient(q, r, s, t, Fr[f][p], Fs[f][p], Ft[f][p]);
     }
-  // cofactor rows from the columns a = x_r, b = x_s, d = x_t: (b × d, d × a, a × b)
-  auto cofactors = [](const Eigen::Vector3d& a, const Eigen::Vector3d& b, const Eigen::Vector3d& d, double* C) {
-    const Eigen::Vector3d c0 = b.cross(d), c1 = d.cross(a), c2 = a.cross(b);
-    for (int e = 0; e < 3; ++e) {
-      C[e] = c0(e);
-      C[3 + e] = c1(e);
-      C[6 + e] = c2(e);
-    }
-  };
 #pragma omp parallel for schedule(static)
   for (int c = 0; c < Kc; ++c) {
     const int k = cf.elements[c];
-    Eigen::Matrix<double, Eigen::Dynamic, 3> P(nq, 3);  // P: [Nq_lattice][3]
-    const Vec3* row = mesh.curved_row(k);
-    for (int m = 0; m < nq; ++m) P.row(m) << row[m][0], row[m][1], row[m][2];
+    const Eigen::Matrix<double, Eigen::Dynamic, 3> P = lattice_positions(mesh, k);  // [Nq][3]
     const Eigen::Matrix<double, Eigen::Dynamic, 3> Xr = Lr * P, Xs = Ls * P, Xt = Lt * P;
     for (int i = 0; i < Nq; ++i) {
-      double C[9];
-      cofactors(Xr.row(i).transpose(), Xs.row(i).transpose(), Xt.row(i).transpose(), C);
-      for (int m = 0; m < 9; ++m) cf.Cq[(static_cast<size_t>(c) * 9 + m) * Nq + i] = C[m];
+      const auto C = cofactor_rows(Xr.row(i).transpose(), Xs.row(i).transpose(), Xt.row(i).transpose());
+      for (int a = 0; a < 3; ++a)
+        for (int e = 0; e < 3; ++e) cf.Cq[(static_cast<size_t>(c) * 9 + 3 * a + e) * Nq + i] = C[a](e);
       cf.Jq[static_cast<size_t>(c) * Nq + i] = Xr.row(i).dot(Xs.row(i).cross(Xt.row(i)));
     }
     for (int f = 0; f < 4; ++f) {
@@ -140,11 +118,9 @@ void curved_quadrature_factors(const Mesh& mesh, const RefElement& ref, CurvedFa
       cf.ranking[static_cast<size_t>(c) * 4 + f] = p;
       const Eigen::Matrix<double, Eigen::Dynamic, 3> Yr = Fr[f][p] * P, Ys = Fs[f][p] * P, Yt = Ft[f][p] * P;
       for (int i = 0; i < Nfq; ++i) {
-        double C[9];
-        cofactors(Yr.row(i).transpose(), Ys.row(i).transpose(), Yt.row(i).transpose(), C);
-        for (int d = 0; d < 3; ++d)
-          cf.nsJq[((static_cast<size_t>(c) * 4 + f) * Nfq + i) * 3 + d] =
-              kFaceGrad[f][0] * C[d] + kFaceGrad[f][1] * C[3 + d] + kFaceGrad[f][2] * C[6 + d];
+        const Eigen::Vector3d nsJ =
+            face_normal_times_sJ(f, cofactor_rows(Yr.row(i).transpose(), Ys.row(i).transpose(), Yt.row(i).transpose()));
+        for (int d = 0; d < 3; ++d) cf.nsJq[((static_cast<size_t>(c) * 4 + f) * Nfq + i) * 3 + d] = nsJ(d);
       }
     }
   }
@@ -199,8 +175,8 @@ CurvedFactors compute_curved_factors(const Mesh& mesh, const RefElement& ref) {
         const size_t n = (static_cast<size_t>(c) * 4 + f) * Nfp + j;
         double v[3];
         for (int e = 0; e < 3; ++e)
-          v[e] = kFaceGrad[f][0] * g[e * Np + i] + kFaceGrad[f][1] * g[(3 + e) * Np + i] +
-                 kFaceGrad[f][2] * g[(6 + e) * Np + i];
+          v[e] = kFaceGradient[f][0] * g[e * Np + i] + kFaceGradient[f][1] * g[(3 + e) * Np + i] +
+                 kFaceGradient[f][2] * g[(6 + e) * Np + i];
         const double len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         for (int e = 0; e < 3; ++e) cf.normal[3 * n + e] = len > 0 ? v[e] / len : 0.0;
         cf.sJ[n] = len * cf.J[static_cast<size_t>(c) * Np + i];

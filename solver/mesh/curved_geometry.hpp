@@ -33,6 +33,7 @@ struct CurvedQuadrature {
   Eigen::MatrixXd Vq;              // [Nq][Np] the nodal basis at the volume points
   Eigen::MatrixXd Gr, Gs, Gt;      // [Nq][Np] its derivatives there
   Eigen::MatrixXd Pq;              // [Np][Nq] M^{-1} Vq^T diag(w): L2 projection of point values
+  Eigen::MatrixXd Minv;            // [Np][Np] M^{-1} = V V^T (the face integrals to coefficients)
   Eigen::VectorXd wf;              // [Nfq] face weights (reference triangle, area 2)
   // [Nfq][Nfp] face f's nodes to the face points laid out for vertex ranking p (face_ranking)
   Eigen::MatrixXd If[4][6];

@@ -1,6 +1,7 @@
 #include "solver/mesh/curved_lattice.hpp"
 
 #include "solver/element/basis.hpp"
+#include "solver/mesh/mesh.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -61,6 +62,23 @@ void lattice_gradient(int q, const Eigen::VectorXd& r, const Eigen::VectorXd& s,
   Lr = lu.solve(G.Vr.transpose()).transpose();
   Ls = lu.solve(G.Vs.transpose()).transpose();
   Lt = lu.solve(G.Vt.transpose()).transpose();
+}
+
+void face_points(int f, const std::vector<std::array<double, 3>>& mu, Eigen::VectorXd& r, Eigen::VectorXd& s,
+                 Eigen::VectorXd& t) {
+  constexpr double kVertex[4][3] = {{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+  const int n = static_cast<int>(mu.size());
+  r.resize(n);
+  s.resize(n);
+  t.resize(n);
+  for (int i = 0; i < n; ++i) {
+    double x[3] = {0, 0, 0};
+    for (int m = 0; m < 3; ++m)
+      for (int d = 0; d < 3; ++d) x[d] += mu[i][m] * kVertex[kFaceVertices[f][m]][d];
+    r(i) = x[0];
+    s(i) = x[1];
+    t(i) = x[2];
+  }
 }
 
 std::vector<int> lattice_vertex_swap(int q, int a, int b) {

@@ -34,6 +34,26 @@ Eigen::MatrixXd lattice_interpolation(int q, const Eigen::VectorXd& r, const Eig
 void lattice_gradient(int q, const Eigen::VectorXd& r, const Eigen::VectorXd& s, const Eigen::VectorXd& t,
                       Eigen::MatrixXd& Lr, Eigen::MatrixXd& Ls, Eigen::MatrixXd& Lt);
 
+// Face f's outward normal (unnormalised) in terms of grad r, grad s, grad t: face 0: -grad t,
+// face 1: -grad s, face 2: grad r + grad s + grad t, face 3: -grad r (faces as mesh.hpp numbers them).
+inline constexpr double kFaceGradient[4][3] = {{0, 0, -1}, {0, -1, 0}, {1, 1, 1}, {-1, 0, 0}};
+
+// Volume coordinates of points on face f given by the barycentric weights mu [n][3] of its
+// vertices (kFaceVertices order): r, s, t each [n].
+void face_points(int f, const std::vector<std::array<double, 3>>& mu, Eigen::VectorXd& r, Eigen::VectorXd& s,
+                 Eigen::VectorXd& t);
+
+// The cofactor rows C_a = J ∇r_a of a map with columns x_r, x_s, x_t: (x_s × x_t, x_t × x_r, x_r × x_s).
+inline std::array<Eigen::Vector3d, 3> cofactor_rows(const Eigen::Vector3d& xr, const Eigen::Vector3d& xs,
+                                                    const Eigen::Vector3d& xt) {
+  return {xs.cross(xt), xt.cross(xr), xr.cross(xs)};
+}
+
+// n·sJ on face f from the cofactor rows: Σ_a kFaceGradient[f][a] C_a.
+inline Eigen::Vector3d face_normal_times_sJ(int f, const std::array<Eigen::Vector3d, 3>& C) {
+  return kFaceGradient[f][0] * C[0] + kFaceGradient[f][1] * C[1] + kFaceGradient[f][2] * C[2];
+}
+
 // After local vertices a and b of an element swap places, its lattice point m holds what point
 // perm[m] held before: new_points[m] = old_points[perm[m]].
 std::vector<int> lattice_vertex_swap(int q, int a, int b);

@@ -22,6 +22,14 @@ void swap_element_vertices(Mesh& mesh, int k, int a, int b) {
   for (int m = 0; m < nq; ++m) row[m] = old[perm[m]];
 }
 
+Eigen::Matrix<double, Eigen::Dynamic, 3> lattice_positions(const Mesh& mesh, int k) {
+  const int nq = lattice_size(mesh.geometry_order);
+  Eigen::Matrix<double, Eigen::Dynamic, 3> P(nq, 3);
+  const Vec3* row = mesh.curved_row(k);
+  for (int m = 0; m < nq; ++m) P.row(m) << row[m][0], row[m][1], row[m][2];
+  return P;
+}
+
 Vec3 map_element(const Mesh& mesh, int k, double r, double s, double t) {
   if (!mesh.is_curved(k)) return map_to_physical(mesh, k, r, s, t);
   Eigen::VectorXd rr(1), ss(1), tt(1);
@@ -89,40 +97,27 @@ CurvedMeasures curved_measures(const Mesh& mesh) {
   const SimplexRule vol = tetrahedron_rule(3 * (q - 1));
   Eigen::MatrixXd Lr, Ls, Lt;
   lattice_gradient(q, vol.r, vol.s, vol.t, Lr, Ls, Lt);
-  // each face's points in volume coordinates: face f spans reference vertices kFaceVertices[f]
-  constexpr double V[4][3] = {{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
-  constexpr double kFaceGrad[4][3] = {{0, 0, -1}, {0, -1, 0}, {1, 1, 1}, {-1, 0, 0}};
   const SimplexRule tri = triangle_rule(4 * q + 4);
+  std::vector<std::array<double, 3>> mu(tri.w.size());
+  for (size_t i = 0; i < mu.size(); ++i) mu[i] = {-(tri.r(i) + tri.s(i)) / 2, (1 + tri.r(i)) / 2, (1 + tri.s(i)) / 2};
   Eigen::MatrixXd Fr[4], Fs[4], Ft[4];
   for (int f = 0; f < 4; ++f) {
-    const int n = static_cast<int>(tri.w.size());
-    Eigen::VectorXd r(n), s(n), t(n);
-    for (int i = 0; i < n; ++i) {
-      const double mu[3] = {-(tri.r(i) + tri.s(i)) / 2, (1 + tri.r(i)) / 2, (1 + tri.s(i)) / 2};
-      double x[3] = {0, 0, 0};
-      for (int m = 0; m < 3; ++m)
-        for (int d = 0; d < 3; ++d) x[d] += mu[m] * V[kFaceVertices[f][m]][d];
-      r(i) = x[0];
-      s(i) = x[1];
-      t(i) = x[2];
-    }
+    Eigen::VectorXd r, s, t;
+    face_points(f, mu, r, s, t);
     lattice_gradient(q, r, s, t, Fr[f], Fs[f], Ft[f]);
   }
   for (int k = 0; k < mesh.num_elements(); ++k) {
     if (!mesh.is_curved(k)) continue;
     const int c = mesh.curved_index[k];
-    Eigen::Matrix<double, Eigen::Dynamic, 3> P(nq, 3);  // P: [Nq][3]
-    const Vec3* row = mesh.curved_row(k);
-    for (int m = 0; m < nq; ++m) P.row(m) << row[m][0], row[m][1], row[m][2];
+    const Eigen::Matrix<double, Eigen::Dynamic, 3> P = lattice_positions(mesh, k);  // [Nq][3]
     const Eigen::Matrix<double, Eigen::Dynamic, 3> Xr = Lr * P, Xs = Ls * P, Xt = Lt * P;
     for (int i = 0; i < vol.w.size(); ++i)
       out.volume[c] += vol.w(i) * Xr.row(i).dot(Xs.row(i).cross(Xt.row(i)));
     for (int f = 0; f < 4; ++f) {
       const Eigen::Matrix<double, Eigen::Dynamic, 3> Yr = Fr[f] * P, Ys = Fs[f] * P, Yt = Ft[f] * P;
       for (int i = 0; i < tri.w.size(); ++i) {
-        const Eigen::Vector3d a = Yr.row(i), b = Ys.row(i), d = Yt.row(i);
-        const Eigen::Vector3d nsJ = kFaceGrad[f][0] * b.cross(d) + kFaceGrad[f][1] * d.cross(a) + kFaceGrad[f][2] * a.cross(b);
-        out.area[c][f] += tri.w(i) * nsJ.norm();
+        const auto C = cofactor_rows(Yr.row(i).transpose(), Ys.row(i).transpose(), Yt.row(i).transpose());
+        out.area[c][f] += tri.w(i) * face_normal_times_sJ(f, C).norm();
       }
     }
   }
@@ -132,16 +127,14 @@ CurvedMeasures curved_measures(const Mesh& mesh) {
 CurvedJacobianStats check_curved_jacobians(const Mesh& mesh) {
   CurvedJacobianStats stats;
   if (mesh.curved_index.empty()) return stats;
-  const int q = mesh.geometry_order, nq = lattice_size(q);
+  const int q = mesh.geometry_order;
   Eigen::VectorXd r, s, t;
   lattice_reference_points(2 * q + 2, r, s, t);
   Eigen::MatrixXd Lr, Ls, Lt;  // [npts][Nq]
   lattice_gradient(q, r, s, t, Lr, Ls, Lt);
   for (int k = 0; k < mesh.num_elements(); ++k) {
     if (!mesh.is_curved(k)) continue;
-    Eigen::Matrix<double, Eigen::Dynamic, 3> X(nq, 3);  // X: [Nq][3]
-    const Vec3* row = mesh.curved_row(k);
-    for (int m = 0; m < nq; ++m) X.row(m) << row[m][0], row[m][1], row[m][2];
+    const Eigen::Matrix<double, Eigen::Dynamic, 3> X = lattice_positions(mesh, k);  // [Nq][3]
     const Eigen::MatrixXd Xr = Lr * X, Xs = Ls * X, Xt = Lt * X;  // [npts][3]
     double lo = 0, hi = 0;
     for (int i = 0; i < r.size(); ++i) {

@@ -3,6 +3,7 @@
 // and the check that every curved map is invertible.
 #pragma once
 
+#include <Eigen/Dense>
 #include <array>
 #include <string>
 #include <vector>
@@ -13,6 +14,9 @@ namespace dgmax {
 
 // Swaps local vertices a and b of element k, and its lattice positions with them.
 void swap_element_vertices(Mesh& mesh, int k, int a, int b);
+
+// Curved element k's lattice positions as a matrix: [lattice_size(q)][3].
+Eigen::Matrix<double, Eigen::Dynamic, 3> lattice_positions(const Mesh& mesh, int k);
 
 // Element k's position at reference (r, s, t) from its lattice (curved) or its vertices (affine).
 Vec3 map_element(const Mesh& mesh, int k, double r, double s, double t);

@@ -533,7 +533,7 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
   const std::string what = (is_msh ? "mesh '" : "the mesh of '") + path + "'";
 
   std::lock_guard<std::mutex> lock(g_gmsh_mutex);
-  GmshSession session;
+  GmshSession gmsh_lib;
   std::string doing = "read";
   try {
     // Opening and meshing log their errors instead of throwing them (as in the gmsh app): a
@@ -542,7 +542,7 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
     // finalize/initialize; and going on after the first meshing error gives the useful messages.
     gmsh::option::setNumber("General.AbortOnError", 0);
     gmsh::open(path);
-    if (std::vector<std::string> errors = session.logged_errors(); !errors.empty())
+    if (std::vector<std::string> errors = gmsh_lib.logged_errors(); !errors.empty())
       throw gmsh_failure(path, doing, is_msh, "", errors);
     if (!is_msh) {
       gmsh::option::setNumber("Mesh.ElementOrder", 1);
@@ -556,7 +556,7 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
         if (size > 0) refuse_oversized_mesh(path, size);
         doing = "mesh";
         gmsh::model::mesh::generate(3);
-        if (std::vector<std::string> errors = session.logged_errors(); !errors.empty())
+        if (std::vector<std::string> errors = gmsh_lib.logged_errors(); !errors.empty())
           throw gmsh_failure(path, doing, is_msh, "", errors);
       }
       doing = "mesh";
@@ -567,7 +567,7 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
           gmsh::model::mesh::setOrder(1);
       } else {
         gmsh::model::mesh::setOrder(geometry_order);
-        if (std::vector<std::string> errors = session.logged_errors(); !errors.empty())
+        if (std::vector<std::string> errors = gmsh_lib.logged_errors(); !errors.empty())
           throw gmsh_failure(path, doing, is_msh, "", errors);
         // Gmsh places the new nodes on the geometry, which can tangle elements at curved
         // boundaries: Mesh.HighOrderOptimize = 2's passes (as Gmsh's own mesher runs them) untangle
@@ -580,19 +580,19 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
         gmsh::option::setNumber("Mesh.HighOrderOptimize", 2);
         gmsh::model::mesh::optimize("HighOrderElastic");
         gmsh::model::mesh::optimize("HighOrder");
-        session.forget_logged_errors();
+        gmsh_lib.forget_logged_errors();
       }
     }
     gmsh::option::setNumber("General.AbortOnError", 2);  // API misuse below: throw
     doing = "read the mesh of";
     Mesh mesh = extract_mesh(path, what, !is_msh);
-    if (std::vector<std::string> errors = session.logged_errors(); !errors.empty())
+    if (std::vector<std::string> errors = gmsh_lib.logged_errors(); !errors.empty())
       throw gmsh_failure(path, doing, is_msh, "", errors);
     return mesh;
   } catch (const std::string& e) {
-    throw gmsh_failure(path, doing, is_msh, e, session.logged_errors());
+    throw gmsh_failure(path, doing, is_msh, e, gmsh_lib.logged_errors());
   } catch (const char* e) {
-    throw gmsh_failure(path, doing, is_msh, e ? e : "", session.logged_errors());
+    throw gmsh_failure(path, doing, is_msh, e ? e : "", gmsh_lib.logged_errors());
   } catch (const std::bad_alloc&) {
     throw out_of_memory(path, doing, is_msh);
   } catch (const std::length_error&) {  // "cannot create std::vector larger than max_size()"

@@ -105,82 +105,20 @@ void RefBackend::evaluate_incident(double t) {
 }
 
 void RefBackend::rhs(const Fields& q, double t, Fields& out) {
-  const int K = p_.K(), Np = p_.Np(), Nfp = p_.Nfp();
-  const RefElement& ref = *p_.ref;
-  const MeshData& md = *p_.md;
+  const int K = p_.K(), Np = p_.Np();
   if (out.K != K || out.Np != Np) out = Fields(K, Np);
   evaluate_sources(t);
   evaluate_incident(t);
   const size_t n_nodes = static_cast<size_t>(K) * Np;
-  const size_t n_inc = inc_slot_.size();
 
   // threads only pay off with enough elements per thread
 #pragma omp parallel for schedule(static) if (K >= 256)
   for (int k = 0; k < K; ++k) {
     using MatNp6 = Eigen::Matrix<double, Eigen::Dynamic, 6>;
     const Eigen::Map<const MatNp6> Q(q.comp(k, 0), Np, 6);  // Q: [Np][6] (column c = component c)
-    const MatNp6 Qr = ref.Dr * Q, Qs = ref.Ds * Q, Qt = ref.Dt * Q;
-    const auto& g = md.geom.drdx[k];  // rx ry rz sx sy sz tx ty tz
-    // physical derivative of component c along axis d
-    auto D = [&](int c, int d) -> Eigen::VectorXd {
-      return g[d] * Qr.col(c) + g[3 + d] * Qs.col(c) + g[6 + d] * Qt.col(c);
-    };
-    MatNp6 R(Np, 6);  // R: [Np][6]
-    // E' ∝ curl H, H' ∝ -curl E
-    R.col(Ex) = D(Hz, 1) - D(Hy, 2);
-    R.col(Ey) = D(Hx, 2) - D(Hz, 0);
-    R.col(Ez) = D(Hy, 0) - D(Hx, 1);
-    R.col(Hx) = -(D(Ez, 1) - D(Ey, 2));
-    R.col(Hy) = -(D(Ex, 2) - D(Ez, 0));
-    R.col(Hz) = -(D(Ey, 0) - D(Ex, 1));
-
-    // Surface terms: the flux (a lowered DAG, the same every backend compiles) at the 4*Nfp face
-    // nodes, lifted to the volume: rhs_E gets −LIFT·(Fscale·flux_E), rhs_H gets +LIFT·(Fscale·flux_H).
     const Material& mm = p_.material[k];
-    const FluxSet& fx = *p_.fluxes;
-    std::vector<double> scratch(std::max(fx.flux.dag.nodes().size(), max_exterior_nodes_));
-    Eigen::Matrix<double, Eigen::Dynamic, 6> F(4 * Nfp, 6);  // F: [4*Nfp][6]
-    for (int f = 0; f < 4; ++f) {
-      const bool boundary = md.conn.is_boundary(k, f);
-      const Material& mp = boundary ? mm : p_.material[md.conn.EToE[k][f]];
-      const double fs = md.geom.Fscale[k][f];
-      double in[codegen::kNumFluxInputs] = {};
-      for (int x = 0; x < 3; ++x) in[codegen::kNormal + x] = md.geom.normal[k][f][x];
-      in[codegen::kEpsInt] = mm.eps;
-      in[codegen::kEpsExt] = mp.eps;
-      in[codegen::kMuInt] = mm.mu;
-      in[codegen::kMuExt] = mp.mu;
-      in[codegen::kZInt] = mm.Z();
-      in[codegen::kZExt] = mp.Z();
-      in[codegen::kYInt] = 1 / mm.Z();
-      in[codegen::kYExt] = 1 / mp.Z();
-      for (int j = 0; j < Nfp; ++j) {
-        const int slot = (k * 4 + f) * Nfp + j;
-        const int iM = p_.maps.vmapM[slot] - k * Np;
-        for (int c = 0; c < 6; ++c) in[codegen::kEint + c] = Q(iM, c);
-        if (boundary) {
-          for (int c = 0; c < 6; ++c) in[codegen::kEinc + c] = 0;
-          if (const int m = inc_of_slot_[slot]; m >= 0)
-            for (int c = 0; c < 6; ++c) in[codegen::kEinc + c] = inc_[c * n_inc + m];
-          double ext[6];
-          codegen::evaluate(fx.exterior[static_cast<int>(p_.bc[k][f])].dag, in, ext, scratch.data());
-          for (int c = 0; c < 6; ++c) in[codegen::kEext + c] = ext[c];
-        } else {
-          const int nodeP = p_.maps.vmapP[slot];
-          const int kP = nodeP / Np, iP = nodeP % Np;
-          for (int c = 0; c < 6; ++c) in[codegen::kEext + c] = q(kP, c, iP);
-          // across the TF/SF box the other side's state becomes this side's kind: +- the incident field
-          if (const int sign = tfsf_sign(k, f); sign != 0)
-            for (int c = 0; c < 6; ++c) in[codegen::kEext + c] += sign * inc_[c * n_inc + inc_of_slot_[slot]];
-        }
-        double out[6];
-        codegen::evaluate(fx.flux.dag, in, out, scratch.data());
-        F.row(f * Nfp + j) << -fs * out[0], -fs * out[1], -fs * out[2], fs * out[3], fs * out[4], fs * out[5];
-      }
-    }
-    R.noalias() += ref.LIFT * F;
-    // a curved element: its own terms instead (the straight-sided ones above read its vertices only)
-    if (p_.is_curved(k)) R = curved_terms(k, q);
+    // curl and lifted face terms: a curved element's from its quadrature form (ref_curved.cpp)
+    const Eigen::MatrixXd R = p_.is_curved(k) ? curved_terms(k, q) : straight_terms(k, q);  // [Np][6]
 
     Eigen::Map<MatNp6> O(out.comp(k, 0), Np, 6);
     for (int c = 0; c < 3; ++c) {
@@ -191,6 +129,81 @@ void RefBackend::rhs(const Fields& q, double t, Fields& out) {
     }
     if (p_.pml && p_.pml->slot_of[k] >= 0) apply_pml(k, q, O);
   }
+}
+
+// A straight-sided element's curl and lifted face terms, R: [Np][6] (before sources and materials).
+Eigen::MatrixXd RefBackend::straight_terms(int k, const Fields& q) const {
+  const int Np = p_.Np(), Nfp = p_.Nfp();
+  const RefElement& ref = *p_.ref;
+  const MeshData& md = *p_.md;
+  const size_t n_inc = inc_slot_.size();
+  using MatNp6 = Eigen::Matrix<double, Eigen::Dynamic, 6>;
+  const Eigen::Map<const MatNp6> Q(q.comp(k, 0), Np, 6);  // Q: [Np][6] (column c = component c)
+  const MatNp6 Qr = ref.Dr * Q, Qs = ref.Ds * Q, Qt = ref.Dt * Q;
+  const auto& g = md.geom.drdx[k];  // rx ry rz sx sy sz tx ty tz
+  // physical derivative of component c along axis d
+  auto D = [&](int c, int d) -> Eigen::VectorXd {
+    return g[d] * Qr.col(c) + g[3 + d] * Qs.col(c) + g[6 + d] * Qt.col(c);
+  };
+  MatNp6 R(Np, 6);  // R: [Np][6]
+  // E' ∝ curl H, H' ∝ -curl E
+  R.col(Ex) = D(Hz, 1) - D(Hy, 2);
+  R.col(Ey) = D(Hx, 2) - D(Hz, 0);
+  R.col(Ez) = D(Hy, 0) - D(Hx, 1);
+  R.col(Hx) = -(D(Ez, 1) - D(Ey, 2));
+  R.col(Hy) = -(D(Ex, 2) - D(Ez, 0));
+  R.col(Hz) = -(D(Ey, 0) - D(Ex, 1));
+
+  // Surface terms: the flux (a lowered DAG, the same every backend compiles) at the 4*Nfp face
+  // nodes, lifted to the volume: rhs_E gets −LIFT·(Fscale·flux_E), rhs_H gets +LIFT·(Fscale·flux_H).
+  const Material& mm = p_.material[k];
+  const FluxSet& fx = *p_.fluxes;
+  std::vector<double> scratch(std::max(fx.flux.dag.nodes().size(), max_exterior_nodes_));
+  Eigen::Matrix<double, Eigen::Dynamic, 6> F(4 * Nfp, 6);  // F: [4*Nfp][6]
+  for (int f = 0; f < 4; ++f) {
+    const bool boundary = md.conn.is_boundary(k, f);
+    const Material& mp = boundary ? mm : p_.material[md.conn.EToE[k][f]];
+    const double fs = md.geom.Fscale[k][f];
+    double in[codegen::kNumFluxInputs] = {};
+    for (int x = 0; x < 3; ++x) in[codegen::kNormal + x] = md.geom.normal[k][f][x];
+    material_inputs(in, mm, mp);
+    for (int j = 0; j < Nfp; ++j) {
+      const int slot = (k * 4 + f) * Nfp + j;
+      const int iM = p_.maps.vmapM[slot] - k * Np;
+      for (int c = 0; c < 6; ++c) in[codegen::kEint + c] = Q(iM, c);
+      if (boundary) {
+        for (int c = 0; c < 6; ++c) in[codegen::kEinc + c] = 0;
+        if (const int m = inc_of_slot_[slot]; m >= 0)
+          for (int c = 0; c < 6; ++c) in[codegen::kEinc + c] = inc_[c * n_inc + m];
+        double ext[6];
+        codegen::evaluate(fx.exterior[static_cast<int>(p_.bc[k][f])].dag, in, ext, scratch.data());
+        for (int c = 0; c < 6; ++c) in[codegen::kEext + c] = ext[c];
+      } else {
+        const int nodeP = p_.maps.vmapP[slot];
+        const int kP = nodeP / Np, iP = nodeP % Np;
+        for (int c = 0; c < 6; ++c) in[codegen::kEext + c] = q(kP, c, iP);
+        // across the TF/SF box the other side's state becomes this side's kind: +- the incident field
+        if (const int sign = tfsf_sign(k, f); sign != 0)
+          for (int c = 0; c < 6; ++c) in[codegen::kEext + c] += sign * inc_[c * n_inc + inc_of_slot_[slot]];
+      }
+      double out[6];
+      codegen::evaluate(fx.flux.dag, in, out, scratch.data());
+      F.row(f * Nfp + j) << -fs * out[0], -fs * out[1], -fs * out[2], fs * out[3], fs * out[4], fs * out[5];
+    }
+  }
+  R.noalias() += ref.LIFT * F;
+  return R;
+}
+
+void RefBackend::material_inputs(double* in, const Material& mm, const Material& mp) {
+  in[codegen::kEpsInt] = mm.eps;
+  in[codegen::kEpsExt] = mp.eps;
+  in[codegen::kMuInt] = mm.mu;
+  in[codegen::kMuExt] = mp.mu;
+  in[codegen::kZInt] = mm.Z();
+  in[codegen::kZExt] = mp.Z();
+  in[codegen::kYInt] = 1 / mm.Z();
+  in[codegen::kYExt] = 1 / mp.Z();
 }
 
 // The layer at element k (pml_profile.hpp): the right-hand side O becomes O * scale + src, and the

@@ -37,6 +37,9 @@ class RefBackend final : public HostStateBackend<double> {
   // A curved element's curl and lifted face terms (ref_curved.cpp): R: [Np][6], as the affine
   // path's R before sources and materials.
   Eigen::MatrixXd curved_terms(int k, const Fields& q) const;
+  Eigen::MatrixXd straight_terms(int k, const Fields& q) const;
+  // The flux inputs of both sides' materials (eps, mu, Z, Y) into in[] (codegen/lower/flux_inputs.hpp).
+  static void material_inputs(double* in, const Material& mm, const Material& mp);
   void evaluate_sources(double t);
   void evaluate_incident(double t);
   int tfsf_sign(int k, int f) const;  // +1 / -1 on a total-field / scattered-field face of the box, else 0

@@ -69,14 +69,7 @@ Eigen::MatrixXd RefBackend::curved_terms(int k, const Fields& q) const {
       const double sJ = std::sqrt(nsJ[0] * nsJ[0] + nsJ[1] * nsJ[1] + nsJ[2] * nsJ[2]);
       double in[codegen::kNumFluxInputs] = {};
       for (int x = 0; x < 3; ++x) in[codegen::kNormal + x] = nsJ[x] / sJ;
-      in[codegen::kEpsInt] = mm.eps;
-      in[codegen::kEpsExt] = mp.eps;
-      in[codegen::kMuInt] = mm.mu;
-      in[codegen::kMuExt] = mp.mu;
-      in[codegen::kZInt] = mm.Z();
-      in[codegen::kZExt] = mp.Z();
-      in[codegen::kYInt] = 1 / mm.Z();
-      in[codegen::kYExt] = 1 / mp.Z();
+      material_inputs(in, mm, mp);
       for (int x = 0; x < 6; ++x) {
         in[codegen::kEint + x] = qM(i, x);
         in[codegen::kEext + x] = qP(i, x);
@@ -95,7 +88,7 @@ Eigen::MatrixXd RefBackend::curved_terms(int k, const Fields& q) const {
     const MatX6 Sf = If.transpose() * G;  // [Nfp][6]
     for (int j = 0; j < Nfp; ++j) S.row(ref.Fmask(j, f)) += Sf.row(j);
   }
-  B += ref.M.llt().solve(S);
+  B += Q.Minv * S;
 
   // the weight-adjusted inverse of the curved mass matrix: P_N((1/J) B)
   MatX6 Bq = Q.Vq * B;  // [Nq][6]

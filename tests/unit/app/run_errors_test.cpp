@@ -488,6 +488,13 @@ TEST_F(RunErrors, CurvedMeshRunsOnTheRefBackendOnly) {
                               "mesh: {file: " + mesh + "}\ntime: {final: 0.05}\nbackend: ref\nmonitors: [{name: m, "
                               "surface: {box: {lower: [0.25, 0.25, 0.25], upper: [0.75, 0.75, 0.75]}}, frequencies: [1]}]\n");
   expect_user_error(monitors, {"monitors do not integrate over curved elements yet", "hint: drop `monitors:`"});
+  auto pml = run_config("bent_pml.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.05}\nbackend: ref\n"
+                                         "pml: {regions: [pml]}\n");
+  expect_user_error(pml, {"the perfectly matched layer does not handle curved elements yet", "hint: drop `pml:`"});
+  auto tfsf = run_config("bent_tfsf.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.05}\nbackend: ref\n"
+                                           "incident: {E: [\"0\", \"0\", \"0\"], H: [\"0\", \"0\", \"0\"]}\n"
+                                           "tfsf: {box: {lower: [0.1, 0.1, 0.1], upper: [0.3, 0.3, 0.3]}}\n");
+  expect_user_error(tfsf, {"the TF/SF box does not handle curved elements yet", "hint: drop `tfsf:`"});
   // the ref backend runs it, probes located on the curved map (tests/unit/physics/curved_probes_test.cpp)
   auto ref = run_config("bent_ref.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.01}\nbackend: ref\n"
                                          "probes: {every: 0.005, points: [{name: p, at: [0.2, 0.2, 0.2]}]}\n");

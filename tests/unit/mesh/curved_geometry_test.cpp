@@ -199,3 +199,14 @@ TEST(CurvedMesh, MeasuresAreTheCurvedVolumeAndAreas) {
   EXPECT_NEAR(boundary, 6.0, 1e-12);
   EXPECT_GT(differs, 1e-4);
 }
+
+TEST(CurvedGeometry, AMapThatFoldsAtTheNodesIsRefusedWithItsElement) {
+  // the factors' own check (the set-up check samples the lattice; this one every node and point)
+  BoxSpec spec;
+  spec.cells = {1, 1, 1};
+  Mesh mesh = warped_box_mesh(spec, 2, 0.05);
+  const int q = 2, k = 4;
+  mesh.curved_points[static_cast<size_t>(mesh.curved_index[k]) * lattice_size(q) + lattice_index(q, 1, 1, 0)] = {-3, -3, -3};
+  expect_user_error([&] { compute_curved_factors(mesh, ref_element(3)); },
+                    {"curved element 4", "has a Jacobian that is not positive", "order 2", "order-3 nodes"});
+}

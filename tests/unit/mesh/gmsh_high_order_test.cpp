@@ -23,6 +23,7 @@
 #include <omp.h>
 #endif
 
+#include "same_mesh.hpp"
 #include "expect_user_error.hpp"
 #include "solver/element/basis.hpp"
 #include "solver/element/jacobi.hpp"
@@ -153,25 +154,6 @@ double worst_map_difference(const Mesh& m, const GmshCurvedMesh& g) {
   return worst;
 }
 
-void expect_same_mesh(const Mesh& a, const Mesh& b, const std::string& what) {
-  ASSERT_EQ(a.vertices.size(), b.vertices.size()) << what;
-  EXPECT_EQ(0, std::memcmp(a.vertices.data(), b.vertices.data(), a.vertices.size() * sizeof(Vec3))) << what;
-  EXPECT_EQ(a.elements, b.elements) << what;
-  EXPECT_EQ(a.element_tag, b.element_tag) << what;
-  EXPECT_EQ(a.volume_tag_names, b.volume_tag_names) << what;
-  EXPECT_EQ(a.boundary_tag_names, b.boundary_tag_names) << what;
-  ASSERT_EQ(a.tagged_faces.size(), b.tagged_faces.size()) << what;
-  for (size_t f = 0; f < a.tagged_faces.size(); ++f) {
-    EXPECT_EQ(a.tagged_faces[f].v, b.tagged_faces[f].v) << what;
-    EXPECT_EQ(a.tagged_faces[f].tag, b.tagged_faces[f].tag) << what;
-  }
-  EXPECT_EQ(a.geometry_order, b.geometry_order) << what;
-  EXPECT_EQ(a.curved_index, b.curved_index) << what;
-  ASSERT_EQ(a.curved_points.size(), b.curved_points.size()) << what;
-  EXPECT_EQ(0, std::memcmp(a.curved_points.data(), b.curved_points.data(), a.curved_points.size() * sizeof(Vec3)))
-      << what;
-}
-
 // Orders 2..5 in all four formats: both readers agree bit for bit, and the lattice's map is Gmsh's.
 TEST_F(GmshHighOrder, BothReadersGiveGmshsMapInFourFormats) {
   for (int q = 2; q <= 5; ++q) {
@@ -181,7 +163,7 @@ TEST_F(GmshHighOrder, BothReadersGiveGmshsMapInFourFormats) {
     for (const std::string& path : g.paths) {
       SCOPED_TRACE(path);
       const Mesh ours = read_msh(path);
-      expect_same_mesh(ours, read_gmsh(path), path);
+      test::expect_same_mesh(ours, read_gmsh(path), path);
       ASSERT_EQ(ours.num_elements(), g.elements);
       EXPECT_EQ(ours.geometry_order, q);
       EXPECT_EQ(ours.num_curved(), g.elements);
@@ -264,7 +246,7 @@ TEST_F(GmshHighOrder, LatticeHoldsAPolynomialMapUpToOrderTen) {
     for (const std::string& path : paths) {
       SCOPED_TRACE(path);
       const Mesh m = read_msh(path);
-      expect_same_mesh(m, read_gmsh(path), path);
+      test::expect_same_mesh(m, read_gmsh(path), path);
       ASSERT_EQ(m.num_elements(), kTets);
       EXPECT_EQ(m.geometry_order, q);
       ASSERT_EQ(m.tagged_faces.size(), 1u);

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "same_mesh.hpp"
 #include "dgmax/config.hpp"
 #include "expect_user_error.hpp"
 #include "solver/mesh/mesh.hpp"
@@ -49,30 +50,6 @@ namespace fs = std::filesystem;
 
 std::string data(const std::string& name) { return std::string(DGMAX_TEST_DATA_DIR) + "/" + name; }
 std::string meshes(const std::string& name) { return std::string(DGMAX_SOURCE_DIR) + "/meshes/" + name; }
-
-std::vector<std::array<int, 4>> faces_of(const Mesh& m) {  // {v0, v1, v2, tag}
-  std::vector<std::array<int, 4>> out;
-  for (const TaggedFace& f : m.tagged_faces) out.push_back({f.v[0], f.v[1], f.v[2], f.tag});
-  return out;
-}
-
-// Field by field, vertices bit for bit.
-void expect_same(const Mesh& a, const Mesh& b, const std::string& what) {
-  ASSERT_EQ(a.vertices.size(), b.vertices.size()) << what;
-  EXPECT_EQ(0, std::memcmp(a.vertices.data(), b.vertices.data(), a.vertices.size() * sizeof(Vec3))) << what;
-  EXPECT_EQ(a.elements, b.elements) << what;
-  EXPECT_EQ(a.element_tag, b.element_tag) << what;
-  EXPECT_EQ(a.volume_tag_names, b.volume_tag_names) << what;
-  EXPECT_EQ(a.boundary_tag_names, b.boundary_tag_names) << what;
-  EXPECT_EQ(faces_of(a), faces_of(b)) << what;
-  EXPECT_EQ(a.periodic.size(), b.periodic.size()) << what;
-  EXPECT_EQ(a.source, b.source) << what;
-  EXPECT_EQ(a.geometry_order, b.geometry_order) << what;
-  EXPECT_EQ(a.curved_index, b.curved_index) << what;
-  ASSERT_EQ(a.curved_points.size(), b.curved_points.size()) << what;
-  EXPECT_EQ(0, std::memcmp(a.curved_points.data(), b.curved_points.data(), a.curved_points.size() * sizeof(Vec3)))
-      << what;
-}
 
 class MshReader : public ::testing::Test {
  protected:
@@ -155,7 +132,7 @@ TEST_F(MshReader, HandWrittenMsh41Ascii) {
   EXPECT_EQ(m.volume_tag_names, (std::vector<std::string>{"domain", kUntaggedTag}));
   EXPECT_EQ(m.element_tag, (std::vector<int>{0, 1}));
   EXPECT_EQ(m.boundary_tag_names, (std::vector<std::string>{"walls", "empty"}));
-  EXPECT_EQ(faces_of(m), (std::vector<std::array<int, 4>>{{0, 1, 2, 0}, {0, 1, 3, 0}}));
+  EXPECT_EQ(test::tagged_faces_of(m), (std::vector<std::array<int, 4>>{{0, 1, 2, 0}, {0, 1, 3, 0}}));
   EXPECT_TRUE(m.periodic.empty());
 }
 
@@ -204,7 +181,7 @@ TEST_F(MshReader, HandWrittenMsh22Ascii) {
   EXPECT_EQ(m.volume_tag_names, (std::vector<std::string>{"air", "physical_volume_5"}));
   EXPECT_EQ(m.element_tag, (std::vector<int>{0, 1}));
   EXPECT_EQ(m.boundary_tag_names, std::vector<std::string>{"walls"});
-  EXPECT_EQ(faces_of(m), (std::vector<std::array<int, 4>>{{0, 1, 2, 0}, {1, 2, 4, 0}}));
+  EXPECT_EQ(test::tagged_faces_of(m), (std::vector<std::array<int, 4>>{{0, 1, 2, 0}, {1, 2, 4, 0}}));
 }
 
 // Gmsh's rules for $PhysicalNames: a name for tag 0 goes to the next free tag (MSH 2: 1; MSH
@@ -224,7 +201,7 @@ TEST_F(MshReader, PhysicalNameRules) {
   shared.replace(shared.find("2 9 \"empty\""), 11, "2 9 \"walls\"");
   const Mesh s = read_msh(write("shared.msh", shared));
   EXPECT_EQ(s.boundary_tag_names, std::vector<std::string>{"walls"});
-  EXPECT_EQ(faces_of(s), (std::vector<std::array<int, 4>>{{0, 1, 2, 0}, {0, 1, 3, 0}}));
+  EXPECT_EQ(test::tagged_faces_of(s), (std::vector<std::array<int, 4>>{{0, 1, 2, 0}, {0, 1, 3, 0}}));
 
   std::string v22 = kV22;
   v22.replace(v22.find("2 1 \"walls\""), 11, "2 0 \"walls\"");  // MSH 2: tag 0 names group 1
@@ -264,7 +241,7 @@ void expect_two_tets(const Mesh& m, const std::string& what) {
   EXPECT_EQ(m.boundary_tag_names, (std::vector<std::string>{"walls", "physical_surface_11"})) << what;
   // walls: entities 1, 2, 3 in that order, elements in file order within each; group 11:
   // entity 3 (whose triangles are in both groups) then entity 4
-  EXPECT_EQ(faces_of(m), (std::vector<std::array<int, 4>>{{3, 4, 1, 0}, {3, 1, 2, 0}, {4, 2, 0, 0}, {3, 2, 4, 0},
+  EXPECT_EQ(test::tagged_faces_of(m), (std::vector<std::array<int, 4>>{{3, 4, 1, 0}, {3, 1, 2, 0}, {4, 2, 0, 0}, {3, 2, 4, 0},
                                                           {1, 4, 0, 0}, {1, 0, 2, 0},
                                                           {1, 4, 0, 1}, {1, 0, 2, 1}, {1, 4, 2, 1}}))
       << what;
@@ -513,7 +490,7 @@ TEST_F(MshReader, SameMeshAsGmshForTheGeoMeshesInFourFormats) {
     for (const std::string& path : paths) {
       const Mesh expected = read_gmsh(path);
       EXPECT_GT(expected.num_elements(), 500) << path;
-      expect_same(read_msh(path), expected, path);
+      test::expect_same_mesh(read_msh(path), expected, path);
       ++compared;
     }
   }
@@ -540,7 +517,7 @@ TEST_F(MshReader, SameAsGmshForTestData) {
       theirs = e.message();
     }
     EXPECT_EQ(ours, theirs) << path;
-    if (ours.empty() && theirs.empty()) expect_same(a, b, path);
+    if (ours.empty() && theirs.empty()) test::expect_same_mesh(a, b, path);
     ++files;
   }
   EXPECT_GE(files, 20);
@@ -559,7 +536,7 @@ TEST_F(MshReader, SameAsGmshForTheHandWrittenFiles) {
     paths.push_back(write(std::string("m41_") + (binary ? "bin" : "ascii") + ".msh", msh41(m, binary)));
     paths.push_back(write(std::string("m22_") + (binary ? "bin" : "ascii") + ".msh", msh22(m, binary)));
   }
-  for (const std::string& path : paths) expect_same(read_msh(path), read_gmsh(path), path);
+  for (const std::string& path : paths) test::expect_same_mesh(read_msh(path), read_gmsh(path), path);
 }
 
 #endif  // DGMAX_HAS_GMSH
