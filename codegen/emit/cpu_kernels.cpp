@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "codegen/emit/curved_kernels.hpp"
 #include "codegen/emit/c_expr.hpp"
 #include "codegen/emit/kernel_common.hpp"
 #include "codegen/lower/flux_inputs.hpp"
@@ -635,6 +636,7 @@ extern "C" void dgmax_norms(int K, const real_t* __restrict q, const real_t* __r
     for (int k = 0; k < K; ++k) {{
       const real_t* qk = q + (long)k * 6 * NP;
       const double* vk = vert + (long)k * VERT;
+      if (vk[VERT_J] == 0) continue;  // a curved element: dgmax_curved_norms integrates it
       const real_t* mk = mat + (long)k * MAT;
       double v[6][NP];
       for (int c = 0; c < 6; ++c)
@@ -700,6 +702,7 @@ extern "C" void dgmax_norms(int K, const real_t* __restrict q, const real_t* __r
   }}
 }}
 )");
+  src << curved_kernel_section(s, false);
   return src.str();
 }
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "codegen/emit/cuda_mma_stage.hpp"
+#include "codegen/emit/curved_kernels.hpp"
 #include "codegen/emit/cuda_node_stage.hpp"
 #include "codegen/emit/cuda_stage_rows.hpp"
 #include "codegen/emit/kernel_common.hpp"
@@ -479,10 +480,12 @@ dgmax_norms(int K, const real_t* __restrict__ q, const real_t* __restrict__ mat,
   double acc[{nnorms}] = {{0, 0, 0, 0, 0, 0}};
   for (int k0 = blockIdx.x * NEPB; k0 < K; k0 += gridDim.x * NEPB) {{
     const int k = k0 + e;
+    // curved elements carry J = 0 here: dgmax_curved_norms integrates them
+    const bool counted = k < K && vert[(long)(k < K ? k : 0) * VERT + VERT_J] != 0.0;
     if (k < K)
       for (int c = 0; c < 6; ++c) sv[e][c][i] = (double)q[((long)k * 6 + c) * NP + i];
     __syncthreads();
-    if (k < K) {{
+    if (counted) {{
       const real_t* mk = mat + (long)k * MAT;
       double we = 0, wh = 0;
       for (int c = 0; c < 6; ++c) (c < 3 ? we : wh) += mass_row(i, sv[e][c]);
@@ -490,7 +493,7 @@ dgmax_norms(int K, const real_t* __restrict__ q, const real_t* __restrict__ mat,
     }}
 #if HAS_EXACT
     __syncthreads();
-    if (k < K) {{
+    if (counted) {{
       expr_t p[4], ex[6];
       node_position(vert + (long)k * VERT, i, p);
       p[3] = t;
@@ -502,14 +505,14 @@ dgmax_norms(int K, const real_t* __restrict__ q, const real_t* __restrict__ mat,
       }}
     }}
     __syncthreads();
-    if (k < K) {{
+    if (counted) {{
       const double J = vert[(long)k * VERT + VERT_J];
       for (int c = 0; c < 6; ++c) acc[c < 3 ? {oE2} : {oH2}] += J * mass_row(i, sv[e][c]);
     }}
 #endif
 #if HAS_CURRENT
     __syncthreads();
-    if (k < K) {{
+    if (counted) {{
       expr_t p[4], jn[3];
       node_position(vert + (long)k * VERT, i, p);
       p[3] = t;
@@ -517,7 +520,7 @@ dgmax_norms(int K, const real_t* __restrict__ q, const real_t* __restrict__ mat,
       for (int c = 0; c < 3; ++c) sv[e][c][i] = jn[c];
     }}
     __syncthreads();
-    if (k < K) {{
+    if (counted) {{
       const double J = vert[(long)k * VERT + VERT_J];
       const real_t* mk = mat + (long)k * MAT;
       for (int c = 0; c < 3; ++c) acc[{oJ2}] += J * mass_row(i, sv[e][c]) / (double)mk[{eps}];
@@ -538,6 +541,7 @@ dgmax_norms(int K, const real_t* __restrict__ q, const real_t* __restrict__ mat,
                      fmt::arg("nnorms", kNumNorms), fmt::arg("eps", kMatEps), fmt::arg("mu", kMatMu),
                      fmt::arg("oW", kNormEnergy), fmt::arg("oE2", kNormE2), fmt::arg("oH2", kNormH2),
                      fmt::arg("oEi", kNormEinf), fmt::arg("oHi", kNormHinf), fmt::arg("oJ2", kNormJ2));
+  src << curved_kernel_section(s, true);
   return src.str();
 }
 

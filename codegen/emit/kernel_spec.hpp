@@ -43,6 +43,9 @@ struct KernelSpec {
   // Total-field/scattered-field faces (solver/physics/tfsf.hpp): their elements get slots too; the
   // dgmax_tfsf kernel writes the incident field's flux correction, lifted, to xsrc.
   bool tfsf = false;
+  // Curved elements (solver/mesh/curved_geometry.hpp) form their own group with its own kernels
+  // (curved_kernels.hpp): the sizes of their volume and face rules; 0 without curved elements.
+  int curved_Nq = 0, curved_Nfq = 0;
   std::vector<double> M;                 // [Np][Np] reference mass matrix (energy and norms)
   std::vector<double> node_weights;      // [Np][4] node i: x = sum_v w[i][v] * vertex_v
   KernelPlan plan;

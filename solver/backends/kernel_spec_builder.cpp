@@ -1,5 +1,6 @@
 #include "solver/backends/kernel_spec_builder.hpp"
 
+#include "solver/backends/curved_kernel_data.hpp"
 #include "solver/physics/pml.hpp"
 #include "solver/physics/tfsf.hpp"
 
@@ -66,6 +67,7 @@ codegen::KernelSpec make_kernel_spec(const Problem& p, bool single) {
              (single ? "single" : "double") + " precision" +
              (p.pml ? ", PML on " + std::to_string(p.pml->whole_elements) + " elements" : "") +
              (p.tfsf ? ", TF/SF on " + std::to_string(p.tfsf->faces) + " faces" : "");
+  set_curved_sizes(p, s);
   return s;
 }
 

@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "codegen/emit/cpu_kernels.hpp"
+#include "codegen/emit/curved_kernels.hpp"
 #include "codegen/jit/host_jit.hpp"
 #include "solver/backends/cpu/cpu_tuner.hpp"
+#include "solver/backends/curved_kernel_data.hpp"
 #include "solver/backends/host_state_backend.hpp"
 #include "solver/backends/kernel_data.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
@@ -41,6 +43,8 @@ class CpuBackend final : public HostStateBackend<Real> {
   using Backend::kernel_seconds_;  // (the base is dependent on Real)
   CpuBackend(const Problem& p, const codegen::CpuPlan& plan)
       : p_(p), plan_(codegen::cpu_plan_fitting_state(plan, p.state_entries())) {
+    cd_ = make_curved_kernel_data<Real>(p_);
+    res_c_.assign(static_cast<size_t>(cd_.count) * 6 * p_.Np(), Real(0));
     load_kernels(plan_);
     d_ = make_kernel_data<Real>(p_);
     const size_t slots = d_.pml_elem.size();
@@ -97,6 +101,7 @@ class CpuBackend final : public HostStateBackend<Real> {
       pml_stage(qr.data(), Real(1), Real(0), Real(0));  // the layer's source only: psi stays
       compute_rhs(qr.data(), t, rr.data());
     }
+    curved_rhs(qr.data(), rr.data(), t);
     if (out.K != q.K || out.Np != q.Np || out.q.size() != n) {
       out = Fields();
       out.K = q.K, out.Np = q.Np;
@@ -108,6 +113,7 @@ class CpuBackend final : public HostStateBackend<Real> {
     DGMAX_ASSERT(q.q.size() == q_.size(), "state does not match the problem's K and Np");
     convert_parallel(q_.data(), q.q.data(), q_.size());
     fill_parallel(res_, Real(0));
+    std::fill(res_c_.begin(), res_c_.end(), Real(0));
   }
   void get_aux(std::vector<double>& aux) override {
     aux.assign(psi_.begin(), psi_.end());
@@ -130,11 +136,17 @@ class CpuBackend final : public HostStateBackend<Real> {
     DGMAX_ASSERT(res.K == p_.K() && res.Np == p_.Np() && res.q.size() == res_.size(),
                  "residual does not match the problem's K and Np");
     convert_parallel(res_.data(), res.q.data(), res_.size());
+    gather_curved_residual();
   }
   void init_state() override {
-    const long bad = initial_(p_.K(), d_.vert.data(), q_.data());
+    long bad = initial_(p_.K(), d_.vert.data(), q_.data());
+    if (curved_initial_) {  // the curved elements' nodes at their curved positions
+      const long curved_bad = curved_initial_(cd_.count, cd_.cinfo.data(), cd_.cx.data(), q_.data());
+      if (curved_bad >= 0 && (bad < 0 || curved_bad < bad)) bad = curved_bad;
+    }
     if (bad >= 0) throw_nonfinite_initial(p_, static_cast<size_t>(bad), static_cast<double>(q_[bad]));
     std::fill(res_.begin(), res_.end(), Real(0));
+    std::fill(res_c_.begin(), res_c_.end(), Real(0));
     std::fill(psi_.begin(), psi_.end(), Real(0));
     std::fill(psi_res_.begin(), psi_res_.end(), Real(0));
   }
@@ -142,6 +154,9 @@ class CpuBackend final : public HostStateBackend<Real> {
     HostTimer timer(kernel_seconds_);
     double out[codegen::kNumNorms];
     norms_(p_.K_owned(), q_.data(), d_.mat.data(), d_.vert.data(), t, out);  // norm_sample sums over ranks
+    if (curved_norms_)
+      curved_norms_(cd_.count, q_.data(), d_.mat.data(), cd_.cinfo.data(), cd_.cgeo.data(), cd_.cops.data(),
+                    cd_.cx.data(), t, out);
     return norm_sample(out);
   }
   void step(double t, double dt) override {
@@ -150,11 +165,13 @@ class CpuBackend final : public HostStateBackend<Real> {
       if (stage_) {
         const Real a = static_cast<Real>(lserk4::a[s]), b = static_cast<Real>(lserk4::b[s]), h = static_cast<Real>(dt);
         fused_stage(q_.data(), q_next_.data(), res_.data(), t + lserk4::c[s] * dt, a, b, h, a, b, h);
+        curved_stage(q_.data(), q_next_.data(), t + lserk4::c[s] * dt, a, b, h);
         std::swap(q_, q_next_);
         continue;
       }
       pml_stage(q_.data(), static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]), static_cast<Real>(dt));
       compute_rhs(q_.data(), t + lserk4::c[s] * dt, rhs_.data());
+      curved_rhs(q_.data(), rhs_.data(), t + lserk4::c[s] * dt);
       update_(static_cast<long>(p_.K_owned()) * 6 * p_.Np(), static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]),
               static_cast<Real>(dt), rhs_.data(), res_.data(), q_.data());
     }
@@ -180,6 +197,32 @@ class CpuBackend final : public HostStateBackend<Real> {
   using UpdateFn = void (*)(long, Real, Real, Real, const Real*, Real*, Real*);
   using InitialFn = long (*)(int, const double*, Real*);
   using NormsFn = void (*)(int, const Real*, const Real*, const double*, double, double*);
+  using CurvedStageFn = void (*)(int, int, const Real*, const Real*, const int*, const int*, const int*, const int*,
+                                 const Real*, const Real*, const double*, double, Real*, Real*, Real*, Real, Real, Real);
+  using CurvedInitialFn = long (*)(int, const int*, const double*, Real*);
+  using CurvedNormsFn = void (*)(int, const Real*, const Real*, const int*, const Real*, const Real*, const double*,
+                                 double, double*);
+
+  // The curved group after the straight-sided stage (codegen/emit/curved_kernels.hpp): its elements'
+  // residual register res_c_ one stage on, q_out and res_ overwritten for them.
+  void curved_stage(const Real* q, Real* q_out, double t, Real a, Real b, Real dt) {
+    if (!curved_stage_) return;
+    curved_stage_(0, cd_.count, q, d_.mat.data(), d_.etoe.data(), d_.bc.data(), d_.vmapP.data(), cd_.cinfo.data(),
+                  cd_.cgeo.data(), cd_.cops.data(), cd_.cx.data(), t, res_c_.data(), res_.data(), q_out, a, b, dt);
+  }
+  // The curved elements' right-hand side into rhs (after the straight-sided one wrote theirs).
+  void curved_rhs(const Real* q, Real* rhs, double t) {
+    if (!curved_stage_) return;
+    curved_stage_(0, cd_.count, q, d_.mat.data(), d_.etoe.data(), d_.bc.data(), d_.vmapP.data(), cd_.cinfo.data(),
+                  cd_.cgeo.data(), cd_.cops.data(), cd_.cx.data(), t, nullptr, rhs, nullptr, Real(0), Real(0), Real(1));
+  }
+  // res_c_ := the curved elements' rows of res_ (a restart's residual).
+  void gather_curved_residual() {
+    const size_t n = 6 * static_cast<size_t>(p_.Np());
+    for (int c = 0; c < cd_.count; ++c)
+      std::copy_n(res_.begin() + static_cast<size_t>(cd_.cinfo[static_cast<size_t>(c) * codegen::kCurvedInfo]) * n, n,
+                  res_c_.begin() + static_cast<size_t>(c) * n);
+  }
 
   // The library of `plan`'s kernels (compiled, or from the kernel cache) and their entry points;
   // the members change only once every symbol is found.
@@ -208,6 +251,15 @@ class CpuBackend final : public HostStateBackend<Real> {
     fn(initial, "dgmax_initial");
     fn(norms, "dgmax_norms");
     if (p_.tfsf) fn(tfsf, "dgmax_tfsf");
+    CurvedStageFn curved_stage = nullptr;
+    CurvedInitialFn curved_initial = nullptr;
+    CurvedNormsFn curved_norms = nullptr;
+    if (cd_.count > 0) {
+      fn(curved_stage, "dgmax_curved_stage");
+      fn(curved_initial, "dgmax_curved_initial");
+      fn(curved_norms, "dgmax_curved_norms");
+    }
+    curved_stage_ = curved_stage, curved_initial_ = curved_initial, curved_norms_ = curved_norms;
     lib_ = std::move(lib);
     stage_ = stage, volume_ = volume, surface_ = surface, lift_ = lift, update_ = update, pml_ = pml;
     initial_ = initial, norms_ = norms, tfsf_ = tfsf;
@@ -316,7 +368,12 @@ class CpuBackend final : public HostStateBackend<Real> {
   NormsFn norms_ = nullptr;
   PmlFn pml_ = nullptr;
   TfsfFn tfsf_ = nullptr;
+  CurvedStageFn curved_stage_ = nullptr;  // with curved elements only
+  CurvedInitialFn curved_initial_ = nullptr;
+  CurvedNormsFn curved_norms_ = nullptr;
   KernelData<Real> d_;
+  CurvedKernelData<Real> cd_;  // the curved group's slots, geometry and operators
+  std::vector<Real> res_c_;    // [Kc][6][Np] the curved elements' LSERK residual register
   HaloExchange halo_;  // with several ranks: the ghosts' face traces
   // q_, q_next_, res_, rhs_: [K][6][Np]; flux_: [K][4][Nfp][6]. A fused stage writes q_next_ from
   // q_ and swaps them; four passes use rhs_ and flux_ instead.

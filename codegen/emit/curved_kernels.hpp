@@ -1,0 +1,48 @@
+// The kernels of the curved element group (solver/mesh/curved_geometry.hpp has the quadrature form;
+// solver/backends/ref/ref_curved.cpp is the oracle they follow step by step). Appended to the cpu
+// and cuda sources of a problem with curved elements; affine elements keep their own kernels, and
+// the curved group runs after the straight-sided stage over the same state, overwriting its
+// elements' results (docs/design.md, "Curved elements").
+#pragma once
+
+#include <string>
+
+#include "codegen/emit/kernel_spec.hpp"
+
+namespace dgmax::codegen {
+
+// Layouts of the arrays the curved kernels read, shared with the host that fills them
+// (solver/backends/curved_kernel_data.hpp).
+struct CurvedLayout {
+  int Np = 0, Nfp = 0, Nq = 0, Nfq = 0;
+  // cgeo [Kc][geo_stride()]: cofactors C [9][Nq] (row 3a + e: component e of C_a = J ∇r_a),
+  // J [Nq], then per face point [4][Nfq]: unit normal (3) and w·sJ (1)
+  int geo_j() const { return 9 * Nq; }
+  int geo_faces() const { return 10 * Nq; }
+  int geo_stride() const { return 10 * Nq + 16 * Nfq; }
+  // cops: Gr, Gs, Gt, Vq [Nq][Np], Pq [Np][Nq], w [Nq], Minv [Np][Np], If [4 faces][6 rankings][Nfq][Nfp]
+  int op_gr() const { return 0; }
+  int op_gs() const { return Nq * Np; }
+  int op_gt() const { return 2 * Nq * Np; }
+  int op_vq() const { return 3 * Nq * Np; }
+  int op_pq() const { return 4 * Nq * Np; }
+  int op_w() const { return 5 * Nq * Np; }
+  int op_minv() const { return 5 * Nq * Np + Nq; }
+  int op_if() const { return op_minv() + Np * Np; }
+  int op_size() const { return op_if() + 24 * Nfq * Nfp; }
+};
+inline CurvedLayout curved_layout(const KernelSpec& s) { return {s.Np, s.Nfp, s.curved_Nq, s.curved_Nfq}; }
+
+// cinfo [Kc][kCurvedInfo]: the element, then each face's vertex ranking (0..5, face_ranking).
+inline constexpr int kCurvedInfo = 5;
+// Threads of a cuda block that computes one curved element.
+inline constexpr int kCurvedThreads = 128;
+
+// Shared-memory bytes of one cuda block of dgmax_curved_stage (the host refuses what does not fit).
+long curved_shared_bytes(const KernelSpec& s);
+
+// The section (empty without curved elements). cpu: extern "C" dgmax_curved_stage,
+// dgmax_curved_initial, dgmax_curved_norms; cuda: the same names as __global__ kernels.
+std::string curved_kernel_section(const KernelSpec& s, bool cuda);
+
+}  // namespace dgmax::codegen
