@@ -11,11 +11,13 @@
 #include <vector>
 
 #include "codegen/emit/cuda_kernels.hpp"
+#include "codegen/emit/curved_kernels.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
 #include "solver/backends/cuda/cuda_halo.hpp"
 #include "solver/backends/cuda/cuda_monitors.hpp"
 #include "solver/backends/device_memory.hpp"
+#include "solver/backends/curved_kernel_data.hpp"
 #include "solver/backends/kernel_data.hpp"
 #include "solver/backends/kernel_spec_builder.hpp"
 #include "solver/physics/pml.hpp"
@@ -45,6 +47,11 @@ class CudaBackend final : public CudaPlanBackend {
         codegen::cuda_plan_rejection(plan, p_.N, single, cuda_block_limits(), spec_.current.has_value());
     DGMAX_ASSERT(why.empty(), "cuda plan " + plan.name() + " cannot run: " + why);
     spec_.plan.cuda = plan;
+    if (spec_.curved_Nq > 0 && codegen::curved_shared_bytes(spec_) > 48 * 1024)
+      throw UserError("the curved elements of this problem need " + std::to_string(codegen::curved_shared_bytes(spec_) / 1024) +
+                          " KB of shared memory per block on the cuda backend (order " + std::to_string(p_.N) + ", " +
+                          std::to_string(spec_.curved_Nq) + " volume points); at most 48 KB",
+                      {}, "lower discretization.order or mesh.geometry_order, or run with backend: cpu");
     const codegen::NvrtcOptions opt =
         codegen::NvrtcOptions::for_kernels(codegen::cuda_plan_arch(plan, ctx_.info().arch()));
     const std::string name = "dgmax_cuda_N" + std::to_string(p_.N) + (single ? "_fp32_" : "_fp64_") + plan.name();
@@ -76,6 +83,12 @@ class CudaBackend final : public CudaPlanBackend {
     // whole-stage kernels advance the layer's auxiliary fields themselves (stage_extra)
     pml_ = spec_.pml && !codegen::cuda_pml_in_stage(spec_) ? module_->function("dgmax_pml") : nullptr;
     tfsf_ = spec_.tfsf ? module_->function("dgmax_tfsf") : nullptr;
+    curved_stage_ = curved_initial_ = curved_norms_ = nullptr;
+    if (spec_.curved_Nq > 0) {
+      curved_stage_ = module_->function("dgmax_curved_stage");
+      curved_initial_ = module_->function("dgmax_curved_initial");
+      curved_norms_ = module_->function("dgmax_curved_norms");
+    }
     if (std::getenv("DGMAX_CUDA_VERBOSE"))  // what the compiler made of each kernel
       for (const CudaKernelReport& r : kernel_reports())
         std::fprintf(stderr, "%s (plan %s): %d registers, %d B shared, %d B local per thread, %d of max %d threads, %d blocks per SM\n",
@@ -121,11 +134,13 @@ class CudaBackend final : public CudaPlanBackend {
       if (psi_elems_ > 0) kept_psi.copy_from(psi_res_, psi_elems_ * sizeof(Real));
       res_.zero();
       launch_stage(qd, q_next_, t, Real(0), Real(0), Real(1));
+      curved_rhs(qd, res_, t);
       res_.download(host);
       res_.copy_from(kept, n_ * sizeof(Real));
       if (psi_elems_ > 0) psi_res_.copy_from(kept_psi, psi_elems_ * sizeof(Real));
     } else {
       compute_rhs(qd, t);
+      curved_rhs(qd, rhs_, t);
       rhs_.download(host);
     }
     out = Fields(q.K, q.Np);
@@ -135,6 +150,7 @@ class CudaBackend final : public CudaPlanBackend {
     std::vector<Real> host(q.q.begin(), q.q.end());
     q_.upload(host);
     res_.zero();
+    res_c_.zero();
   }
   void get_state(Fields& q) override { download_fields(q_, q); }
   void get_aux(std::vector<double>& aux) override {
@@ -169,6 +185,7 @@ class CudaBackend final : public CudaPlanBackend {
       for (long i = 0; i < n; ++i) dst[i] = static_cast<Real>(src[i]);
       res_.upload(host_stage_);
     }
+    gather_curved_residual(res.q);
   }
   void init_state() override {
     const unsigned long long none = std::numeric_limits<unsigned long long>::max();
@@ -178,6 +195,13 @@ class CudaBackend final : public CudaPlanBackend {
     cuda::DevicePtr vert = vert_.ptr(), q = q_.ptr(), badp = bad.ptr();
     void* args[] = {&K, &vert, &q, &badp};
     cuda::launch(initial_, "dgmax_initial", norm_element_blocks(), norm_block(), 0, args);
+    if (curved_initial_) {  // the curved elements' nodes at their curved positions
+      int Kc = curved_count_;
+      cuda::DevicePtr cinfo = cinfo_.ptr(), cx = cx_.ptr();
+      void* cargs[] = {&Kc, &cinfo, &cx, &q, &badp};
+      const long threads = static_cast<long>(Kc) * p_.Np();
+      cuda::launch(curved_initial_, "dgmax_curved_initial", static_cast<unsigned>((threads + 127) / 128), 128, 0, cargs);
+    }
     unsigned long long first = none;
     bad.download(&first, sizeof(first));
     if (first != none) {
@@ -186,6 +210,7 @@ class CudaBackend final : public CudaPlanBackend {
       throw_nonfinite_initial(p_, static_cast<size_t>(first), static_cast<double>(v));
     }
     res_.zero();
+    res_c_.zero();
     psi_.zero();
     psi_res_.zero();
   }
@@ -197,6 +222,13 @@ class CudaBackend final : public CudaPlanBackend {
     cuda::DevicePtr q = q_.ptr(), mat = mat_.ptr(), vert = vert_.ptr(), part = partial_.ptr();
     void* args[] = {&K, &q, &mat, &vert, &t, &part};
     cuda::launch(norms_, "dgmax_norms", norm_blocks_, norm_block(), 0, args);
+    if (curved_norms_) {
+      int Kc = curved_count_;
+      cuda::DevicePtr cinfo = cinfo_.ptr(), cgeo = cgeo_.ptr(), cops = cops_.ptr(), cx = cx_.ptr(),
+                      cpart = curved_partial_.ptr();
+      void* cargs[] = {&Kc, &q, &mat, &cinfo, &cgeo, &cops, &cx, &t, &cpart};
+      cuda::launch(curved_norms_, "dgmax_curved_norms", static_cast<unsigned>(Kc), codegen::kCurvedThreads, 0, cargs);
+    }
     end_timed();
     std::vector<double> host(static_cast<size_t>(norm_blocks_) * codegen::kNumNorms);
     partial_.download(host);
@@ -207,6 +239,15 @@ class CudaBackend final : public CudaPlanBackend {
         const double v = host[static_cast<size_t>(b) * codegen::kNumNorms + n];
         r[n] = codegen::norm_is_max(n) ? max_nan(r[n], v) : r[n] + v;
       }
+    if (curved_norms_) {  // the curved blocks' partial results, added in block order too
+      std::vector<double> cpart(static_cast<size_t>(curved_count_) * codegen::kNumNorms);
+      curved_partial_.download(cpart);
+      for (int c = 0; c < curved_count_; ++c)
+        for (int n = 0; n < codegen::kNumNorms; ++n) {
+          const double v = cpart[static_cast<size_t>(c) * codegen::kNumNorms + n];
+          r[n] = codegen::norm_is_max(n) ? max_nan(r[n], v) : r[n] + v;
+        }
+    }
     return norm_sample(r);
   }
   double kernel_seconds() override {
@@ -271,6 +312,7 @@ class CudaBackend final : public CudaPlanBackend {
         continue;
       }
       compute_rhs(q_, t + lserk4::c[s] * dt);
+      curved_rhs(q_, rhs_, t + lserk4::c[s] * dt);
       update(static_cast<Real>(lserk4::a[s]), static_cast<Real>(lserk4::b[s]), static_cast<Real>(dt));
     }
   }
@@ -347,6 +389,19 @@ class CudaBackend final : public CudaPlanBackend {
     psi_res_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, psi_elems_) * sizeof(Real), "layer auxiliary residual");
     xsrc_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, static_cast<size_t>(d.slots()) * 6 * p_.Np()) * sizeof(Real),
                                "layer and TF/SF source");
+    const CurvedKernelData<Real> cd = make_curved_kernel_data<Real>(p_);
+    curved_count_ = cd.count;
+    curved_cinfo_ = cd.cinfo;
+    upload(cinfo_, cd.cinfo, "curved element slots");
+    upload(cgeo_, cd.cgeo, "curved geometric factors");
+    upload(cops_, cd.cops, "curved operators");
+    upload(cx_, cd.cx, "curved node positions");
+    res_c_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, static_cast<size_t>(cd.count) * 6 * p_.Np()) * sizeof(Real),
+                                "curved LSERK residual");
+    res_c_.zero();
+    curved_partial_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, static_cast<size_t>(cd.count) * codegen::kNumNorms) *
+                                                   sizeof(double),
+                                         "curved norm partial sums");
     tfsf_count_ = static_cast<int>(d.tfsf_elem.size());
     tfsf_first_ = static_cast<int>(d.pml_elem.size());
     psi_.zero();
@@ -388,6 +443,7 @@ class CudaBackend final : public CudaPlanBackend {
   void overlapped_stage(int split, double t, Real a, Real b, Real dt) {
     halo_->exchange(q_.ptr(), [&] { launch_stage(q_, q_next_, t, a, b, dt, 0, split); });
     launch_stage(q_, q_next_, t, a, b, dt, split, p_.K_owned());
+    curved_stage(q_, q_next_, t, a, b, dt);
     std::swap(q_, q_next_);
   }
 
@@ -413,7 +469,39 @@ class CudaBackend final : public CudaPlanBackend {
   // q_ → q_next_ (then swapped): neighbours read the old state while blocks write the new one.
   void fused_stage(double t, Real a, Real b, Real dt) {
     launch_stage(q_, q_next_, t, a, b, dt);
+    curved_stage(q_, q_next_, t, a, b, dt);
     std::swap(q_, q_next_);
+  }
+
+  // The curved group after the straight-sided stage (codegen/emit/curved_kernels.hpp): one block
+  // per curved element; its residual register res_c_ one stage on, q_out and res_ overwritten for
+  // its elements. q_out = null: the right-hand side alone, into `out`.
+  void launch_curved(const cuda::DeviceBuffer& q, cuda::DevicePtr q_out, cuda::DevicePtr out, double t, Real a, Real b,
+                     Real dt) {
+    if (!curved_stage_ || curved_count_ == 0) return;
+    int c0 = 0, c1 = curved_count_;
+    cuda::DevicePtr qp = q.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(), vmapP = vmapP_.ptr(),
+                    cinfo = cinfo_.ptr(), cgeo = cgeo_.ptr(), cops = cops_.ptr(), cx = cx_.ptr(), res_c = res_c_.ptr();
+    void* args[] = {&c0, &c1, &qp, &mat, &etoe, &bc, &vmapP, &cinfo, &cgeo, &cops, &cx, &t, &res_c, &out, &q_out, &a, &b, &dt};
+    cuda::launch(curved_stage_, "dgmax_curved_stage", static_cast<unsigned>(curved_count_), codegen::kCurvedThreads, 0,
+                 args);
+  }
+  void curved_stage(const cuda::DeviceBuffer& q, const cuda::DeviceBuffer& q_out, double t, Real a, Real b, Real dt) {
+    launch_curved(q, q_out.ptr(), res_.ptr(), t, a, b, dt);
+  }
+  void curved_rhs(const cuda::DeviceBuffer& q, const cuda::DeviceBuffer& out, double t) {
+    launch_curved(q, 0, out.ptr(), t, Real(0), Real(0), Real(1));
+  }
+  // res_c_ := the curved elements' rows of a residual set from the host (a restart).
+  void gather_curved_residual(const std::vector<double>& res) {
+    if (curved_count_ == 0) return;
+    const size_t n = 6 * static_cast<size_t>(p_.Np());
+    std::vector<Real> rows(static_cast<size_t>(curved_count_) * n);
+    for (int c = 0; c < curved_count_; ++c) {
+      const size_t k = static_cast<size_t>(curved_cinfo_[static_cast<size_t>(c) * codegen::kCurvedInfo]);
+      for (size_t m = 0; m < n; ++m) rows[c * n + m] = static_cast<Real>(res[k * n + m]);
+    }
+    res_c_.upload(rows);
   }
   // The stage kernel over owned elements [k0, k1) (all of them by default).
   void launch_stage(const cuda::DeviceBuffer& q, const cuda::DeviceBuffer& q_out, double t, Real a, Real b, Real dt,
@@ -475,6 +563,12 @@ class CudaBackend final : public CudaPlanBackend {
   unsigned resident_stage_blocks_ = 0;  // E plans: blocks of dgmax_stage resident on the GPU at once
   cuda::Function stage_ = nullptr, initial_ = nullptr, norms_ = nullptr, pml_ = nullptr, tfsf_ = nullptr;
   int tfsf_count_ = 0, tfsf_first_ = 0;
+  // the curved group (with curved elements only): cinfo_ [Kc][5], cgeo_ [Kc][stride], cops_,
+  // cx_ [Kc][Np][3], res_c_ [Kc][6][Np] their residual register, curved_partial_ [Kc][6]
+  cuda::Function curved_stage_ = nullptr, curved_initial_ = nullptr, curved_norms_ = nullptr;
+  int curved_count_ = 0;
+  std::vector<int> curved_cinfo_;
+  cuda::DeviceBuffer cinfo_, cgeo_, cops_, cx_, res_c_, curved_partial_;
   unsigned norm_blocks_ = 1;
   size_t n_ = 0;
   cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, vert_, q_, q_next_, res_, rhs_, flux_, partial_;
