@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace dgmax::codegen {
@@ -342,25 +343,29 @@ extern "C" void dgmax_curved_norms(int Kc, const real_t* __restrict q, const rea
 )";
 
 const char* kCudaEntries = R"(
-// One LSERK stage of curved slot c0 + blockIdx.x (as the cpu's dgmax_curved_stage).
-extern "C" __global__ void __launch_bounds__(CURVED_THREADS)
+// One LSERK stage of curved slots [c0, c1) (as the cpu's dgmax_curved_stage): block b's team y
+// (CURVED_TEAM threads) computes slot c0 + b * CURVED_EPB + y. A team past c1 computes the last
+// slot again (every team takes part in the block's barriers) and stores nothing.
+extern "C" __global__ void __launch_bounds__(CURVED_TEAM * CURVED_EPB)
 dgmax_curved_stage(int c0, int c1, const real_t* __restrict__ q, const real_t* __restrict__ mat,
                    const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
                    const int* __restrict__ cinfo, const real_t* __restrict__ cgeo, const real_t* __restrict__ cops,
                    const double* __restrict__ cx, double t, real_t* __restrict__ res_c, real_t* __restrict__ res,
                    real_t* __restrict__ q_out, real_t a, real_t b, real_t dt) {
-  __shared__ real_t u[6 * NP], v[NQ * 6], g[4 * NFQ * 6], bb[NP * 6], r[6 * NP];
-  const int c = c0 + blockIdx.x;
-  if (c >= c1) return;
-  curved_rhs(c, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u, v, g, bb, r);
+  __shared__ real_t u[CURVED_EPB][6 * NP], v[CURVED_EPB][NQ * 6], g[CURVED_EPB][4 * NFQ * 6], bb[CURVED_EPB][NP * 6],
+      r[CURVED_EPB][6 * NP];
+  const int y = threadIdx.y, wanted = c0 + blockIdx.x * CURVED_EPB + y;
+  const int c = wanted < c1 ? wanted : c1 - 1;
+  curved_rhs(c, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u[y], v[y], g[y], bb[y], r[y]);
+  if (wanted >= c1) return;
   const long o = (long)cinfo[c * CINFO] * 6 * NP;
   if (!q_out) {
-    TEAM_FOR(m, 6 * NP) res[o + m] = r[m];
+    TEAM_FOR(m, 6 * NP) res[o + m] = r[y][m];
     return;
   }
   real_t* rc = res_c + (long)c * 6 * NP;
   TEAM_FOR(m, 6 * NP) {
-    const real_t x = a * rc[m] + dt * r[m];
+    const real_t x = a * rc[m] + dt * r[y][m];
     rc[m] = x;
     res[o + m] = x;
     q_out[o + m] = q[o + m] + b * x;
@@ -407,6 +412,16 @@ long curved_shared_bytes(const KernelSpec& s) {
   return w * (18L * s.Np + 6L * s.curved_Nq + 24L * s.curved_Nfq);
 }
 
+CurvedBlock curved_block(const KernelSpec& s) {
+  CurvedBlock b;
+  // a warp multiple near the volume points (the widest phase), at most 128
+  b.threads = std::min(128, 32 * ((std::max(s.curved_Nq, 32) + 31) / 32));
+  const long per = curved_shared_bytes(s);
+  b.elements = static_cast<int>(std::max(1L, std::min<long>(256 / b.threads, 48L * 1024 / per)));
+  b.shared_bytes = per * b.elements;
+  return b;
+}
+
 std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
   if (s.curved_Nq == 0) return "";
   const CurvedLayout L = curved_layout(s);
@@ -421,7 +436,8 @@ std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
                      kMatEps, kMatMu, kMatZ, kMatY, kMatInvEps, kMatInvMu, kMatSigmaOverEps)
       << fmt::format("enum {{ NORM_ENERGY = {}, NORM_E2 = {}, NORM_H2 = {}, NORM_EINF = {}, NORM_HINF = {}, NORM_J2 = {} }};\n",
                      kNormEnergy, kNormE2, kNormH2, kNormEinf, kNormHinf, kNormJ2)
-      << fmt::format("enum {{ CURVED_THREADS = {} }};\n", kCurvedThreads);
+      << fmt::format("enum {{ CURVED_THREADS = {}, CURVED_TEAM = {}, CURVED_EPB = {} }};\n", kCurvedThreads,
+                     curved_block(s).threads, curved_block(s).elements);
   if (cuda)
     src << "#define TEAM_FOR(i, n) for (int i = threadIdx.x; i < (n); i += blockDim.x)\n#define TEAM_SYNC() __syncthreads()\n";
   else

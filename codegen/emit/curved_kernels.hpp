@@ -35,10 +35,19 @@ inline CurvedLayout curved_layout(const KernelSpec& s) { return {s.Np, s.Nfp, s.
 
 // cinfo [Kc][kCurvedInfo]: the element, then each face's vertex ranking (0..5, face_ranking).
 inline constexpr int kCurvedInfo = 5;
-// Threads of a cuda block that computes one curved element.
+// Threads of the cuda block of dgmax_curved_norms (one element per block).
 inline constexpr int kCurvedThreads = 128;
 
-// Shared-memory bytes of one cuda block of dgmax_curved_stage (the host refuses what does not fit).
+// dgmax_curved_stage's cuda blocks: `elements` teams of `threads` threads, one curved element per
+// team (threadIdx.y), so the teams of a block read each operator row close together in time (L1
+// hits). Shared memory: shared_bytes per block (the host refuses more than 48 KB).
+struct CurvedBlock {
+  int threads = 0, elements = 0;
+  long shared_bytes = 0;
+};
+CurvedBlock curved_block(const KernelSpec& s);
+
+// Shared-memory bytes one curved element's team needs.
 long curved_shared_bytes(const KernelSpec& s);
 
 // The section (empty without curved elements). cpu: extern "C" dgmax_curved_stage,

@@ -47,7 +47,7 @@ class CudaBackend final : public CudaPlanBackend {
         codegen::cuda_plan_rejection(plan, p_.N, single, cuda_block_limits(), spec_.current.has_value());
     DGMAX_ASSERT(why.empty(), "cuda plan " + plan.name() + " cannot run: " + why);
     spec_.plan.cuda = plan;
-    if (spec_.curved_Nq > 0 && codegen::curved_shared_bytes(spec_) > 48 * 1024)
+    if (spec_.curved_Nq > 0 && codegen::curved_block(spec_).shared_bytes > 48 * 1024)
       throw UserError("the curved elements of this problem need " + std::to_string(codegen::curved_shared_bytes(spec_) / 1024) +
                           " KB of shared memory per block on the cuda backend (order " + std::to_string(p_.N) + ", " +
                           std::to_string(spec_.curved_Nq) + " volume points); at most 48 KB",
@@ -483,8 +483,10 @@ class CudaBackend final : public CudaPlanBackend {
     cuda::DevicePtr qp = q.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(), vmapP = vmapP_.ptr(),
                     cinfo = cinfo_.ptr(), cgeo = cgeo_.ptr(), cops = cops_.ptr(), cx = cx_.ptr(), res_c = res_c_.ptr();
     void* args[] = {&c0, &c1, &qp, &mat, &etoe, &bc, &vmapP, &cinfo, &cgeo, &cops, &cx, &t, &res_c, &out, &q_out, &a, &b, &dt};
-    cuda::launch(curved_stage_, "dgmax_curved_stage", static_cast<unsigned>(curved_count_), codegen::kCurvedThreads, 0,
-                 args);
+    const codegen::CurvedBlock shape = codegen::curved_block(spec_);
+    const unsigned blocks = static_cast<unsigned>((curved_count_ + shape.elements - 1) / shape.elements);
+    cuda::launch(curved_stage_, "dgmax_curved_stage", blocks,
+                 cuda::Dim3(static_cast<unsigned>(shape.threads), static_cast<unsigned>(shape.elements)), 0, args);
   }
   void curved_stage(const cuda::DeviceBuffer& q, const cuda::DeviceBuffer& q_out, double t, Real a, Real b, Real dt) {
     launch_curved(q, q_out.ptr(), res_.ptr(), t, a, b, dt);

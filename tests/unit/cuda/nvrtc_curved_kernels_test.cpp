@@ -27,7 +27,7 @@ TEST(NvrtcCurvedKernels, CompileWithEveryFieldInBothPrecisions) {
       for (const char* k : {"dgmax_curved_stage(", "dgmax_curved_initial(", "dgmax_curved_norms("})
         EXPECT_NE(src.find(k), std::string::npos) << k;
       EXPECT_NE(src.find("field_incident(p, w6)"), std::string::npos);
-      EXPECT_LE(codegen::curved_shared_bytes(spec), 48 * 1024) << "N = " << N;
+      EXPECT_LE(codegen::curved_block(spec).shared_bytes, 48 * 1024) << "N = " << N;
       codegen::NvrtcOptions opt;
       opt.arch = codegen::cuda_plan_arch(spec.plan.cuda, "sm_90");  // sm_90a for warpgroup MMAs
       const std::vector<char> cubin =
