@@ -124,41 +124,59 @@ CurvedMeasures curved_measures(const Mesh& mesh) {
   return out;
 }
 
+JacobianSamples jacobian_samples(int q) {
+  JacobianSamples out;
+  lattice_reference_points(2 * q + 2, out.r, out.s, out.t);
+  lattice_gradient(q, out.r, out.s, out.t, out.Lr, out.Ls, out.Lt);
+  return out;
+}
+
+ElementJacobian element_jacobian(const Mesh& mesh, int k, const JacobianSamples& samples, double sign) {
+  const Eigen::Matrix<double, Eigen::Dynamic, 3> X = lattice_positions(mesh, k);  // [Nq][3]
+  const Eigen::MatrixXd Xr = samples.Lr * X, Xs = samples.Ls * X, Xt = samples.Lt * X;  // [npts][3]
+  ElementJacobian out;
+  double hi = 0;
+  for (int i = 0; i < samples.r.size(); ++i) {
+    const Eigen::Vector3d a = Xr.row(i), b = Xs.row(i), c = Xt.row(i);
+    const double det = sign * a.dot(b.cross(c));
+    if (std::isnan(det)) {  // a broken lattice: tangled, whatever the other samples say
+      out.min_det = det;
+      out.min_sample = i;
+      break;
+    }
+    if (i == 0 || det < out.min_det) {
+      out.min_det = det;
+      out.min_sample = i;
+    }
+    hi = i == 0 ? det : std::max(hi, det);
+  }
+  out.scaled = out.min_det / hi;
+  return out;
+}
+
 CurvedJacobianStats check_curved_jacobians(const Mesh& mesh) {
   CurvedJacobianStats stats;
   if (mesh.curved_index.empty()) return stats;
-  const int q = mesh.geometry_order;
-  Eigen::VectorXd r, s, t;
-  lattice_reference_points(2 * q + 2, r, s, t);
-  Eigen::MatrixXd Lr, Ls, Lt;  // [npts][Nq]
-  lattice_gradient(q, r, s, t, Lr, Ls, Lt);
+  const JacobianSamples samples = jacobian_samples(mesh.geometry_order);
   for (int k = 0; k < mesh.num_elements(); ++k) {
     if (!mesh.is_curved(k)) continue;
-    const Eigen::Matrix<double, Eigen::Dynamic, 3> X = lattice_positions(mesh, k);  // [Nq][3]
-    const Eigen::MatrixXd Xr = Lr * X, Xs = Ls * X, Xt = Lt * X;  // [npts][3]
-    double lo = 0, hi = 0;
-    for (int i = 0; i < r.size(); ++i) {
-      const Eigen::Vector3d a = Xr.row(i), b = Xs.row(i), c = Xt.row(i);
-      const double det = a.dot(b.cross(c));
-      if (!(det > 0)) {
-        const Vec3 x = map_element(mesh, k, r(i), s(i), t(i));
-        throw UserError("mesh '" + mesh.source + "': curved element " + std::to_string(k) +
-                            " is tangled or inverted: its Jacobian is " + fmt_g(det) + " at (" + fmt_g(x[0]) +
-                            ", " + fmt_g(x[1]) + ", " + fmt_g(x[2]) + ")",
-                        {mesh.source},
-                        "re-mesh with Gmsh's high-order optimisation (`Mesh.HighOrderOptimize = 2;` in the "
-                        ".geo, or `gmsh -3 -order q -optimize_ho`), or a lower geometry order");
-      }
-      lo = i == 0 ? det : std::min(lo, det);
-      hi = i == 0 ? det : std::max(hi, det);
+    const ElementJacobian jac = element_jacobian(mesh, k, samples);
+    if (!(jac.min_det > 0)) {
+      const int i = jac.min_sample;
+      const Vec3 x = map_element(mesh, k, samples.r(i), samples.s(i), samples.t(i));
+      throw UserError("mesh '" + mesh.source + "': curved element " + std::to_string(k) +
+                          " is tangled or inverted: its Jacobian is " + fmt_g(jac.min_det) + " at (" + fmt_g(x[0]) +
+                          ", " + fmt_g(x[1]) + ", " + fmt_g(x[2]) + ")",
+                      {mesh.source},
+                      "re-mesh with Gmsh's high-order optimisation (`Mesh.HighOrderOptimize = 2;` in the "
+                      ".geo, or `gmsh -3 -order q -optimize_ho`), or a lower geometry order");
     }
-    const double scaled = lo / hi;
     ++stats.curved;
-    if (stats.curved == 1 || scaled < stats.min_scaled) {
-      stats.min_scaled = scaled;
+    if (stats.curved == 1 || jac.scaled < stats.min_scaled) {
+      stats.min_scaled = jac.scaled;
       stats.min_element = k;
     }
-    stats.max_scaled = stats.curved == 1 ? scaled : std::max(stats.max_scaled, scaled);
+    stats.max_scaled = stats.curved == 1 ? jac.scaled : std::max(stats.max_scaled, jac.scaled);
   }
   return stats;
 }

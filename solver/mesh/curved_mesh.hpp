@@ -43,6 +43,23 @@ struct CurvedJacobianStats {
   double min_scaled = 1, max_scaled = 1;
   int min_element = -1;  // the element with the smallest one
 };
+// The points where the Jacobian is sampled (the lattice of order 2q + 2) and the derivatives of the
+// order-q lattice map there: Lr, Ls, Lt: [npts][lattice_size(q)].
+struct JacobianSamples {
+  Eigen::VectorXd r, s, t;
+  Eigen::MatrixXd Lr, Ls, Lt;
+};
+JacobianSamples jacobian_samples(int q);
+
+// Curved element k's Jacobian determinant at the samples, each times `sign` (the orientation of
+// its vertices, +1 once setup has oriented them): the smallest one, where it is (a sample index),
+// and min / max, the scaled Jacobian (not positive: tangled or inverted).
+struct ElementJacobian {
+  double min_det = 0, scaled = 0;
+  int min_sample = 0;
+};
+ElementJacobian element_jacobian(const Mesh& mesh, int k, const JacobianSamples& samples, double sign = 1);
+
 // Throws UserError naming the element and the position where the Jacobian is not positive (a
 // tangled or inverted curved element), with a hint to re-mesh with high-order optimisation.
 CurvedJacobianStats check_curved_jacobians(const Mesh& mesh);

@@ -46,6 +46,8 @@
 #include "solver/mesh/msh_check.hpp"
 #include "solver/mesh/msh_element_types.hpp"
 #include "solver/mesh/msh_high_order.hpp"
+#include "solver/mesh/msh_node_order.hpp"
+#include "solver/mesh/straighten_far_nodes.hpp"
 #include "solver/util/error.hpp"
 #include "solver/util/strings.hpp"
 
@@ -221,9 +223,33 @@ class TagIndex {
   std::unordered_map<std::size_t, long> sparse_;
 };
 
+// The tags of the nodes on curves other than straight lines and on surfaces other than planes
+// (spheres, cylinders, splines, discrete surfaces...), increasing.
+std::vector<std::size_t> nodes_on_curved_entities() {
+  std::vector<std::size_t> out;
+  for (int dim = 1; dim <= 2; ++dim) {
+    gmsh::vectorpair entities;
+    gmsh::model::getEntities(entities, dim);
+    for (const auto& [d, tag] : entities) {
+      std::string type;
+      gmsh::model::getType(d, tag, type);
+      if (type == (d == 1 ? "Line" : "Plane")) continue;
+      std::vector<std::size_t> tags;
+      std::vector<double> coords, parametric;
+      gmsh::model::mesh::getNodes(tags, coords, parametric, d, tag, /*includeBoundary=*/false,
+                                  /*returnParametricCoord=*/false);
+      out.insert(out.end(), tags.begin(), tags.end());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 // Builds the dgmax Mesh from the current Gmsh model (throws UserError for meshes dgmax cannot
-// use). `what` is "mesh 'x.msh'" or "the mesh of 'x.geo'" for messages.
-Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_here) {
+// use). `what` is "mesh 'x.msh'" or "the mesh of 'x.geo'" for messages. straighten: the
+// high-order nodes away from curved surfaces go back to straight-sided positions
+// (straighten_far_nodes), for meshes whose high-order passes ran here.
+Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_here, bool straighten) {
   Mesh mesh;
   mesh.source = path;
 
@@ -364,6 +390,23 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
                       {path}, "the file is damaged or cut short: write it again with Gmsh");
     return Vec3{node_coords[3 * p], node_coords[3 * p + 1], node_coords[3 * p + 2]};
   });
+  if (straighten && order > 1) {
+    // Gmsh's elastic pass moved every node of the volumes at a curved surface a little: bench/NOTES.md,
+    // "2026-12-06 — Affine elements away from the curved surface".
+    const std::vector<int> lattice_node = gmsh_tet_lattice_nodes(order);
+    const std::size_t Nq = lattice_node.size(), K = mesh.elements.size();
+    const std::vector<std::size_t> on_curved = nodes_on_curved_entities();
+    std::vector<std::size_t> lattice_tag(K * Nq);  // [K][Nq]
+    std::vector<char> seed(K, 0);                  // [K]
+    for (std::size_t e = 0; e < K; ++e)
+      for (std::size_t m = 0; m < Nq; ++m) {
+        const std::size_t tag = tet_all_nodes[e * tet_nodes_per + static_cast<std::size_t>(lattice_node[m])];
+        lattice_tag[e * Nq + m] = tag;
+        // a high-order node on the surface (an element touching it at a vertex is straight-sided there)
+        if (lattice_node[m] >= 4 && std::binary_search(on_curved.begin(), on_curved.end(), tag)) seed[e] = 1;
+      }
+    straighten_far_nodes(mesh, lattice_tag, seed);
+  }
 
   // ---- physical surfaces -> tagged faces -----------------------------------------------------
   std::set<std::array<int, 4>> seen;  // sorted vertex ids + tag
@@ -585,7 +628,7 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
     }
     gmsh::option::setNumber("General.AbortOnError", 2);  // API misuse below: throw
     doing = "read the mesh of";
-    Mesh mesh = extract_mesh(path, what, !is_msh);
+    Mesh mesh = extract_mesh(path, what, !is_msh, !is_msh && geometry_order > 1);
     if (std::vector<std::string> errors = gmsh_lib.logged_errors(); !errors.empty())
       throw gmsh_failure(path, doing, is_msh, "", errors);
     return mesh;
