@@ -3,11 +3,11 @@
 // for the polynomial geometry (curved_geometry.hpp).
 //
 // triangle_rule / tetrahedron_rule give Witherden & Vincent's fully symmetric rules (positive
-// weights, points inside; symmetric_rules_data.hpp) up to degree 20, 3-6x fewer points than the
-// conical products (bench/NOTES.md, "2026-12-06 — Symmetric quadrature for curved elements"), and
-// the conical product where no tabulated rule has fewer points. Faces shared by two elements still
-// lay the rule out from a canonical vertex order (see CurvedFactors): the conical product is not
-// symmetric.
+// weights, points inside; symmetric_rules_data.hpp) up to degree 20: 2-3x fewer points than the
+// conical products on the tetrahedron, 1.3-1.5x on the triangle (bench/NOTES.md, "2026-12-06 —
+// Symmetric quadrature for curved elements"); beyond, or where no tabulated rule has fewer points,
+// the conical product. Faces shared by two elements still lay the rule out from a canonical vertex
+// order (see CurvedFactors): the conical product is not symmetric.
 #pragma once
 
 #include <Eigen/Dense>
