@@ -1,12 +1,13 @@
 // Witherden & Vincent's fully symmetric, positive, interior quadrature rules on the reference
 // triangle (-1,-1), (1,-1), (-1,1) and tetrahedron (-1,-1,-1), (1,-1,-1), (-1,1,-1), (-1,-1,1):
-// F. D. Witherden, P. E. Vincent, "On the identification of symmetric quadrature rules for finite
-// element methods", Comput. Math. Appl. 69 (2015) 1232-1241, and Witherden's extension to degree
-// 20 on the tetrahedron. The numbers are those published with PyFR (github.com/PyFR/PyFR, commit
-// 2dc378a4fe2c, pyfr/quadrules/{tri,tet}/witherden-vincent-n*-d*-sp.txt, witherden-n*-d*-sp.txt),
-// rounded to the nearest double; for each degree the rule with the fewest points. Generated once;
+// F.D. Witherden, P.E. Vincent, "On the identification of symmetric quadrature rules for finite
+// element methods", Comput. Math. Appl. 69 (2015) 1232-1241 (triangle degrees 1-20, tetrahedron
+// 1-10), and Witherden's tetrahedron rules of degrees 10-20. The numbers are those published with
+// PyFR (github.com/PyFR/PyFR, commit 2dc378a4fe2c,
+// pyfr/quadrules/{tri,tet}/witherden-vincent-n*-d*-sp.txt and witherden-n*-d*-sp.txt), rounded to
+// the nearest double; for each degree the rule with the fewest points. Generated once;
 // tests/unit/element/simplex_quadrature_test.cpp checks every rule (exact to its degree, positive
-// weights summing to the area/volume, points strictly inside).
+// weights summing to the area/volume, points strictly inside, symmetric).
 // Left out (the next rule up serves their degree): tet/witherden-n172-d14-sp.txt (a weight <= 0);
 // tet/witherden-n96-d11-sp.txt (a point on the boundary once rounded to double);
 // tri/witherden-vincent-n55-d16-sp.txt (a point on the boundary once rounded to double).
