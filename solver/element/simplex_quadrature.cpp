@@ -1,6 +1,7 @@
 #include "solver/element/simplex_quadrature.hpp"
 
 #include "solver/element/jacobi.hpp"
+#include "solver/element/symmetric_rules_data.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
@@ -11,9 +12,35 @@ int points_for(int degree) {
   DGMAX_ASSERT(degree >= 0 && degree <= 60, "simplex quadrature: degree out of range");
   return degree / 2 + 1;
 }
+
+// The tabulated rule of fewest points among those exact for `degree`; nullptr if none.
+const SymmetricRuleData* fewest_points(std::span<const SymmetricRuleData> rules, int degree) {
+  const SymmetricRuleData* best = nullptr;
+  for (const SymmetricRuleData& rule : rules)
+    if (rule.degree >= degree && (!best || rule.points < best->points)) best = &rule;
+  return best;
+}
+
+// dim = 2: data [n][3] (r, s, w); dim = 3: [n][4] (r, s, t, w)
+SimplexRule from_table(const SymmetricRuleData& table, int dim) {
+  const int n = table.points, stride = dim + 1;
+  SimplexRule rule;
+  rule.r.resize(n);
+  rule.s.resize(n);
+  rule.t = Eigen::VectorXd::Zero(n);
+  rule.w.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const double* row = table.data + static_cast<size_t>(i) * stride;
+    rule.r(i) = row[0];
+    rule.s(i) = row[1];
+    if (dim == 3) rule.t(i) = row[2];
+    rule.w(i) = row[dim];
+  }
+  return rule;
+}
 }  // namespace
 
-SimplexRule triangle_rule(int degree) {
+SimplexRule conical_triangle_rule(int degree) {
   const int n = points_for(degree);
   // r = (1+a)(1-b)/2 - 1, s = b: dr ds = (1-b)/2 da db, the (1-b) in the Gauss–Jacobi weight
   const GaussRule a = jacobi_gq(0, 0, n - 1), b = jacobi_gq(1, 0, n - 1);
@@ -32,7 +59,7 @@ SimplexRule triangle_rule(int degree) {
   return rule;
 }
 
-SimplexRule tetrahedron_rule(int degree) {
+SimplexRule conical_tetrahedron_rule(int degree) {
   const int n = points_for(degree);
   // r = (1+a)(1-b)(1-c)/4 - 1, s = (1+b)(1-c)/2 - 1, t = c:
   // dr ds dt = (1-b)/2 ((1-c)/2)^2 da db dc, the powers of (1-b), (1-c) in the weights
@@ -53,6 +80,18 @@ SimplexRule tetrahedron_rule(int degree) {
         rule.w(m) = a.w(i) * b.w(j) * c.w(l) / 8;
       }
   return rule;
+}
+
+SimplexRule triangle_rule(int degree) {
+  const int n = points_for(degree);
+  const SymmetricRuleData* table = fewest_points(symmetric_triangle_rules(), degree);
+  return table && table->points < n * n ? from_table(*table, 2) : conical_triangle_rule(degree);
+}
+
+SimplexRule tetrahedron_rule(int degree) {
+  const int n = points_for(degree);
+  const SymmetricRuleData* table = fewest_points(symmetric_tetrahedron_rules(), degree);
+  return table && table->points < n * n * n ? from_table(*table, 3) : conical_tetrahedron_rule(degree);
 }
 
 }  // namespace dgmax
