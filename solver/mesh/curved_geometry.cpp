@@ -1,5 +1,6 @@
 #include "solver/mesh/curved_geometry.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "solver/element/basis.hpp"
@@ -29,11 +30,17 @@ std::array<double, 3> face_weights(const SimplexRule& rule, int i, int p) {
   return {lambda[rank[0]], lambda[rank[1]], lambda[rank[2]]};
 }
 
+// The volume rule's degree: the skew identity's 2N + 2q − 3 (C_a · ∂_a(H × E), with C_a of degree
+// 2q − 2), and at least 2N, so the mass matrix is exact and P_N projects (the form is then the
+// straight-sided one on affine maps). ∫ J u v (degree 2N + 3q − 3) is not needed exactly: the
+// weight-adjusted inverse is stable with any positive rule (bench/NOTES.md, "2026-12-06 — The
+// curved volume rule of the skew identity's degree").
+int volume_degree(int N, int q) { return std::max(2 * N, 2 * N + 2 * q - 3); }
+
 CurvedQuadrature make_quadrature(const RefElement& ref, int q) {
   CurvedQuadrature cq;
   const int N = ref.N;
-  // volume: exact for ∫ J u v (degree 2N + 3(q−1)), which covers the skew identity's 2N + 2q − 3
-  const SimplexRule vol = tetrahedron_rule(2 * N + 3 * q - 3);
+  const SimplexRule vol = tetrahedron_rule(volume_degree(N, q));
   cq.Nq = static_cast<int>(vol.w.size());
   cq.w = vol.w;
   cq.Vq = vandermonde_3d(N, vol.r, vol.s, vol.t) * ref.invV;
@@ -89,7 +96,7 @@ void curved_quadrature_factors(const Mesh& mesh, const RefElement& ref, CurvedFa
   cf.ranking.assign(static_cast<size_t>(Kc) * 4, 0);
   cf.nsJq.assign(static_cast<size_t>(Kc) * 4 * Nfq * 3, 0.0);
   // the map's derivatives at the volume points, and at each face's points for every ranking
-  const SimplexRule vol = tetrahedron_rule(2 * ref.N + 3 * q - 3);
+  const SimplexRule vol = tetrahedron_rule(volume_degree(ref.N, q));
   Eigen::MatrixXd Lr, Ls, Lt;
   lattice_gradient(q, vol.r, vol.s, vol.t, Lr, Ls, Lt);
   Eigen::MatrixXd Fr[4][6], Fs[4][6], Ft[4][6];
