@@ -41,23 +41,20 @@
 namespace dgmax {
 
 namespace {
-// Curved elements run on the ref backend, one rank, without the features that do not handle them
-// yet (the layer, the TF/SF box, monitors); their energy-stable form is in the ref backend
-// only (bench/NOTES.md, "2026-12-06 — Curved elements: the quadrature form is energy stable").
-void refuse_curved_run(const Mesh& mesh, const RunConfig& cfg, const std::string& backend, bool parallel) {
+// Curved elements run on the ref backend only: their energy-stable form is in the ref backend
+// alone (bench/NOTES.md, "2026-12-06 — Curved elements: the quadrature form is energy stable").
+// The features that meet them check their own elements where they are built: the layer refuses a
+// curved element in it (pml.cpp), the TF/SF box and the surface monitors a curved element or face
+// on their faces (tfsf.cpp, dft_monitor.cpp); volume monitors weight by the curved J and probes
+// invert the curved map.
+void refuse_curved_run(const Mesh& mesh, const RunConfig& cfg, const std::string& backend) {
   if (mesh.num_curved() == 0) return;
   const std::string what = "mesh '" + mesh.source + "' has " + std::to_string(mesh.num_curved()) +
                            " curved elements (geometry order " + std::to_string(mesh.geometry_order) + ")";
   const std::string hint = "or re-mesh with first-order elements (`Mesh.ElementOrder = 1;`, `gmsh -3 -order 1`)";
-  auto refuse = [&](const std::string& why, const std::string& first_hint) {
-    throw UserError(what + ", and " + why, {cfg.path}, first_hint + ", " + hint);
-  };
   if (backend != "ref")
-    refuse("only the ref backend runs curved elements so far (asked: " + backend + ")", "set `backend: ref`");
-  if (parallel) refuse("curved elements run on one rank so far", "run without mpirun");
-  if (cfg.pml) refuse("the perfectly matched layer does not handle curved elements yet", "drop `pml:`");
-  if (cfg.tfsf) refuse("the TF/SF box does not handle curved elements yet", "drop `tfsf:`");
-  if (!cfg.monitors.empty()) refuse("monitors do not integrate over curved elements yet", "drop `monitors:`");
+    throw UserError(what + ", and only the ref backend runs curved elements so far (asked: " + backend + ")",
+                    {cfg.path}, "set `backend: ref`, " + hint);
 }
 }  // namespace
 namespace {
@@ -545,12 +542,11 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     std::string out_dir = restart ? opt.restart_dir : opt.output_override ? *opt.output_override : cfg.out_dir;
     if (out_dir.empty())
       throw UserError("the output directory is empty", {cfg.path}, "give a directory: output.dir or --output DIR");
-    require_partitionable(cfg, device ? "cuda" : backend_name);
     nlohmann::json partition;
     // (no rank stores the whole mesh's geometric factors: each computes its own part's)
     auto whole_md = std::make_shared<const MeshData>(
         load_mesh(cfg.mesh, comm.parallel() ? GeometryFactors::Checked : GeometryFactors::Stored));
-    refuse_curved_run(whole_md->mesh, cfg, backend_name, comm.parallel());  // before the layer and box are built
+    refuse_curved_run(whole_md->mesh, cfg, backend_name);  // before the layer and box are built
     WholeMeshSetup whole = whole_mesh_setup(cfg, std::move(whole_md));
     auto md = rank_mesh(whole.md, whole.partition_weights(), &partition, cfg.partition);  // several ranks: this rank's part
     {

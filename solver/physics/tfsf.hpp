@@ -31,7 +31,8 @@ struct TfsfSurface {
 // The surface of spec's box on the mesh `md` (the whole mesh of a partitioned run: the checks need
 // every face); `pml`: the layer on that mesh, or null. UserError at spec.where when the box is not
 // made of mesh faces, is not strictly inside the mesh (every box face needs an element on each
-// side), touches the PML, or when the problem has no incident field (`has_incident` false).
+// side), touches the PML, has a curved element on either side of a face (naming it), or when the
+// problem has no incident field (`has_incident` false).
 TfsfSurface build_tfsf_surface(const TfsfSpec& spec, const MeshData& md, const PmlLayer* pml, bool has_incident);
 
 // A rank's part of the surface `whole` (built on the whole mesh that `local` was cut from): the
