@@ -30,16 +30,6 @@ TfsfSurface build_tfsf_surface(const TfsfSpec& spec, const MeshData& md, const P
     if (md.conn.is_boundary(k, f) || kP < 0)
       throw UserError(what + " has a face on the mesh's outer boundary: there is no scattered-field region beyond it",
                       spec.where, "put the box strictly inside the mesh, with elements on both sides of each face");
-    // the incident field enters through straight-sided elements only (what the box was checked on)
-    for (const int e : {k, kP})
-      if (md.mesh.is_curved(e)) {
-        const Vec3 c = element_centroid(md.mesh, e);
-        throw UserError(fmt::format("{} has a face on curved element {} (centroid ({:.6g}, {:.6g}, {:.6g}))", what, e,
-                                    c[0], c[1], c[2]),
-                        spec.where,
-                        "put the box's faces between straight-sided elements: keep the curved object inside the box "
-                        "with at least one element between it and the box's faces");
-      }
     sign[k][f] = 1;
     sign[kP][md.conn.EToF[k][f]] = -1;
     ++s.faces;

@@ -1,7 +1,7 @@
 // What the features built on straight-sided elements refuse on a curved mesh, each with the
 // element it found, the config's block and a hint: a curved element in the layer, a curved face on
-// the TF/SF box or a monitor's surface, a curved element beside a TF/SF face. A curved object away
-// from them runs (curved_tfsf_test.cpp, curved_pml_test.cpp, curved_monitor_test.cpp).
+// the TF/SF box or a monitor's surface. A curved object away from them runs (curved_tfsf_test.cpp,
+// curved_pml_test.cpp, curved_monitor_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -53,22 +53,6 @@ TEST(CurvedRefusals, CurvedFaceOnTheTfsfBox) {
                                                 "of element ", "centroid ("});
   EXPECT_NE(e.hint().find("put the box on straight-sided elements"), std::string::npos) << e.render();
   EXPECT_EQ(e.where().file, "test.yaml");
-}
-
-// A warp around the box's +x face that vanishes on its plane: the face stays flat (affine), the
-// elements on both sides of it are curved.
-TEST(CurvedRefusals, CurvedElementBesideATfsfFace) {
-  const Warp ball = ball_warp({0.375, 0, 0}, 0.3, 0.1);
-  const Warp off_the_plane = [ball](const Vec3& x) {
-    const Vec3 y = ball(x);
-    Vec3 out = x;
-    for (int d = 0; d < 3; ++d) out[d] += (y[d] - x[d]) * (x[0] - 0.375) / 0.3;
-    return out;
-  };
-  const UserError e = expect_hinted_user_error([&] { warped_config_problem(config(kTfsf), 2, off_the_plane); },
-                                               {"the tfsf box [-0.375, 0.375]", "has a face on curved element ",
-                                                "centroid ("});
-  EXPECT_NE(e.hint().find("put the box's faces between straight-sided elements"), std::string::npos) << e.render();
 }
 
 TEST(CurvedRefusals, CurvedFaceOnASurfaceMonitor) {
