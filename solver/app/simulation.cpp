@@ -44,8 +44,8 @@ namespace {
 // Curved elements run on the ref backend only: their energy-stable form is in the ref backend
 // alone (bench/NOTES.md, "2026-12-06 — Curved elements: the quadrature form is energy stable").
 // The features that meet them check their own elements where they are built: the layer refuses a
-// curved element in it (pml.cpp), the TF/SF box and the surface monitors a curved element or face
-// on their faces (tfsf.cpp, dft_monitor.cpp); volume monitors weight by the curved J and probes
+// curved element in it (pml.cpp), the TF/SF box and the surface monitors a curved face on their
+// surfaces (dft_monitor.cpp: box_surface_faces); volume monitors weight by the curved J and probes
 // invert the curved map.
 void refuse_curved_run(const Mesh& mesh, const RunConfig& cfg, const std::string& backend) {
   if (mesh.num_curved() == 0) return;

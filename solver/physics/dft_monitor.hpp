@@ -43,7 +43,7 @@ struct DftMonitor {
   std::vector<long> nodes;           // [M] k*Np + i
   // [M] position; surfaces: outward unit normal of the box and w with sum_m w_m g(x_m) = ∫ g dS,
   // exact for g of degree N on each face; volumes: n = 0 and w with sum w g = ∫ g dV (degree N;
-// a curved element's with its curved J)
+  // a curved element's with its curved J)
   std::vector<SurfacePoint> points;
   // [M] where each point sits in the whole monitor (the order one rank has: a partitioned run's
   // rank holds the points of its owned elements only), and the whole monitor's point count
