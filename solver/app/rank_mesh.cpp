@@ -39,14 +39,4 @@ std::string partition_hash(const Partition& part) {
   return h.hex_digest();
 }
 
-void require_partitionable(const RunConfig& cfg, const std::string& backend) {
-  if (!world().parallel()) return;
-  auto refuse = [&](const std::string& what, const std::string& hint) {
-    throw UserError(what + " does not run on several ranks yet (this run has " + std::to_string(world().size()) +
-                        ")",
-                    {cfg.path}, hint + ", or run on one rank (without mpirun)");
-  };
-  if (backend == "ref") refuse("the ref backend", "use backend: cpu");
-}
-
 }  // namespace dgmax

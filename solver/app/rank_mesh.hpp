@@ -25,9 +25,4 @@ std::shared_ptr<const MeshData> rank_mesh(std::shared_ptr<const MeshData> whole,
 // The SHA-256 of the element -> rank map (Partition::part, int per element), in hex.
 std::string partition_hash(const Partition& part);
 
-// With several ranks: UserError (located at the config) for what a partitioned run does not do
-// yet (the ref backend), before anything is written. `backend`: the backend the run will use
-// ("cpu", "cuda", ...).
-void require_partitionable(const RunConfig& cfg, const std::string& backend);
-
 }  // namespace dgmax

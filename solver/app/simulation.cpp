@@ -41,24 +41,6 @@
 namespace dgmax {
 
 namespace {
-// Curved elements run on every backend (the generated ones as their own group,
-// codegen/emit/curved_kernels.hpp), one rank, without the features that do not handle them yet
-// (the layer, the TF/SF box, monitors).
-void refuse_curved_run(const Mesh& mesh, const RunConfig& cfg, bool parallel) {
-  if (mesh.num_curved() == 0) return;
-  const std::string what = "mesh '" + mesh.source + "' has " + std::to_string(mesh.num_curved()) +
-                           " curved elements (geometry order " + std::to_string(mesh.geometry_order) + ")";
-  const std::string hint = "or re-mesh with first-order elements (`Mesh.ElementOrder = 1;`, `gmsh -3 -order 1`)";
-  auto refuse = [&](const std::string& why, const std::string& first_hint) {
-    throw UserError(what + ", and " + why, {cfg.path}, first_hint + ", " + hint);
-  };
-  if (parallel) refuse("curved elements run on one rank so far", "run without mpirun");
-  if (cfg.pml) refuse("the perfectly matched layer does not handle curved elements yet", "drop `pml:`");
-  if (cfg.tfsf) refuse("the TF/SF box does not handle curved elements yet", "drop `tfsf:`");
-  if (!cfg.monitors.empty()) refuse("monitors do not integrate over curved elements yet", "drop `monitors:`");
-}
-}  // namespace
-namespace {
 
 // The cuda backend with the tuned plan when the tuning database has one; *plan says which.
 std::unique_ptr<Backend> make_tuned_cuda_backend(const Problem& p, bool single, std::string* plan) {
@@ -543,12 +525,12 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     std::string out_dir = restart ? opt.restart_dir : opt.output_override ? *opt.output_override : cfg.out_dir;
     if (out_dir.empty())
       throw UserError("the output directory is empty", {cfg.path}, "give a directory: output.dir or --output DIR");
-    require_partitionable(cfg, device ? "cuda" : backend_name);
     nlohmann::json partition;
     // (no rank stores the whole mesh's geometric factors: each computes its own part's)
     auto whole_md = std::make_shared<const MeshData>(
         load_mesh(cfg.mesh, comm.parallel() ? GeometryFactors::Checked : GeometryFactors::Stored));
-    refuse_curved_run(whole_md->mesh, cfg, comm.parallel());  // before the layer and box are built
+    // curved elements run on every backend and on ranks; the layer, the TF/SF box and the surface
+    // monitors check their own elements as they are built (pml.cpp, dft_monitor.cpp)
     WholeMeshSetup whole = whole_mesh_setup(cfg, std::move(whole_md));
     auto md = rank_mesh(whole.md, whole.partition_weights(), &partition, cfg.partition);  // several ranks: this rank's part
     {

@@ -88,6 +88,26 @@ int drop_affine_elements(Mesh& mesh, double rel_tol) {
   return n;
 }
 
+bool face_is_affine(const Mesh& mesh, int k, int f, double rel_tol) {
+  if (!mesh.is_curved(k)) return true;
+  const int q = mesh.geometry_order;
+  const std::vector<std::array<int, 3>> lattice = lattice_points(q);
+  Eigen::VectorXd r, s, t;
+  lattice_reference_points(q, r, s, t);
+  const Vec3* row = mesh.curved_row(k);
+  const double tol = rel_tol * longest_edge_of(mesh, k);
+  for (size_t m = 0; m < lattice.size(); ++m) {
+    const auto [i, j, l] = lattice[m];
+    // face 0: t = -1, face 1: s = -1, face 2: λ0 = 0, face 3: r = -1 (mesh.hpp's numbering)
+    const bool on = f == 0 ? l == 0 : f == 1 ? j == 0 : f == 2 ? i + j + l == q : i == 0;
+    if (!on) continue;
+    const Vec3 x = map_to_physical(mesh, k, r(m), s(m), t(m));
+    for (int d = 0; d < 3; ++d)
+      if (std::abs(row[m][d] - x[d]) > tol) return false;
+  }
+  return true;
+}
+
 CurvedMeasures curved_measures(const Mesh& mesh) {
   CurvedMeasures out;
   if (mesh.curved_index.empty()) return out;

@@ -26,6 +26,11 @@ Vec3 map_element(const Mesh& mesh, int k, double r, double s, double t);
 // is left (geometry_order stays, for the report). Returns how many stay curved.
 int drop_affine_elements(Mesh& mesh, double rel_tol = 1e-10);
 
+// Whether face f of element k lies on the affine map of its three vertices (its lattice points
+// on the face within rel_tol × the element's longest edge, as drop_affine_elements): true for
+// every face of an affine element. A curved element can have affine faces.
+bool face_is_affine(const Mesh& mesh, int k, int f, double rel_tol = 1e-10);
+
 // Volume and face areas of the curved elements on their curved maps (the straight-sided ones'
 // are geometry.hpp's): volume [Kc] exact for the polynomial J, area [Kc][4] by a rule of degree
 // 4q + 4 (|n sJ| is not a polynomial), in curved_index order.

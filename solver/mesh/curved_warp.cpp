@@ -46,4 +46,20 @@ Warp box_warp(const Vec3& lo, const Vec3& hi, double amplitude) {
   };
 }
 
+Warp ball_warp(const Vec3& center, double radius, double amplitude) {
+  return [=](const Vec3& x) {
+    constexpr double pi = std::numbers::pi;
+    double xi[3], rho2 = 0;
+    for (int d = 0; d < 3; ++d) {
+      xi[d] = (x[d] - center[d]) / radius;
+      rho2 += xi[d] * xi[d];
+    }
+    if (rho2 >= 1) return x;
+    const double bump = amplitude * radius * std::pow(1 - rho2, 3);
+    Vec3 y = x;
+    for (int d = 0; d < 3; ++d) y[d] += bump * std::cos(pi * xi[(d + 1) % 3]);
+    return y;
+  };
+}
+
 }  // namespace dgmax

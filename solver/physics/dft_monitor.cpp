@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "solver/mesh/connectivity.hpp"
+#include "solver/mesh/curved_mesh.hpp"
 #include "solver/mesh/local_mesh.hpp"
 #include "solver/physics/probes.hpp"
 #include "solver/util/strings.hpp"
@@ -41,6 +42,16 @@ void make_box_surface(const Problem& p, const MonitorSpec& s, const MeshData& wh
   m.whole_points = static_cast<long>(faces.size()) * Nfp;
 }
 
+// Element k's volume weights w_i = ∫ l_i dV, [Np]: J × the mass matrix's row sums for an affine
+// element, the quadrature of curved_geometry.hpp with the curved J for a curved one (exact: J is a
+// polynomial).
+Eigen::VectorXd volume_weights(const Problem& p, int k, const Eigen::VectorXd& mass_rows) {
+  if (!p.is_curved(k)) return p.md->geom.J[k] * mass_rows;
+  const CurvedQuadrature& Q = p.curved->quad;
+  const Eigen::Map<const Eigen::VectorXd> J(&p.curved->Jq[static_cast<size_t>(p.curved->slot_of[k]) * Q.Nq], Q.Nq);
+  return Q.Vq.transpose() * Q.w.cwiseProduct(J);
+}
+
 // The tagged elements counted on the whole mesh (the one-rank order), the owned ones kept.
 void make_volume(const Problem& p, const MonitorSpec& s, const MeshData& whole, DftMonitor& m) {
   const Mesh& mesh = whole.mesh;
@@ -57,10 +68,11 @@ void make_volume(const Problem& p, const MonitorSpec& s, const MeshData& whole, 
   for (int k = 0; k < p.K_owned(); ++k) {
     const long o = ordinal[static_cast<size_t>(p.md->halo.global_index(k))];
     if (o < 0) continue;
+    const Eigen::VectorXd w = volume_weights(p, k, mass_rows);
     for (int i = 0; i < ref.Np; ++i) {
       const long node = static_cast<long>(k) * ref.Np + i;
       m.nodes.push_back(node);
-      m.points.push_back({{p.xyz.x[node], p.xyz.y[node], p.xyz.z[node]}, {0, 0, 0}, p.md->geom.J[k] * mass_rows[i]});
+      m.points.push_back({{p.xyz.x[node], p.xyz.y[node], p.xyz.z[node]}, {0, 0, 0}, w[i]});
       m.index.push_back(o * ref.Np + i);
     }
   }
@@ -109,6 +121,16 @@ std::vector<BoxFace> box_surface_faces(const MeshData& md, const Vec3& lower, co
                                   " lies on the outer boundary with the mesh outside the box",
                               where, "choose a box inside the computational domain");
             continue;
+          }
+          // the surface's weights, normals and area are the straight-sided face's
+          if (!face_is_affine(mesh, k, f)) {
+            const Vec3 c = element_centroid(mesh, k);
+            throw UserError(what + ": its face " + std::string(side ? "+" : "-") + "xyz"[d] + " crosses a curved face " +
+                                "(face " + std::to_string(f) + " of element " + std::to_string(k) + ", centroid (" +
+                                fmt_g(c[0]) + ", " + fmt_g(c[1]) + ", " + fmt_g(c[2]) + "))",
+                            where,
+                            "put the box on straight-sided elements: keep the curved object inside it with at least "
+                            "one element between them");
           }
           covered += 2 * element_geometry(md, k).sJ[f];  // sJ: face area / 2
           faces.push_back({k, f, n});

@@ -42,7 +42,8 @@ struct DftMonitor {
   std::vector<double> frequencies;   // [F]
   std::vector<long> nodes;           // [M] k*Np + i
   // [M] position; surfaces: outward unit normal of the box and w with sum_m w_m g(x_m) = ∫ g dS,
-  // exact for g of degree N on each face; volumes: n = 0 and w with sum w g = ∫ g dV (degree N)
+  // exact for g of degree N on each face; volumes: n = 0 and w with sum w g = ∫ g dV (degree N;
+  // a curved element's with its curved J)
   std::vector<SurfacePoint> points;
   // [M] where each point sits in the whole monitor (the order one rank has: a partitioned run's
   // rank holds the points of its owned elements only), and the whole monitor's point count
@@ -60,7 +61,8 @@ struct BoxFace {
 // The mesh faces of `md` that make up the surface of [lower, upper] (each from its inside element),
 // box face by box face (-x, +x, -y, ...), in element order on each. UserError at `where`, naming
 // `what` ("the box ... of monitor 'x'"), when a corner is outside the mesh, a face lies on the outer
-// boundary with the mesh outside, or mesh faces do not cover a face of the box.
+// boundary with the mesh outside, mesh faces do not cover a face of the box, or one of them is
+// curved (naming it: the surface's weights and normals are straight-sided faces').
 std::vector<BoxFace> box_surface_faces(const MeshData& md, const Vec3& lower, const Vec3& upper, const std::string& what,
                                        const SourceLocation& where);
 

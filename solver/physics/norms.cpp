@@ -7,7 +7,7 @@
 namespace dgmax {
 
 double electromagnetic_energy(const Problem& p, const Fields& q) {
-  const int K = p.K(), Np = p.Np();
+  const int K = p.K_owned(), Np = p.Np();
   const Eigen::MatrixXd& M = p.ref->M;
   double W = 0;
 #pragma omp parallel for reduction(+ : W) schedule(static)
@@ -48,7 +48,7 @@ double current_norm(const Problem& p, const FieldFn& J, double t) {
   J(n, p.xyz.x.data(), p.xyz.y.data(), p.xyz.z.data(), t, out);
   const Eigen::MatrixXd& M = p.ref->M;
   double s = 0;
-  for (int k = 0; k < K; ++k) {
+  for (int k = 0; k < p.K_owned(); ++k) {
     double e = 0;
     for (int c = 0; c < 3; ++c) {
       const double* u = out[c] + static_cast<size_t>(k) * Np;
@@ -67,7 +67,7 @@ double current_norm(const Problem& p, const FieldFn& J, double t) {
 ErrorNorms error_norms(const Problem& p, const Fields& q, const FieldFn& exact, double t) {
   Fields ex;
   interpolate(p, exact, t, ex);
-  const int K = p.K(), Np = p.Np();
+  const int K = p.K_owned(), Np = p.Np();
   const Eigen::MatrixXd& M = p.ref->M;
   double e2 = 0, h2 = 0, einf = 0, hinf = 0;
 #pragma omp parallel

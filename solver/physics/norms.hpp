@@ -1,5 +1,6 @@
 // Energy and error norms, integrated with the element mass matrices (a quadrature exact for
-// products of basis polynomials).
+// products of basis polynomials), over the problem's owned elements (a partitioned run's ghosts
+// are other ranks' elements: the backend sums the ranks' values).
 #pragma once
 
 #include "solver/physics/fields.hpp"

@@ -139,6 +139,19 @@ PmlLayer build_pml_layer(const PmlSpec& spec, const MeshData& md, const std::vec
           }
     }
 
+  // the layer's damping is set up for straight-sided elements (one profile value per element at
+  // its vertices' centroid, the straight-sided right-hand side it scales): a curved object must
+  // stay in the domain, away from the layer
+  for (int k = 0; k < K; ++k)
+    if (in_layer[k] && m.is_curved(k)) {
+      const Vec3 c = element_centroid(m, k);
+      throw UserError(fmt::format("pml: element {} (centroid ({:.6g}, {:.6g}, {:.6g})) of the layer is curved "
+                                  "(geometry order {}), and the layer takes straight-sided elements only",
+                                  k, c[0], c[1], c[2], m.geometry_order),
+                      spec.where,
+                      "mesh the layer with straight-sided elements: keep the curved object away from it (at least "
+                      "one element between them), or make the layer thinner");
+    }
   layer.wave_speed = 0;
   for (int k = 0; k < K; ++k)
     if (in_layer[k]) {

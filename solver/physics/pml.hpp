@@ -43,8 +43,9 @@ struct PmlLayer {
 };
 
 // The layer of `md` for `spec` (materials: the problem's, per element). UserError at spec.where
-// when the regions are unknown or empty, when the layer is not a layer around a box, or when a
-// parameter is out of range.
+// when the regions are unknown or empty, when the layer is not a layer around a box, when a
+// parameter is out of range, or when a layer element is curved (naming it; curved elements
+// outside the layer are the domain's).
 PmlLayer build_pml_layer(const PmlSpec& spec, const MeshData& md, const std::vector<Material>& material);
 
 // A rank's part of the layer `whole` (built on the whole mesh that `local` was cut from): the

@@ -31,7 +31,10 @@ struct TfsfSurface {
 // The surface of spec's box on the mesh `md` (the whole mesh of a partitioned run: the checks need
 // every face); `pml`: the layer on that mesh, or null. UserError at spec.where when the box is not
 // made of mesh faces, is not strictly inside the mesh (every box face needs an element on each
-// side), touches the PML, or when the problem has no incident field (`has_incident` false).
+// side), touches the PML, crosses a curved face (naming it: box_surface_faces), or when the
+// problem has no incident field (`has_incident` false). A curved element beside an affine box face
+// is taken: its quadrature form adds the incident field at the face's points as the straight-sided
+// form does at its nodes (ref_curved.cpp).
 TfsfSurface build_tfsf_surface(const TfsfSpec& spec, const MeshData& md, const PmlLayer* pml, bool has_incident);
 
 // A rank's part of the surface `whole` (built on the whole mesh that `local` was cut from): the

@@ -15,11 +15,14 @@
 #include <vector>
 
 #include "dgmax/config.hpp"
+#include "curved_msh.hpp"
 #include "mpi_runs.hpp"
 #include "regression_run.hpp"
 #include "same_outputs.hpp"
 #include "solver/io/checkpoint.hpp"
 #include "solver/io/checkpoint_piece.hpp"
+#include "solver/mesh/box.hpp"
+#include "solver/mesh/curved_warp.hpp"
 
 #if DGMAX_HAS_VTK
 #include <vtkCellData.h>
@@ -45,6 +48,69 @@ TEST_P(MpiRanks, CavityEqualsOneRank) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, MpiRanks, ::testing::Values(2, 3, 4));
+
+// The unit cube in 3^3 cells warped inside, its faces kept (so the cavity's mode holds), every
+// element curved of order 2, as a .msh file in the test's temporary directory: its path.
+std::string warped_cavity_msh() {
+  BoxSpec spec;
+  spec.cells = {3, 3, 3};
+  Mesh mesh = make_box_mesh(spec);
+  warp_mesh(mesh, 2, box_warp(spec.lower, spec.upper, 0.1));
+  static int counter = 0;
+  const std::string path =
+      ::testing::TempDir() + "dgmax_warped_cavity_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".msh";
+  write_curved_msh(mesh, path);
+  return path;
+}
+
+// Curved elements on the ref backend: each rank computes its owned elements from its ghosts' face
+// traces, the faces' quadrature laid out by the vertices' global order on every rank, so the
+// fields are the one-rank fields and the energies and errors agree to rounding.
+TEST(MpiRanksCurved, WarpedCavityOnTheRefBackendEqualsOneRank) {
+  REQUIRE_LAUNCHER(mpi, 2);
+  const std::string mesh = warped_cavity_msh();
+  const std::vector<std::string> sets = {"mesh={file: " + mesh + "}", "backend=ref", "discretization.order=2",
+                                         "time.final=0.3"};
+  const ConfigRun one = run_config("cavity", sets);
+  const ConfigRun many = run_config("cavity", sets, false, mpi);
+  std::filesystem::remove(mesh);
+  expect_same_run(one, many, 2, true);
+  EXPECT_LT(one.err_L2("E"), 0.02) << "the cavity's mode on the curved elements";
+}
+
+// The target of curved elements: a curved object (a warp confined to a ball) in an open domain,
+// the layer and the TF/SF box straight-sided around it, a surface monitor on the box's faces and a
+// volume monitor over the whole mesh, probes in the curved elements, on 2 ranks as on one.
+TEST(MpiRanksCurved, CurvedObjectInALayerWithTheTfsfBoxAndMonitorsEqualsOneRank) {
+  REQUIRE_LAUNCHER(mpi, 2);
+  BoxSpec spec;
+  spec.lower = {-0.875, -0.875, -0.875};  // 7^3 cells of 0.25: the layer, a cell, the box, a cell, the layer
+  spec.upper = {0.875, 0.875, 0.875};
+  spec.cells = {7, 7, 7};
+  Mesh ball = make_box_mesh(spec);
+  warp_mesh(ball, 2, ball_warp({0, 0, 0}, 0.17, 0.12));
+  const std::string mesh = ::testing::TempDir() + "dgmax_curved_ball_" + std::to_string(::getpid()) + ".msh";
+  write_curved_msh(ball, mesh);
+  const std::vector<std::string> sets = {
+      "mesh={file: " + mesh + "}", "backend=ref", "discretization.order=2", "time.final=0.8",
+      "pml={thickness: 0.25}", "initial={E: [\"0\", \"0\", \"0\"], H: [\"0\", \"0\", \"0\"]}",
+      "incident={E: [\"0\", \"exp(-((x - t + 0.8)/0.3)^2)\", \"0\"], H: [\"0\", \"0\", \"exp(-((x - t + 0.8)/0.3)^2)\"]}",
+      "tfsf={box: {lower: [-0.375, -0.375, -0.375], upper: [0.375, 0.375, 0.375]}}",
+      "probes={every: 0.05, points: [{name: ball, at: [0.05, 0.02, -0.03]}, {name: outside, at: [0.1, 0.1, 0.45]}]}",
+      "monitors=[{name: box, surface: {box: {lower: [-0.375, -0.375, -0.375], upper: [0.375, 0.375, 0.375]}}, "
+      "frequencies: [1.0]}, {name: all, volume: domain, frequencies: [1.0]}]"};
+  const ConfigRun one = run_config("pulse_absorbing", sets, true);
+  const ConfigRun many = run_config("pulse_absorbing", sets, true, mpi);
+  std::filesystem::remove(mesh);
+  expect_same_run(one, many, 2, false);
+  EXPECT_GT(one.energy_peak().energy, 0.01) << "the pulse entered the box";
+  const std::string probes = read_all(one.dir + "/probes.csv");
+  EXPECT_GT(probes.size(), 500u);
+  EXPECT_EQ(read_all(many.dir + "/probes.csv"), probes);
+  expect_same_monitors(one.dir + "/monitors.h5", many.dir + "/monitors.h5", {"box", "all"}, 1e-12);
+  std::filesystem::remove_all(one.dir);
+  std::filesystem::remove_all(many.dir);
+}
 
 // Two ranks that have no neighbour (a mesh of two pieces, one a rank): nothing is exchanged, and
 // the run is the one-rank run and each piece the one-cube run.
@@ -514,16 +580,18 @@ TEST(MpiRanksRestart, IncompleteSetIsSkippedForTheCompleteOne) {
   fs::remove_all(three.dir);
 }
 
-// What a partitioned run cannot do yet (the ref backend) is refused once, clearly, on every rank,
-// with no hang.
+// What a partitioned run cannot do yet (curved elements on the cpu backend) is refused once,
+// clearly, on every rank, with no hang.
 TEST(MpiRanksErrors, UnsupportedFeatureIsOneMessageAndNonzeroExit) {
   REQUIRE_LAUNCHER(mpi, 2);
   const std::string dir = ::testing::TempDir() + "dgmax_mpi_refused_" + std::to_string(::getpid());
+  const std::string mesh = warped_cavity_msh();
   const CliResult r = run_dgmax_env(mpi, "run '" + config_path("cavity") + "' --output '" + dir +
-                                             "' -q --set backend=ref");
+                                             "' -q --set backend=cpu --set 'mesh={file: " + mesh + "}'");
+  std::filesystem::remove(mesh);
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.code, 124) << "timed out: the ranks hung";
-  const std::string msg = "the ref backend does not run on several ranks yet";
+  const std::string msg = "only the ref backend runs curved elements so far (asked: cpu)";
   const size_t first = r.err.find(msg);
   ASSERT_NE(first, std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(msg, first + 1), std::string::npos) << "said more than once:\n" << r.err;

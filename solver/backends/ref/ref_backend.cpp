@@ -4,6 +4,7 @@
 #include <array>
 
 #include "codegen/lower/flux_inputs.hpp"
+#include "solver/parallel/comm.hpp"
 #include "solver/physics/pml.hpp"
 #include "solver/physics/space_time_field.hpp"
 #include "solver/physics/tfsf.hpp"
@@ -42,6 +43,7 @@ RefBackend::RefBackend(const Problem& problem)
     psi_res_.assign(n, 0.0);
     dpsi_.assign(n, 0.0);
   }
+  if (halo_exchanges(p_.md->halo)) halo_ = HaloExchange(p_.md->halo, *p_.ref, p_.Np(), sizeof(double));
 }
 
 void RefBackend::get_aux(std::vector<double>& aux) {
@@ -82,9 +84,19 @@ void RefBackend::set_residual(const Fields& res) {
 NormSample RefBackend::norms(double t) {
   HostTimer timer(kernel_seconds_);
   NormSample s;
-  s.energy = electromagnetic_energy(p_, q_);
+  s.energy = electromagnetic_energy(p_, q_);  // (owned elements: norms.hpp)
   if (p_.exact) s.errors = error_norms(p_, q_, p_.exact.eval, t);
   if (p_.current) s.current = current_norm(p_, p_.current.eval, t);
+  const Comm& comm = world();
+  if (!comm.parallel()) return s;
+  // over all ranks: sums of squares add, maxima take the largest
+  double sums[4] = {s.energy, s.errors.L2_E * s.errors.L2_E, s.errors.L2_H * s.errors.L2_H, s.current * s.current};
+  double maxs[2] = {s.errors.Linf_E, s.errors.Linf_H};
+  comm.sum(sums, 4);
+  comm.max(maxs, 2);
+  s.energy = sums[0];
+  s.errors = {std::sqrt(sums[1]), std::sqrt(sums[2]), maxs[0], maxs[1]};
+  s.current = std::sqrt(sums[3]);
   return s;
 }
 
@@ -107,13 +119,16 @@ void RefBackend::evaluate_incident(double t) {
 void RefBackend::rhs(const Fields& q, double t, Fields& out) {
   const int K = p_.K(), Np = p_.Np();
   if (out.K != K || out.Np != Np) out = Fields(K, Np);
+  // the owned elements; the ghosts' rows stay zero (their owners compute them)
+  const int K_owned = p_.K_owned();
+  std::fill(out.q.begin() + static_cast<long>(K_owned) * 6 * Np, out.q.end(), 0.0);
   evaluate_sources(t);
   evaluate_incident(t);
   const size_t n_nodes = static_cast<size_t>(K) * Np;
 
   // threads only pay off with enough elements per thread
-#pragma omp parallel for schedule(static) if (K >= 256)
-  for (int k = 0; k < K; ++k) {
+#pragma omp parallel for schedule(static) if (K_owned >= 256)
+  for (int k = 0; k < K_owned; ++k) {
     using MatNp6 = Eigen::Matrix<double, Eigen::Dynamic, 6>;
     const Eigen::Map<const MatNp6> Q(q.comp(k, 0), Np, 6);  // Q: [Np][6] (column c = component c)
     const Material& mm = p_.material[k];
@@ -231,6 +246,10 @@ void RefBackend::apply_pml(int k, const Fields& q, Out& O) {
 void RefBackend::step(double t, double dt) {
   HostTimer timer(kernel_seconds_);
   for (int s = 0; s < lserk4::kStages; ++s) {
+    if (halo_.active()) {  // the ghosts' face traces of this stage's state
+      halo_.start(q_.q.data());
+      halo_.finish(q_.q.data());
+    }
     rhs(q_, t + lserk4::c[s] * dt, k_);
     const double a = lserk4::a[s], b = lserk4::b[s];
     const size_t n = q_.q.size();

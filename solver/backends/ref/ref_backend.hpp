@@ -1,6 +1,7 @@
 // The reference backend: plain Eigen, OpenMP over elements. It is the oracle every generated
 // backend is compared against, so it favours clarity: one element at a time, operators as dense
-// matrix products, the flux written out component by component.
+// matrix products, the flux written out component by component. On several ranks it computes its
+// owned elements and exchanges the ghosts' face traces before every stage, without overlap.
 #pragma once
 
 #include <Eigen/Dense>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "solver/backends/host_state_backend.hpp"
+#include "solver/parallel/halo_exchange.hpp"
 
 namespace dgmax {
 
@@ -26,6 +28,7 @@ class RefBackend final : public HostStateBackend<double> {
   void step(double t, double dt) override;
   void get_aux(std::vector<double>& aux) override;
   void set_aux(const std::vector<double>& aux) override;
+  double exchange_wait_seconds() const override { return halo_.wait_seconds(); }
 
  protected:
   const double* host_state() const override { return q_.q.data(); }
@@ -55,6 +58,7 @@ class RefBackend final : public HostStateBackend<double> {
   size_t max_exterior_nodes_ = 0;    // scratch size for the exterior-state DAGs
   // the layer: auxiliary fields, their LSERK residual and right-hand side, [slots][18][Np]
   std::vector<double> psi_, psi_res_, dpsi_;
+  HaloExchange halo_;  // with several ranks: the ghosts' face traces
 };
 
 }  // namespace dgmax

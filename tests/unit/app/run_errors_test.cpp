@@ -474,9 +474,10 @@ TEST_F(RunErrors, UnsupportedMeshExtension) {
                         "supported mesh files: .msh", ".geo", "hint: other formats can be converted with Gmsh"});
 }
 
-// A curved mesh runs on the ref backend only (so far), and not with the features that do not handle
-// curved elements yet. The 10-node fixture with one edge's midpoint moved is curved.
-TEST_F(RunErrors, CurvedMeshRunsWithoutTheFeaturesThatRefuseIt) {
+// A curved mesh runs on every backend. The 10-node fixture with one edge's midpoint moved is
+// curved. (The layer, the TF/SF box and surface monitors refuse curved elements of their own:
+// tests/unit/physics/curved_refusals_test.cpp.)
+TEST_F(RunErrors, CurvedMeshRunsOnEveryHostBackend) {
   std::ifstream in(std::string(DGMAX_TEST_DATA_DIR) + "/second_order_tets.msh", std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   text.replace(text.find("\n6 0.5 0 0\n"), 11, "\n6 0.5 0.05 0.05\n");
@@ -484,17 +485,6 @@ TEST_F(RunErrors, CurvedMeshRunsWithoutTheFeaturesThatRefuseIt) {
   // the generated cpu backend runs curved elements (tests/unit/backends/curved_cpu_test.cpp)
   auto r = run_config("bent.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.05}\nbackend: cpu\n");
   EXPECT_EQ(r.code, 0) << r.err;
-  auto monitors = run_config("bent_monitors.yaml",
-                              "mesh: {file: " + mesh + "}\ntime: {final: 0.05}\nbackend: ref\nmonitors: [{name: m, "
-                              "surface: {box: {lower: [0.25, 0.25, 0.25], upper: [0.75, 0.75, 0.75]}}, frequencies: [1]}]\n");
-  expect_user_error(monitors, {"monitors do not integrate over curved elements yet", "hint: drop `monitors:`"});
-  auto pml = run_config("bent_pml.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.05}\nbackend: ref\n"
-                                         "pml: {regions: [pml]}\n");
-  expect_user_error(pml, {"the perfectly matched layer does not handle curved elements yet", "hint: drop `pml:`"});
-  auto tfsf = run_config("bent_tfsf.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.05}\nbackend: ref\n"
-                                           "incident: {E: [\"0\", \"0\", \"0\"], H: [\"0\", \"0\", \"0\"]}\n"
-                                           "tfsf: {box: {lower: [0.1, 0.1, 0.1], upper: [0.3, 0.3, 0.3]}}\n");
-  expect_user_error(tfsf, {"the TF/SF box does not handle curved elements yet", "hint: drop `tfsf:`"});
   // the ref backend runs it, probes located on the curved map (tests/unit/physics/curved_probes_test.cpp)
   auto ref = run_config("bent_ref.yaml", "mesh: {file: " + mesh + "}\ntime: {final: 0.01}\nbackend: ref\n"
                                          "probes: {every: 0.005, points: [{name: p, at: [0.2, 0.2, 0.2]}]}\n");

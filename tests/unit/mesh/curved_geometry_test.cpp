@@ -82,6 +82,30 @@ TEST(CurvedMesh, StraightElementsAreDroppedAndCurvedOnesKept) {
   EXPECT_LE(md.curved.max_scaled, 1.0);
 }
 
+// A box warped inside with its faces kept (box_warp vanishes on them): the faces on the box's
+// boundary stay on their vertices' affine map, the inner faces bend; an affine element's faces
+// are all affine.
+TEST(CurvedMesh, FacesOnTheKeptBoxFacesAreAffine) {
+  BoxSpec spec;
+  spec.cells = {2, 2, 2};
+  const MeshData md = setup_mesh(warped_box_mesh(spec, 3, 0.1));
+  ASSERT_EQ(md.mesh.num_curved(), md.mesh.num_elements());
+  int boundary = 0, bent = 0;
+  for (int k = 0; k < md.mesh.num_elements(); ++k)
+    for (int f = 0; f < 4; ++f) {
+      if (md.conn.is_boundary(k, f)) {
+        EXPECT_TRUE(face_is_affine(md.mesh, k, f)) << k << " " << f;
+        ++boundary;
+      } else {
+        bent += !face_is_affine(md.mesh, k, f);
+      }
+    }
+  EXPECT_EQ(boundary, 2 * 6 * 4);  // 2 triangles per cell face, 4 cell faces per box face
+  EXPECT_GT(bent, md.mesh.num_elements());
+  const MeshData straight = setup_mesh(make_box_mesh(spec));
+  for (int f = 0; f < 4; ++f) EXPECT_TRUE(face_is_affine(straight.mesh, 0, f));
+}
+
 TEST(CurvedMesh, TangledElementIsRefusedWithItsPosition) {
   BoxSpec spec;
   spec.cells = {1, 1, 1};

@@ -18,6 +18,7 @@
 #include "partition_meshes.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
 #include "solver/backends/ref/ref_backend.hpp"
+#include "solver/mesh/curved_warp.hpp"
 #include "solver/mesh/local_mesh.hpp"
 #include "solver/physics/probes.hpp"
 #include "solver/physics/problem.hpp"
@@ -419,4 +420,38 @@ TEST(LocalMesh, CpuRhsOnOwnedElementsEqualsTheGlobalRhs) {
       SCOPED_TRACE(name + ", N = " + std::to_string(N));
       EXPECT_EQ(owned_rhs_mismatches(md, N, 3, "sfc", tagged_setup, "cpu", 5 + N), 0);
     }
+}
+
+// Curved elements (every element of a warped box; a ball's worth in a straight one): each part
+// carries its elements' curved rows, lays every face's quadrature out as the whole mesh does (by
+// the vertices' global order: local vertices keep it), and its owned rows of the ref backend's
+// right-hand side are the global ones bit for bit.
+TEST(LocalMesh, CurvedElementsKeepTheirRowsRankingsAndRhs) {
+  BoxSpec spec;
+  spec.cells = {3, 3, 3};
+  Mesh box = make_box_mesh(spec), ball = box;
+  warp_mesh(box, 2, box_warp(spec.lower, spec.upper, 0.1));
+  warp_mesh(ball, 3, ball_warp({0.5, 0.5, 0.5}, 0.3, 0.1));
+  for (Mesh* mesh : {&box, &ball}) {
+    const MeshData md = setup_mesh(*mesh);
+    const int N = md.mesh.geometry_order;
+    ASSERT_GT(md.mesh.num_curved(), 0);
+    const CurvedFactors global = compute_curved_factors(md.mesh, ref_element(N));
+    for (int P : {2, 3}) {
+      SCOPED_TRACE("q = N = " + std::to_string(N) + ", P = " + std::to_string(P));
+      const Partition part = partition_mesh(md, P, {}, "sfc");
+      for (int r = 0; r < P; ++r) {
+        const MeshData local = extract_local_mesh(md, part, r);
+        const CurvedFactors lc = compute_curved_factors(local.mesh, ref_element(N));
+        for (int k = 0; k < local.mesh.num_elements(); ++k) {
+          const int g = static_cast<int>(local.halo.global_element[k]);
+          ASSERT_EQ(local.mesh.is_curved(k), md.mesh.is_curved(g)) << k;
+          if (!md.mesh.is_curved(g)) continue;
+          const int lk = lc.slot_of[k], gk = global.slot_of[g];
+          for (int f = 0; f < 4; ++f) EXPECT_EQ(lc.ranking[4 * lk + f], global.ranking[4 * gk + f]) << k << " " << f;
+        }
+      }
+      EXPECT_EQ(owned_rhs_mismatches(md, N, P, "sfc", tagged_setup, "ref", 3 + P), 0);
+    }
+  }
 }
