@@ -95,6 +95,16 @@ DGMAX_FN void curved_rhs(int c, const real_t* __restrict__ q, const real_t* __re
         const int nP = vmapP[(k * 4 + f) * NFP + j];
         const real_t* __restrict__ qP = q + (long)(nP / NP) * 6 * NP + nP % NP;
         for (int x = 0; x < 6; ++x) in[6 + x] += l * qP[x * NP];
+#if CURVED_TFSF
+        // a TF/SF box face: the other side's trace gets sign * the incident field (as ref_curved.cpp)
+        if (const int sg = cinfo[c * CINFO + 5 + f]) {
+          expr_t p[4], w6[6];
+          const double* xn = cx + ((long)c * NP + iM) * 3;
+          p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
+          field_incident(p, w6);
+          for (int x = 0; x < 6; ++x) in[6 + x] += l * (real_t)(sg * w6[x]);
+        }
+#endif
       }
 #if CURVED_INCIDENT
       if (inc) {
@@ -449,6 +459,7 @@ std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
     if (s.incident && b < s.exterior_reads_incident.size() && s.exterior_reads_incident[b])
       reads += (reads.empty() ? "" : " || ") + fmt::format("(b) == {}", b);
   src << "#define CURVED_INCIDENT " << (reads.empty() ? 0 : 1) << "\n"
+      << "#define CURVED_TFSF " << (s.tfsf && s.incident ? 1 : 0) << "\n"
       << "#define CURVED_READS_INCIDENT(b) (" << (reads.empty() ? "false" : reads) << ")\n"
       << node_faces_table(s);
   std::ostringstream cases;

@@ -33,8 +33,9 @@ struct CurvedLayout {
 };
 inline CurvedLayout curved_layout(const KernelSpec& s) { return {s.Np, s.Nfp, s.curved_Nq, s.curved_Nfq}; }
 
-// cinfo [Kc][kCurvedInfo]: the element, then each face's vertex ranking (0..5, face_ranking).
-inline constexpr int kCurvedInfo = 5;
+// cinfo [Kc][kCurvedInfo]: the element, each face's vertex ranking (0..5, face_ranking), then each
+// face's TF/SF sign (+1: the element is on the total-field side of a box face, -1: scattered, 0).
+inline constexpr int kCurvedInfo = 9;
 // Threads of the cuda block of dgmax_curved_norms (one element per block).
 inline constexpr int kCurvedThreads = 128;
 

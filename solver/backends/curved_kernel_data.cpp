@@ -4,6 +4,7 @@
 
 #include "codegen/emit/curved_kernels.hpp"
 #include "solver/mesh/curved_geometry.hpp"
+#include "solver/physics/tfsf.hpp"
 
 namespace dgmax {
 
@@ -50,6 +51,9 @@ CurvedKernelData<Real> make_curved_kernel_data(const Problem& p) {
     int* info = &d.cinfo[static_cast<size_t>(s) * codegen::kCurvedInfo];
     info[0] = k;
     for (int f = 0; f < 4; ++f) info[1 + f] = cf.ranking[static_cast<size_t>(c) * 4 + f];
+    if (p.tfsf)  // a curved element beside a flat face of the TF/SF box
+      if (const int e = p.tfsf->index_of[k]; e >= 0)
+        for (int f = 0; f < 4; ++f) info[5 + f] = p.tfsf->sign[static_cast<size_t>(e) * 4 + f];
     Real* g = &d.cgeo[static_cast<size_t>(s) * G];
     for (int m = 0; m < 9 * Nq; ++m) g[m] = static_cast<Real>(cf.Cq[static_cast<size_t>(c) * 9 * Nq + m]);
     for (int i = 0; i < Nq; ++i) g[L.geo_j() + i] = static_cast<Real>(cf.Jq[static_cast<size_t>(c) * Nq + i]);

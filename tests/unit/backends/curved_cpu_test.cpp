@@ -25,3 +25,9 @@ TEST(CurvedCpu, FourPassPlanMatchesRef) {
   };
   expect_curved_backend_matches_ref(make, false, 2, 2);
 }
+
+TEST(CurvedCpu, TfsfFaceBesideCurvedElementsMatchesRef) {
+  const BackendMaker make = [](const Problem& p, bool single) { return make_cpu_backend(p, single); };
+  EXPECT_LE(tfsf_beside_curved_difference(make, false), 1e-12);
+  EXPECT_LE(tfsf_beside_curved_difference(make, true), 3e-5);
+}

@@ -32,3 +32,11 @@ TEST(GpuCurved, FourPassPlanMatchesRef) {
   };
   expect_curved_backend_matches_ref(make, false, 2, 2);
 }
+
+TEST(GpuCurved, TfsfFaceBesideCurvedElementsMatchesRef) {
+  std::string why;
+  if (no_gpu(&why)) GTEST_SKIP() << "no GPU: " << why;
+  const BackendMaker make = [](const Problem& p, bool single) { return make_cuda_backend(p, single); };
+  EXPECT_LE(tfsf_beside_curved_difference(make, false), 1e-12);
+  EXPECT_LE(tfsf_beside_curved_difference(make, true), 3e-5);
+}
