@@ -198,7 +198,8 @@ void run_bench(const BenchOptions& opt) {
       std::cout << fmt::format("{:>3} {:>5} {:>7} {:>12.3f} {:>9.3f} {:>9.1f} {:>9.1f} {:>7.1f}% {:>10}\n", N, p.Np(), name,
                                stage * 1e3, gdof, c.flops * K / stage / 1e9, c.bytes * K / stage / 1e9,
                                100 * floor / stage, vs);
-      out["results"].push_back({{"N", N}, {"Np", p.Np()}, {"geometry_order", q}, {"backend", name}, {"stage_s", stage}, {"gdof_per_s", gdof},
+      out["results"].push_back({{"N", N}, {"Np", p.Np()}, {"geometry_order", q},
+                                {"curved_elements", p.curved ? p.curved->count() : 0}, {"backend", name}, {"stage_s", stage}, {"gdof_per_s", gdof},
                                 {"gflop_per_s", c.flops * K / stage / 1e9}, {"gb_per_s", c.bytes * K / stage / 1e9},
                                 {"floor_s", floor}, {"percent_of_floor", 100 * floor / stage}, {"steps", steps},
                                 {"speedup", vs_ref}, {"speedup_against", on_gpu ? "cpu" : "ref"}, {"plan", plan}});

@@ -138,3 +138,18 @@ TEST(BenchCli, JsonThatIsNotARegularFileIsRefusedAndKept) {
   dgmax::test::expect_json_targets_refused(dgmax::test::unique_temp_dir("bench_json"), "",
                                            "bench --order 1 --elements 48 --backends ref --steps 1");
 }
+
+// `--curved`: every element curved (each cube warped inside), reported in the table and the JSON.
+TEST(BenchCli, CurvedBoxIsAllCurved) {
+  const std::string out = dgmax::test::unique_temp_dir("bench") + "dgmax_bench.json";
+  const auto r = run_dgmax("bench --curved --order 2 --elements 48 --backends ref,cpu --steps 2 --json " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("every element curved"), std::string::npos) << r.out;
+  const json j = json::parse(std::ifstream(out));
+  EXPECT_EQ(j["curved"], true);
+  ASSERT_EQ(j["results"].size(), 2u);
+  for (const auto& row : j["results"]) {
+    EXPECT_EQ(row["geometry_order"], 2);
+    EXPECT_EQ(row["curved_elements"], 48);
+  }
+}
