@@ -57,6 +57,8 @@ TEST(CylinderCavity, CurvedElementsConvergeAtOrderNPlusOne) {
       const double order = std::log(a.error / b.error) / std::log(a.h / b.h);
       std::printf("  %d  %d   0.5   %-6d %-7d %.4e  | 0.25  %-6d %-7d %.4e  %.2f\n", N, q, a.K, a.curved, a.error,
                   b.K, b.curved, b.error, order);
-      if (q == N) EXPECT_GE(order, N + 0.5) << "N = " << N;
+      if (q == N) {
+        EXPECT_GE(order, N + 0.5) << "N = " << N;
+      }
     }
 }

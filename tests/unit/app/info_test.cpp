@@ -45,7 +45,8 @@ TEST(InfoCli, HelpListsEveryCommandAndItsOptions) {
   };
   for (const Command& c : {Command{"run", {"backend", "set", "output", "overwrite", "restart", "quiet"}},
                            Command{"info", {"order", "refine", "size", "json"}},
-                           Command{"bench", {"order", "elements", "backends", "precision", "steps", "json"}},
+                           Command{"bench",
+                                   {"order", "elements", "backends", "precision", "steps", "json", "numbering", "curved"}},
                            Command{"tune", {"backend", "order", "precision", "elements", "json", "no-store"}}}) {
     r = run_dgmax(std::string(c.name) + " --help");
     ASSERT_EQ(r.code, 0) << c.name << ": " << r.err;
