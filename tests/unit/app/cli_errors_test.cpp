@@ -167,7 +167,7 @@ TEST(CliErrors, EmptyRestartDirectoryIsRefusedAndMovesNothing) {
   const CliResult first = run_dgmax("run -q '" + cfg + "'");
   ASSERT_EQ(first.code, 0) << first.err;
   const std::string summary = dgmax::test::read_all(dir + "/out/summary.json");
-  for (const std::string& form : {"--restart ''", "--restart=''"}) {
+  for (const std::string form : {"--restart ''", "--restart=''"}) {
     const CliResult r = run_dgmax("run -q '" + cfg + "' " + form);
     if (form == "--restart=''") {  // CLI11 itself refuses a missing value
       EXPECT_EQ(r.code, 1) << r.err;

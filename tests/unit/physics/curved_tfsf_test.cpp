@@ -21,7 +21,7 @@ namespace {
 
 // [-0.625, 0.625]^3 in 5^3 cells (750 elements), absorbing walls, N = 2; the box [-0.375, 0.375]^3
 // (3 cells) carries Ey = Hz = exp(-((x - t - s0)/w)^2) in.
-const char* kConfig = R"yaml(
+const char* kTfsfBoxConfig = R"yaml(
 mesh: {box: {lower: [-0.625, -0.625, -0.625], upper: [0.625, 0.625, 0.625], cells: [5, 5, 5]}}
 discretization: {order: 2, precision: double, flux: upwind}
 constants: {s0: -1.5, w: 0.4}
@@ -40,7 +40,7 @@ struct Leak {
 };
 
 Leak measure(const Warp& warp) {
-  const auto cp = warped_config_problem(kConfig, 2, warp);
+  const auto cp = warped_config_problem(kTfsfBoxConfig, 2, warp);
   const Problem& p = cp->p;
   Leak r;
   r.curved = p.curved ? p.curved->count() : 0;
