@@ -29,6 +29,26 @@ std::string node_faces_table(const KernelSpec& s) {
 // The element's right-hand side, written once for both backends: TEAM_FOR spreads a loop over the
 // threads of a cuda block (one iteration each on the cpu) and TEAM_SYNC separates the phases.
 const char* kCurvedRhs = R"(
+// v[i] = (J curl H, -J curl E) at volume point i from the reference derivatives d[a][x] = ∂_a u_x
+// there: J curl u = Σ_a C_a × ∂_a u.
+DGMAX_FN void curved_curl_at(const real_t* __restrict__ cg, int i, const real_t (*__restrict__ d)[6],
+                             real_t* __restrict__ v) {
+  real_t cE[3] = {0, 0, 0}, cH[3] = {0, 0, 0};
+  for (int a = 0; a < 3; ++a) {
+    const real_t C0 = cg[(3 * a + 0) * NQ + i], C1 = cg[(3 * a + 1) * NQ + i], C2 = cg[(3 * a + 2) * NQ + i];
+    cH[0] += C1 * d[a][5] - C2 * d[a][4];
+    cH[1] += C2 * d[a][3] - C0 * d[a][5];
+    cH[2] += C0 * d[a][4] - C1 * d[a][3];
+    cE[0] += C1 * d[a][2] - C2 * d[a][1];
+    cE[1] += C2 * d[a][0] - C0 * d[a][2];
+    cE[2] += C0 * d[a][1] - C1 * d[a][0];
+  }
+  for (int x = 0; x < 3; ++x) {
+    v[i * 6 + x] = cH[x];
+    v[i * 6 + 3 + x] = -cE[x];
+  }
+}
+
 // Right-hand side of curved element slot c (element k = cinfo[c][0]) into r [6][NP], as
 // ref_curved.cpp computes it: the volume curl Σ_a C_a × ∂_a u at the volume points, the flux at
 // the face points weighted by w·sJ, both taken to the nodes (Pq, Minv), then the weight-adjusted
@@ -48,6 +68,33 @@ DGMAX_FN void curved_rhs(int c, const real_t* __restrict__ q, const real_t* __re
   TEAM_FOR(m, 6 * NP) u[m] = qk[m];
   TEAM_SYNC();
   // volume points: v[i] = (J curl H, -J curl E)
+#if CURVED_CPU
+  {  // the derivatives at all points at once, the loops over points innermost (vectorized)
+    real_t dd[3][6][NQ];
+    for (int a = 0; a < 3; ++a)
+      for (int x = 0; x < 6; ++x)
+        for (int i = 0; i < NQ; ++i) dd[a][x][i] = real_t(0);
+    for (int j = 0; j < NP; ++j) {
+      const real_t* __restrict__ gr = cops + OP_GRT + j * NQ;
+      const real_t* __restrict__ gs = cops + OP_GST + j * NQ;
+      const real_t* __restrict__ gt = cops + OP_GTT + j * NQ;
+      for (int x = 0; x < 6; ++x) {
+        const real_t uj = u[x * NP + j];
+        for (int i = 0; i < NQ; ++i) {
+          dd[0][x][i] += gr[i] * uj;
+          dd[1][x][i] += gs[i] * uj;
+          dd[2][x][i] += gt[i] * uj;
+        }
+      }
+    }
+    for (int i = 0; i < NQ; ++i) {
+      real_t d[3][6];
+      for (int a = 0; a < 3; ++a)
+        for (int x = 0; x < 6; ++x) d[a][x] = dd[a][x][i];
+      curved_curl_at(cg, i, d, v);
+    }
+  }
+#else
   TEAM_FOR(i, NQ) {
     real_t d[3][6];
     for (int a = 0; a < 3; ++a)
@@ -61,21 +108,9 @@ DGMAX_FN void curved_rhs(int c, const real_t* __restrict__ q, const real_t* __re
         d[2][x] += gt * uj;
       }
     }
-    real_t cE[3] = {0, 0, 0}, cH[3] = {0, 0, 0};
-    for (int a = 0; a < 3; ++a) {
-      const real_t C0 = cg[(3 * a + 0) * NQ + i], C1 = cg[(3 * a + 1) * NQ + i], C2 = cg[(3 * a + 2) * NQ + i];
-      cH[0] += C1 * d[a][5] - C2 * d[a][4];
-      cH[1] += C2 * d[a][3] - C0 * d[a][5];
-      cH[2] += C0 * d[a][4] - C1 * d[a][3];
-      cE[0] += C1 * d[a][2] - C2 * d[a][1];
-      cE[1] += C2 * d[a][0] - C0 * d[a][2];
-      cE[2] += C0 * d[a][1] - C1 * d[a][0];
-    }
-    for (int x = 0; x < 3; ++x) {
-      v[i * 6 + x] = cH[x];
-      v[i * 6 + 3 + x] = -cE[x];
-    }
+    curved_curl_at(cg, i, d, v);
   }
+#endif
   // face points: g = w·sJ (-flux_E, +flux_H) from the traces interpolated there
   TEAM_FOR(m, 4 * NFQ) {
     const int f = m / NFQ, i = m % NFQ;
@@ -155,6 +190,60 @@ CURVED_EXTERIOR_CASES        default: break;
   }
   TEAM_SYNC();
   // b = Pq v + Minv (face integrals)
+#if CURVED_CPU
+  {
+    real_t sb[6][NP];
+    for (int x = 0; x < 6; ++x)
+      for (int i = 0; i < NP; ++i) sb[x][i] = real_t(0);
+    for (int p = 0; p < NQ; ++p) {
+      const real_t* __restrict__ pq = cops + OP_PQT + p * NP;
+      for (int x = 0; x < 6; ++x) {
+        const real_t vx = v[p * 6 + x];
+        for (int i = 0; i < NP; ++i) sb[x][i] += pq[i] * vx;
+      }
+    }
+    for (int j = 0; j < NP; ++j) {
+      const real_t* __restrict__ mi = cops + OP_MINV + j * NP;  // M^{-1} is symmetric: row j = column j
+      for (int x = 0; x < 6; ++x) {
+        const real_t rx = r[j * 6 + x];
+        for (int i = 0; i < NP; ++i) sb[x][i] += mi[i] * rx;
+      }
+    }
+    for (int i = 0; i < NP; ++i)
+      for (int x = 0; x < 6; ++x) b[i * 6 + x] = sb[x][i];
+  }
+  // the weight-adjusted inverse: v = (Vq b) / J at the volume points, then r = Pq v
+  {
+    real_t sw[6][NQ];
+    for (int x = 0; x < 6; ++x)
+      for (int p = 0; p < NQ; ++p) sw[x][p] = real_t(0);
+    for (int j = 0; j < NP; ++j) {
+      const real_t* __restrict__ vq = cops + OP_VQT + j * NQ;
+      for (int x = 0; x < 6; ++x) {
+        const real_t bx = b[j * 6 + x];
+        for (int p = 0; p < NQ; ++p) sw[x][p] += vq[p] * bx;
+      }
+    }
+    for (int p = 0; p < NQ; ++p) {
+      const real_t jinv = real_t(1) / cg[CG_J + p];
+      for (int x = 0; x < 6; ++x) v[p * 6 + x] = sw[x][p] * jinv;
+    }
+  }
+  real_t sr[6][NP];
+  for (int x = 0; x < 6; ++x)
+    for (int i = 0; i < NP; ++i) sr[x][i] = real_t(0);
+  for (int p = 0; p < NQ; ++p) {
+    const real_t* __restrict__ pq = cops + OP_PQT + p * NP;
+    for (int x = 0; x < 6; ++x) {
+      const real_t vx = v[p * 6 + x];
+      for (int i = 0; i < NP; ++i) sr[x][i] += pq[i] * vx;
+    }
+  }
+  for (int i = 0; i < NP; ++i) {
+    real_t s[6];
+    for (int x = 0; x < 6; ++x) s[x] = sr[x][i];
+#else
+  // b = Pq v + Minv (face integrals)
   TEAM_FOR(i, NP) {
     real_t s[6] = {0, 0, 0, 0, 0, 0};
     for (int p = 0; p < NQ; ++p) {
@@ -185,6 +274,7 @@ CURVED_EXTERIOR_CASES        default: break;
       const real_t w = cops[OP_PQ + i * NQ + p];
       for (int x = 0; x < 6; ++x) s[x] += w * v[p * 6 + x];
     }
+#endif
 #if HAS_CURRENT
     expr_t pos[4], jn[3];
     const double* xn = cx + ((long)c * NP + i) * 3;
@@ -441,6 +531,9 @@ std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
                      kCurvedInfo, L.geo_stride(), L.geo_j(), L.geo_faces())
       << fmt::format("enum {{ OP_GR = {}, OP_GS = {}, OP_GT = {}, OP_VQ = {}, OP_PQ = {}, OP_W = {}, OP_MINV = {}, OP_IF = {} }};\n",
                      L.op_gr(), L.op_gs(), L.op_gt(), L.op_vq(), L.op_pq(), L.op_w(), L.op_minv(), L.op_if())
+      << fmt::format("enum {{ OP_GRT = {}, OP_GST = {}, OP_GTT = {}, OP_VQT = {}, OP_PQT = {} }};\n", L.op_grt(),
+                     L.op_gst(), L.op_gtt(), L.op_vqt(), L.op_pqt())
+      << "#define CURVED_CPU " << (cuda ? 0 : 1) << "\n"
       << fmt::format("enum {{ MAT_EPS = {}, MAT_MU = {}, MAT_Z = {}, MAT_Y = {}, MAT_INV_EPS = {}, MAT_INV_MU = {}, "
                      "MAT_SIGMA_EPS = {} }};\n",
                      kMatEps, kMatMu, kMatZ, kMatY, kMatInvEps, kMatInvMu, kMatSigmaOverEps)

@@ -20,7 +20,9 @@ struct CurvedLayout {
   int geo_j() const { return 9 * Nq; }
   int geo_faces() const { return 10 * Nq; }
   int geo_stride() const { return 10 * Nq + 16 * Nfq; }
-  // cops: Gr, Gs, Gt, Vq [Nq][Np], Pq [Np][Nq], w [Nq], Minv [Np][Np], If [4 faces][6 rankings][Nfq][Nfp]
+  // cops: Gr, Gs, Gt, Vq [Nq][Np], Pq [Np][Nq], w [Nq], Minv [Np][Np], If [4 faces][6 rankings][Nfq][Nfp],
+  // then the transposes the cpu's loops read contiguously (vectorized over points or nodes):
+  // GrT, GsT, GtT, VqT [Np][Nq], PqT [Nq][Np]
   int op_gr() const { return 0; }
   int op_gs() const { return Nq * Np; }
   int op_gt() const { return 2 * Nq * Np; }
@@ -29,7 +31,12 @@ struct CurvedLayout {
   int op_w() const { return 5 * Nq * Np; }
   int op_minv() const { return 5 * Nq * Np + Nq; }
   int op_if() const { return op_minv() + Np * Np; }
-  int op_size() const { return op_if() + 24 * Nfq * Nfp; }
+  int op_grt() const { return op_if() + 24 * Nfq * Nfp; }
+  int op_gst() const { return op_grt() + Nq * Np; }
+  int op_gtt() const { return op_grt() + 2 * Nq * Np; }
+  int op_vqt() const { return op_grt() + 3 * Nq * Np; }
+  int op_pqt() const { return op_grt() + 4 * Nq * Np; }
+  int op_size() const { return op_grt() + 5 * Nq * Np; }
 };
 inline CurvedLayout curved_layout(const KernelSpec& s) { return {s.Np, s.Nfp, s.curved_Nq, s.curved_Nfq}; }
 

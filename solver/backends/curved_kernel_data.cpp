@@ -81,6 +81,11 @@ CurvedKernelData<Real> make_curved_kernel_data(const Problem& p) {
   put(d.cops, L.op_minv(), Q.Minv);
   for (int f = 0; f < 4; ++f)
     for (int r = 0; r < 6; ++r) put(d.cops, L.op_if() + (f * 6 + r) * Nfq * p.Nfp(), Q.If[f][r]);
+  put(d.cops, L.op_grt(), Eigen::MatrixXd(Q.Gr.transpose()));
+  put(d.cops, L.op_gst(), Eigen::MatrixXd(Q.Gs.transpose()));
+  put(d.cops, L.op_gtt(), Eigen::MatrixXd(Q.Gt.transpose()));
+  put(d.cops, L.op_vqt(), Eigen::MatrixXd(Q.Vq.transpose()));
+  put(d.cops, L.op_pqt(), Eigen::MatrixXd(Q.Pq.transpose()));
   return d;
 }
 
