@@ -8,7 +8,7 @@
 // At quadrature points (the right-hand side: docs/design.md, "Curved elements"): the cofactors
 // C_a = J ∇r_a = (x_s × x_t, x_t × x_r, x_r × x_s), exact polynomials of degree 2(q−1) computed
 // from the map's exact derivatives, J, and n·sJ = Σ_a n̂_a C_a on the faces. The volume rule is
-// exact for degree 2N + 2q − 3 and the face rule for 2N + 2q − 2, so ∫ E·∇×H − H·∇×E over an
+// exact for degree max(2N, 2N + 2q − 3) and the face rule for 2N + 2q − 2, so ∫ E·∇×H − H·∇×E over an
 // element equals −∮ n·(E × H) to rounding (the metric identity Σ_a ∂_a C_a = 0 holds exactly for
 // these cofactors) and the central flux conserves, the upwind flux dissipates, the energy in the
 // weight-adjusted norm u^T M M_{1/J}^{-1} M u (Chan, Hewett & Warburton, SIAM J. Sci. Comput.

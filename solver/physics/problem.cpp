@@ -44,7 +44,8 @@ double Problem::inner(int k, const double* u, const double* v) const {
   const int n = Np();
   const Eigen::Map<const Eigen::VectorXd> U(u, n), V(v, n);
   if (!is_curved(k)) return md->geom.J[k] * U.dot(ref->M * V);
-  // exact for the polynomial J (curved_geometry.hpp's volume rule)
+  // the volume rule of curved_geometry.hpp (degree max(2N, 2N + 2q − 3)): J u v, of degree
+  // 2N + 3q − 3, to the rule's accuracy
   const CurvedQuadrature& Q = curved->quad;
   const Eigen::Map<const Eigen::VectorXd> J(&curved->Jq[static_cast<size_t>(curved->slot_of[k]) * Q.Nq], Q.Nq);
   return (Q.Vq * U).cwiseProduct(Q.w).cwiseProduct(J).dot(Q.Vq * V);
