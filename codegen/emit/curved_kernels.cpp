@@ -100,7 +100,8 @@ DGMAX_FN void curved_rhs(int c, const real_t* __restrict__ q, const real_t* __re
     for (int a = 0; a < 3; ++a)
       for (int x = 0; x < 6; ++x) d[a][x] = real_t(0);
     for (int j = 0; j < NP; ++j) {
-      const real_t gr = cops[OP_GR + i * NP + j], gs = cops[OP_GS + i * NP + j], gt = cops[OP_GT + i * NP + j];
+      // the transposes: neighbouring threads (points) read neighbouring values (coalesced)
+      const real_t gr = cops[OP_GRT + j * NQ + i], gs = cops[OP_GST + j * NQ + i], gt = cops[OP_GTT + j * NQ + i];
       for (int x = 0; x < 6; ++x) {
         const real_t uj = u[x * NP + j];
         d[0][x] += gr * uj;
@@ -247,11 +248,11 @@ CURVED_EXTERIOR_CASES        default: break;
   TEAM_FOR(i, NP) {
     real_t s[6] = {0, 0, 0, 0, 0, 0};
     for (int p = 0; p < NQ; ++p) {
-      const real_t w = cops[OP_PQ + i * NQ + p];
+      const real_t w = cops[OP_PQT + p * NP + i];
       for (int x = 0; x < 6; ++x) s[x] += w * v[p * 6 + x];
     }
     for (int j = 0; j < NP; ++j) {
-      const real_t w = cops[OP_MINV + i * NP + j];
+      const real_t w = cops[OP_MINV + j * NP + i];  // symmetric
       for (int x = 0; x < 6; ++x) s[x] += w * r[j * 6 + x];
     }
     for (int x = 0; x < 6; ++x) b[i * 6 + x] = s[x];
@@ -261,7 +262,7 @@ CURVED_EXTERIOR_CASES        default: break;
   TEAM_FOR(p, NQ) {
     real_t s[6] = {0, 0, 0, 0, 0, 0};
     for (int j = 0; j < NP; ++j) {
-      const real_t w = cops[OP_VQ + p * NP + j];
+      const real_t w = cops[OP_VQT + j * NQ + p];
       for (int x = 0; x < 6; ++x) s[x] += w * b[j * 6 + x];
     }
     const real_t jinv = real_t(1) / cg[CG_J + p];
@@ -271,7 +272,7 @@ CURVED_EXTERIOR_CASES        default: break;
   TEAM_FOR(i, NP) {
     real_t s[6] = {0, 0, 0, 0, 0, 0};
     for (int p = 0; p < NQ; ++p) {
-      const real_t w = cops[OP_PQ + i * NQ + p];
+      const real_t w = cops[OP_PQT + p * NP + i];
       for (int x = 0; x < 6; ++x) s[x] += w * v[p * 6 + x];
     }
 #endif
@@ -533,7 +534,7 @@ std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
                      L.op_gr(), L.op_gs(), L.op_gt(), L.op_vq(), L.op_pq(), L.op_w(), L.op_minv(), L.op_if())
       << fmt::format("enum {{ OP_GRT = {}, OP_GST = {}, OP_GTT = {}, OP_VQT = {}, OP_PQT = {} }};\n", L.op_grt(),
                      L.op_gst(), L.op_gtt(), L.op_vqt(), L.op_pqt())
-      << "#define CURVED_CPU " << (cuda ? 0 : 1) << "\n"
+      << "#define CURVED_CPU " << (cuda || s.curved_team_loops ? 0 : 1) << "\n"
       << fmt::format("enum {{ MAT_EPS = {}, MAT_MU = {}, MAT_Z = {}, MAT_Y = {}, MAT_INV_EPS = {}, MAT_INV_MU = {}, "
                      "MAT_SIGMA_EPS = {} }};\n",
                      kMatEps, kMatMu, kMatZ, kMatY, kMatInvEps, kMatInvMu, kMatSigmaOverEps)

@@ -46,6 +46,9 @@ struct KernelSpec {
   // Curved elements (solver/mesh/curved_geometry.hpp) form their own group with its own kernels
   // (curved_kernels.hpp): the sizes of their volume and face rules; 0 without curved elements.
   int curved_Nq = 0, curved_Nfq = 0;
+  // The cpu source with the cuda kernel's loops (one point or node per iteration, as one thread
+  // does) instead of its own vectorized ones: tests run the cuda form's indexing on the host.
+  bool curved_team_loops = false;
   std::vector<double> M;                 // [Np][Np] reference mass matrix (energy and norms)
   std::vector<double> node_weights;      // [Np][4] node i: x = sum_v w[i][v] * vertex_v
   KernelPlan plan;
