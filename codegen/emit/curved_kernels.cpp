@@ -27,7 +27,9 @@ std::string node_faces_table(const KernelSpec& s) {
 }
 
 // The element's right-hand side, written once for both backends: TEAM_FOR spreads a loop over the
-// threads of a cuda block (one iteration each on the cpu) and TEAM_SYNC separates the phases.
+// threads of a cuda block (all iterations one after another on the cpu) and TEAM_SYNC separates the phases.
+// The matrix products over volume points have a cpu form too (CURVED_CPU): the loop over points
+// or nodes innermost, which the host compiler vectorizes; the cuda form gives each thread a point.
 const char* kCurvedRhs = R"(
 // v[i] = (J curl H, -J curl E) at volume point i from the reference derivatives d[a][x] = ∂_a u_x
 // there: J curl u = Σ_a C_a × ∂_a u.
