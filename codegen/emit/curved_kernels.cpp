@@ -31,25 +31,21 @@ std::string node_faces_table(const KernelSpec& s) {
 // The matrix products over volume points have a cpu form too (CURVED_CPU): the loop over points
 // or nodes innermost, which the host compiler vectorizes; the cuda form gives each thread a point.
 const char* kCurvedRhs = R"(
-// v[i] = (J curl H, -J curl E) at volume point i from the reference derivatives d[a][x] = ∂_a u_x
-// there: J curl u = Σ_a C_a × ∂_a u.
-DGMAX_FN void curved_curl_at(const real_t* __restrict__ cg, int i, const real_t (*__restrict__ d)[6],
-                             real_t* __restrict__ v) {
-  real_t cE[3] = {0, 0, 0}, cH[3] = {0, 0, 0};
-  for (int a = 0; a < 3; ++a) {
-    const real_t C0 = cg[(3 * a + 0) * NQ + i], C1 = cg[(3 * a + 1) * NQ + i], C2 = cg[(3 * a + 2) * NQ + i];
-    cH[0] += C1 * d[a][5] - C2 * d[a][4];
-    cH[1] += C2 * d[a][3] - C0 * d[a][5];
-    cH[2] += C0 * d[a][4] - C1 * d[a][3];
-    cE[0] += C1 * d[a][2] - C2 * d[a][1];
-    cE[1] += C2 * d[a][0] - C0 * d[a][2];
-    cE[2] += C0 * d[a][1] - C1 * d[a][0];
-  }
-  for (int x = 0; x < 3; ++x) {
-    v[i * 6 + x] = cH[x];
-    v[i * 6 + 3 + x] = -cE[x];
+#if CURVED_CPU
+// out[x][i] += Σ_p opT[p][i] in[p][x]: the product of a transposed operator opT [ROWS][COLS] with
+// point or node values in [ROWS][6], the loop over outputs innermost (vectorized, no reassociation).
+template <int ROWS, int COLS>
+DGMAX_FN void curved_add_product(const real_t* __restrict__ opT, const real_t* __restrict__ in,
+                                 real_t (*__restrict__ out)[COLS]) {
+  for (int p = 0; p < ROWS; ++p) {
+    const real_t* __restrict__ o = opT + p * COLS;
+    for (int x = 0; x < 6; ++x) {
+      const real_t ix = in[p * 6 + x];
+      for (int i = 0; i < COLS; ++i) out[x][i] += o[i] * ix;
+    }
   }
 }
+#endif
 
 // Right-hand side of curved element slot c (element k = cinfo[c][0]) into r [6][NP], as
 // ref_curved.cpp computes it: the volume curl Σ_a C_a × ∂_a u at the volume points, the flux at
@@ -71,39 +67,35 @@ DGMAX_FN void curved_rhs(int c, const real_t* __restrict__ q, const real_t* __re
   TEAM_SYNC();
   // volume points: v[i] = (J curl H, -J curl E)
 #if CURVED_CPU
-  {  // the derivatives at all points at once, the loops over points innermost (vectorized)
-    real_t dd[3][6][NQ];
-    for (int a = 0; a < 3; ++a)
-      for (int x = 0; x < 6; ++x)
-        for (int i = 0; i < NQ; ++i) dd[a][x][i] = real_t(0);
-    for (int j = 0; j < NP; ++j) {
-      const real_t* __restrict__ gr = cops + OP_GRT + j * NQ;
-      const real_t* __restrict__ gs = cops + OP_GST + j * NQ;
-      const real_t* __restrict__ gt = cops + OP_GTT + j * NQ;
-      for (int x = 0; x < 6; ++x) {
-        const real_t uj = u[x * NP + j];
-        for (int i = 0; i < NQ; ++i) {
-          dd[0][x][i] += gr[i] * uj;
-          dd[1][x][i] += gs[i] * uj;
-          dd[2][x][i] += gt[i] * uj;
-        }
+  // the derivatives at all points at once, the loops over points innermost (vectorized)
+  real_t dd[3][6][NQ];
+  for (int a = 0; a < 3; ++a)
+    for (int x = 0; x < 6; ++x)
+      for (int i = 0; i < NQ; ++i) dd[a][x][i] = real_t(0);
+  for (int j = 0; j < NP; ++j) {
+    const real_t* __restrict__ gr = cops + OP_GRT + j * NQ;
+    const real_t* __restrict__ gs = cops + OP_GST + j * NQ;
+    const real_t* __restrict__ gt = cops + OP_GTT + j * NQ;
+    for (int x = 0; x < 6; ++x) {
+      const real_t uj = u[x * NP + j];
+      for (int i = 0; i < NQ; ++i) {
+        dd[0][x][i] += gr[i] * uj;
+        dd[1][x][i] += gs[i] * uj;
+        dd[2][x][i] += gt[i] * uj;
       }
     }
-    for (int i = 0; i < NQ; ++i) {
-      real_t d[3][6];
-      for (int a = 0; a < 3; ++a)
-        for (int x = 0; x < 6; ++x) d[a][x] = dd[a][x][i];
-      curved_curl_at(cg, i, d, v);
-    }
   }
-#else
+#endif
   TEAM_FOR(i, NQ) {
     real_t d[3][6];
+#if CURVED_CPU
+    for (int a = 0; a < 3; ++a)
+      for (int x = 0; x < 6; ++x) d[a][x] = dd[a][x][i];
+#else
     for (int a = 0; a < 3; ++a)
       for (int x = 0; x < 6; ++x) d[a][x] = real_t(0);
     for (int j = 0; j < NP; ++j) {
-      // the transposes: neighbouring threads (points) read neighbouring values (coalesced)
-      const real_t gr = cops[OP_GRT + j * NQ + i], gs = cops[OP_GST + j * NQ + i], gt = cops[OP_GTT + j * NQ + i];
+      const real_t gr = cops[OP_GR + i * NP + j], gs = cops[OP_GS + i * NP + j], gt = cops[OP_GT + i * NP + j];
       for (int x = 0; x < 6; ++x) {
         const real_t uj = u[x * NP + j];
         d[0][x] += gr * uj;
@@ -111,9 +103,22 @@ DGMAX_FN void curved_rhs(int c, const real_t* __restrict__ q, const real_t* __re
         d[2][x] += gt * uj;
       }
     }
-    curved_curl_at(cg, i, d, v);
-  }
 #endif
+    real_t cE[3] = {0, 0, 0}, cH[3] = {0, 0, 0};
+    for (int a = 0; a < 3; ++a) {
+      const real_t C0 = cg[(3 * a + 0) * NQ + i], C1 = cg[(3 * a + 1) * NQ + i], C2 = cg[(3 * a + 2) * NQ + i];
+      cH[0] += C1 * d[a][5] - C2 * d[a][4];
+      cH[1] += C2 * d[a][3] - C0 * d[a][5];
+      cH[2] += C0 * d[a][4] - C1 * d[a][3];
+      cE[0] += C1 * d[a][2] - C2 * d[a][1];
+      cE[1] += C2 * d[a][0] - C0 * d[a][2];
+      cE[2] += C0 * d[a][1] - C1 * d[a][0];
+    }
+    for (int x = 0; x < 3; ++x) {
+      v[i * 6 + x] = cH[x];
+      v[i * 6 + 3 + x] = -cE[x];
+    }
+  }
   // face points: g = w·sJ (-flux_E, +flux_H) from the traces interpolated there
   TEAM_FOR(m, 4 * NFQ) {
     const int f = m / NFQ, i = m % NFQ;
@@ -194,54 +199,18 @@ CURVED_EXTERIOR_CASES        default: break;
   TEAM_SYNC();
   // b = Pq v + Minv (face integrals)
 #if CURVED_CPU
-  {
-    real_t sb[6][NP];
-    for (int x = 0; x < 6; ++x)
-      for (int i = 0; i < NP; ++i) sb[x][i] = real_t(0);
-    for (int p = 0; p < NQ; ++p) {
-      const real_t* __restrict__ pq = cops + OP_PQT + p * NP;
-      for (int x = 0; x < 6; ++x) {
-        const real_t vx = v[p * 6 + x];
-        for (int i = 0; i < NP; ++i) sb[x][i] += pq[i] * vx;
-      }
-    }
-    for (int j = 0; j < NP; ++j) {
-      const real_t* __restrict__ mi = cops + OP_MINV + j * NP;  // M^{-1} is symmetric: row j = column j
-      for (int x = 0; x < 6; ++x) {
-        const real_t rx = r[j * 6 + x];
-        for (int i = 0; i < NP; ++i) sb[x][i] += mi[i] * rx;
-      }
-    }
-    for (int i = 0; i < NP; ++i)
-      for (int x = 0; x < 6; ++x) b[i * 6 + x] = sb[x][i];
-  }
+  real_t sb[6][NP] = {}, sw[6][NQ] = {}, sr[6][NP] = {};
+  curved_add_product<NQ, NP>(cops + OP_PQT, v, sb);
+  curved_add_product<NP, NP>(cops + OP_MINV, r, sb);  // M^{-1} is symmetric: its own transpose
+  for (int i = 0; i < NP; ++i)
+    for (int x = 0; x < 6; ++x) b[i * 6 + x] = sb[x][i];
   // the weight-adjusted inverse: v = (Vq b) / J at the volume points, then r = Pq v
-  {
-    real_t sw[6][NQ];
-    for (int x = 0; x < 6; ++x)
-      for (int p = 0; p < NQ; ++p) sw[x][p] = real_t(0);
-    for (int j = 0; j < NP; ++j) {
-      const real_t* __restrict__ vq = cops + OP_VQT + j * NQ;
-      for (int x = 0; x < 6; ++x) {
-        const real_t bx = b[j * 6 + x];
-        for (int p = 0; p < NQ; ++p) sw[x][p] += vq[p] * bx;
-      }
-    }
-    for (int p = 0; p < NQ; ++p) {
-      const real_t jinv = real_t(1) / cg[CG_J + p];
-      for (int x = 0; x < 6; ++x) v[p * 6 + x] = sw[x][p] * jinv;
-    }
-  }
-  real_t sr[6][NP];
-  for (int x = 0; x < 6; ++x)
-    for (int i = 0; i < NP; ++i) sr[x][i] = real_t(0);
+  curved_add_product<NP, NQ>(cops + OP_VQT, b, sw);
   for (int p = 0; p < NQ; ++p) {
-    const real_t* __restrict__ pq = cops + OP_PQT + p * NP;
-    for (int x = 0; x < 6; ++x) {
-      const real_t vx = v[p * 6 + x];
-      for (int i = 0; i < NP; ++i) sr[x][i] += pq[i] * vx;
-    }
+    const real_t jinv = real_t(1) / cg[CG_J + p];
+    for (int x = 0; x < 6; ++x) v[p * 6 + x] = sw[x][p] * jinv;
   }
+  curved_add_product<NQ, NP>(cops + OP_PQT, v, sr);
   for (int i = 0; i < NP; ++i) {
     real_t s[6];
     for (int x = 0; x < 6; ++x) s[x] = sr[x][i];
@@ -250,11 +219,11 @@ CURVED_EXTERIOR_CASES        default: break;
   TEAM_FOR(i, NP) {
     real_t s[6] = {0, 0, 0, 0, 0, 0};
     for (int p = 0; p < NQ; ++p) {
-      const real_t w = cops[OP_PQT + p * NP + i];
+      const real_t w = cops[OP_PQ + i * NQ + p];
       for (int x = 0; x < 6; ++x) s[x] += w * v[p * 6 + x];
     }
     for (int j = 0; j < NP; ++j) {
-      const real_t w = cops[OP_MINV + j * NP + i];  // symmetric
+      const real_t w = cops[OP_MINV + i * NP + j];
       for (int x = 0; x < 6; ++x) s[x] += w * r[j * 6 + x];
     }
     for (int x = 0; x < 6; ++x) b[i * 6 + x] = s[x];
@@ -264,7 +233,7 @@ CURVED_EXTERIOR_CASES        default: break;
   TEAM_FOR(p, NQ) {
     real_t s[6] = {0, 0, 0, 0, 0, 0};
     for (int j = 0; j < NP; ++j) {
-      const real_t w = cops[OP_VQT + j * NQ + p];
+      const real_t w = cops[OP_VQ + p * NP + j];
       for (int x = 0; x < 6; ++x) s[x] += w * b[j * 6 + x];
     }
     const real_t jinv = real_t(1) / cg[CG_J + p];
@@ -274,7 +243,7 @@ CURVED_EXTERIOR_CASES        default: break;
   TEAM_FOR(i, NP) {
     real_t s[6] = {0, 0, 0, 0, 0, 0};
     for (int p = 0; p < NQ; ++p) {
-      const real_t w = cops[OP_PQT + p * NP + i];
+      const real_t w = cops[OP_PQ + i * NQ + p];
       for (int x = 0; x < 6; ++x) s[x] += w * v[p * 6 + x];
     }
 #endif
