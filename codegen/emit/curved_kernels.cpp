@@ -494,6 +494,13 @@ CurvedBlock curved_block(const KernelSpec& s) {
   return b;
 }
 
+std::string curved_cuda_refusal(const KernelSpec& s) {
+  if (s.curved_Nq == 0 || curved_block(s).shared_bytes <= 48 * 1024) return "";
+  return fmt::format("the curved elements of this problem need {} KB of shared memory per block on the cuda backend "
+                     "(order {}, {} volume points and {} per face); at most 48 KB",
+                     curved_shared_bytes(s) / 1024, s.N, s.curved_Nq, s.curved_Nfq);
+}
+
 std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
   if (s.curved_Nq == 0) return "";
   const CurvedLayout L = curved_layout(s);

@@ -58,6 +58,10 @@ CurvedBlock curved_block(const KernelSpec& s);
 // Shared-memory bytes one curved element's team needs.
 long curved_shared_bytes(const KernelSpec& s);
 
+// Why the cuda backend cannot run this problem's curved elements (one element's team needs more
+// than the 48 KB of static shared memory a block has), or "" when it can.
+std::string curved_cuda_refusal(const KernelSpec& s);
+
 // The section (empty without curved elements). cpu: extern "C" dgmax_curved_stage,
 // dgmax_curved_initial, dgmax_curved_norms; cuda: the same names as __global__ kernels.
 std::string curved_kernel_section(const KernelSpec& s, bool cuda);

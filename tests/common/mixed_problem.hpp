@@ -15,22 +15,28 @@
 
 namespace dgmax::test {
 
-inline Problem mixed_problem(int N, unsigned seed, const std::string& flux = "upwind", double alpha = 1,
-                             int cells = 2) {
-  auto md = std::make_shared<const MeshData>(setup_mesh(random_affine_mesh(cells, seed).mesh));
-  Problem p = make_problem(md, N);
-  p.fluxes = make_flux_set(flux, alpha, nullptr, {});
+// Random heterogeneous materials (eps, mu, sigma per element), every boundary condition (by face),
+// a current source and an incident field, as expressions: the generated backends compile them, the
+// ref backend interprets them.
+inline void set_mixed_physics(Problem& p, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0, 1);
   for (auto& m : p.material) m = Material{1 + 3 * u(rng), 1 + u(rng), 0.5 * u(rng)};
   for (int k = 0; k < p.K(); ++k)
     for (int f = 0; f < 4; ++f) p.bc[k][f] = static_cast<BcKind>((k + f) % 4);
-  // as expressions: the generated backends compile them, the ref backend interprets them
   p.current = space_time_field_from_text({"sin(x + t)", "cos(y*z)", "x*y - t"}, "sources.J");
   std::vector<std::string> inc;
   for (int c = 0; c < 6; ++c)
     inc.push_back("sin(" + std::to_string(c + 1) + "*x - t)*cos(y + " + std::to_string(c) + "*z)");
   p.incident = space_time_field_from_text(inc, "incident");
+}
+
+inline Problem mixed_problem(int N, unsigned seed, const std::string& flux = "upwind", double alpha = 1,
+                             int cells = 2) {
+  auto md = std::make_shared<const MeshData>(setup_mesh(random_affine_mesh(cells, seed).mesh));
+  Problem p = make_problem(md, N);
+  p.fluxes = make_flux_set(flux, alpha, nullptr, {});
+  set_mixed_physics(p, seed);
   return p;
 }
 

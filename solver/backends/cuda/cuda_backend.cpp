@@ -47,11 +47,8 @@ class CudaBackend final : public CudaPlanBackend {
         codegen::cuda_plan_rejection(plan, p_.N, single, cuda_block_limits(), spec_.current.has_value());
     DGMAX_ASSERT(why.empty(), "cuda plan " + plan.name() + " cannot run: " + why);
     spec_.plan.cuda = plan;
-    if (spec_.curved_Nq > 0 && codegen::curved_block(spec_).shared_bytes > 48 * 1024)
-      throw UserError("the curved elements of this problem need " + std::to_string(codegen::curved_shared_bytes(spec_) / 1024) +
-                          " KB of shared memory per block on the cuda backend (order " + std::to_string(p_.N) + ", " +
-                          std::to_string(spec_.curved_Nq) + " volume points); at most 48 KB",
-                      {}, "lower discretization.order or mesh.geometry_order, or run with backend: cpu");
+    if (const std::string why = codegen::curved_cuda_refusal(spec_); !why.empty())
+      throw UserError(why, {}, "lower discretization.order or mesh.geometry_order, or run with backend: cpu");
     const codegen::NvrtcOptions opt =
         codegen::NvrtcOptions::for_kernels(codegen::cuda_plan_arch(plan, ctx_.info().arch()));
     const std::string name = "dgmax_cuda_N" + std::to_string(p_.N) + (single ? "_fp32_" : "_fp64_") + plan.name();

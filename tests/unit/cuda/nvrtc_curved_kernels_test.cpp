@@ -28,6 +28,7 @@ TEST(NvrtcCurvedKernels, CompileWithEveryFieldInBothPrecisions) {
         EXPECT_NE(src.find(k), std::string::npos) << k;
       EXPECT_NE(src.find("field_incident(p, w6)"), std::string::npos);
       EXPECT_LE(codegen::curved_block(spec).shared_bytes, 48 * 1024) << "N = " << N;
+      EXPECT_EQ(codegen::curved_cuda_refusal(spec), "") << "N = " << N;
       codegen::NvrtcOptions opt;
       opt.arch = codegen::cuda_plan_arch(spec.plan.cuda, "sm_90");  // sm_90a for warpgroup MMAs
       const std::vector<char> cubin =
@@ -43,4 +44,21 @@ TEST(NvrtcCurvedKernels, AbsentWithoutCurvedElements) {
   codegen::KernelSpec spec = make_kernel_spec(p, false);
   spec.curved_Nq = spec.curved_Nfq = 0;
   EXPECT_EQ(codegen::generate_cuda_source(spec).find("dgmax_curved_stage"), std::string::npos);
+}
+
+// An element whose rules need more than a block's 48 KB of shared memory (the conical products
+// beyond degree 20: 1,331 volume points at N = q = 6) is refused by the cuda backend with this
+// message, naming the order and the points; nothing is refused without curved elements.
+TEST(NvrtcCurvedKernels, TooMuchSharedMemoryIsNamed) {
+  const Problem p = test::curved_mixed_problem(2, 2, 3, 1);
+  codegen::KernelSpec spec = make_kernel_spec(p, false);
+  spec.curved_Nq = 1331;
+  spec.curved_Nfq = 144;
+  EXPECT_EQ(codegen::curved_cuda_refusal(spec),
+            "the curved elements of this problem need " + std::to_string(codegen::curved_shared_bytes(spec) / 1024) +
+                " KB of shared memory per block on the cuda backend (order 2, 1331 volume points and 144 per face); "
+                "at most 48 KB");
+  EXPECT_GT(codegen::curved_shared_bytes(spec), 48 * 1024);
+  spec.curved_Nq = spec.curved_Nfq = 0;
+  EXPECT_EQ(codegen::curved_cuda_refusal(spec), "");
 }
