@@ -47,6 +47,7 @@
 #include "solver/mesh/msh_element_types.hpp"
 #include "solver/mesh/msh_high_order.hpp"
 #include "solver/mesh/msh_node_order.hpp"
+#include "solver/mesh/blend_curved_nodes.hpp"
 #include "solver/mesh/straighten_far_nodes.hpp"
 #include "solver/util/error.hpp"
 #include "solver/util/strings.hpp"
@@ -246,10 +247,13 @@ std::vector<std::size_t> nodes_on_curved_entities() {
 }
 
 // Builds the dgmax Mesh from the current Gmsh model (throws UserError for meshes dgmax cannot
-// use). `what` is "mesh 'x.msh'" or "the mesh of 'x.geo'" for messages. straighten: the
-// high-order nodes away from curved surfaces go back to straight-sided positions
-// (straighten_far_nodes), for meshes whose high-order passes ran here.
-Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_here, bool straighten) {
+// use). `what` is "mesh 'x.msh'" or "the mesh of 'x.geo'" for messages. For meshes whose high order
+// was made here, `nodes` says how their high-order nodes off curved entities are placed (a file's
+// are taken as written); a blend that leaves an element below kBlendMinScaledJacobian returns an
+// empty Mesh.
+enum class HighOrderNodes { AsGiven, Blend, Straighten };
+constexpr double kBlendMinScaledJacobian = 0.1;  // Gmsh's own Mesh.HighOrderThresholdMin
+Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_here, HighOrderNodes nodes) {
   Mesh mesh;
   mesh.source = path;
 
@@ -390,22 +394,27 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
                       {path}, "the file is damaged or cut short: write it again with Gmsh");
     return Vec3{node_coords[3 * p], node_coords[3 * p + 1], node_coords[3 * p + 2]};
   });
-  if (straighten && order > 1) {
-    // Gmsh's elastic pass moved every node of the volumes at a curved surface a little: bench/NOTES.md,
-    // "2026-12-06 — Affine elements away from the curved surface".
+  if (nodes != HighOrderNodes::AsGiven && order > 1) {
     const std::vector<int> lattice_node = gmsh_tet_lattice_nodes(order);
     const std::size_t Nq = lattice_node.size(), K = mesh.elements.size();
     const std::vector<std::size_t> on_curved = nodes_on_curved_entities();
     std::vector<std::size_t> lattice_tag(K * Nq);  // [K][Nq]
-    std::vector<char> seed(K, 0);                  // [K]
+    std::vector<char> flag(K * Nq);                // [K][Nq] a high-order node on a curved entity
+    std::vector<char> seed(K, 0);                  // [K] an element with such a node
     for (std::size_t e = 0; e < K; ++e)
       for (std::size_t m = 0; m < Nq; ++m) {
         const std::size_t tag = tet_all_nodes[e * tet_nodes_per + static_cast<std::size_t>(lattice_node[m])];
         lattice_tag[e * Nq + m] = tag;
-        // a high-order node on the surface (an element touching it at a vertex is straight-sided there)
-        if (lattice_node[m] >= 4 && std::binary_search(on_curved.begin(), on_curved.end(), tag)) seed[e] = 1;
+        flag[e * Nq + m] = lattice_node[m] >= 4 && std::binary_search(on_curved.begin(), on_curved.end(), tag);
+        seed[e] = seed[e] || flag[e * Nq + m];
       }
-    straighten_far_nodes(mesh, lattice_tag, seed);
+    if (nodes == HighOrderNodes::Blend) {
+      if (blend_curved_nodes(mesh, flag).min_scaled < kBlendMinScaledJacobian) return Mesh{};  // the caller falls back
+    } else {
+      // Gmsh's elastic pass moved every node of the volumes at a curved surface a little: bench/NOTES.md,
+      // "2026-12-06 — Affine elements away from the curved surface".
+      straighten_far_nodes(mesh, lattice_tag, seed);
+    }
   }
 
   // ---- physical surfaces -> tagged faces -----------------------------------------------------
@@ -612,23 +621,36 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
         gmsh::model::mesh::setOrder(geometry_order);
         if (std::vector<std::string> errors = gmsh_lib.logged_errors(); !errors.empty())
           throw gmsh_failure(path, doing, is_msh, "", errors);
-        // Gmsh places the new nodes on the geometry, which can tangle elements at curved
-        // boundaries: Mesh.HighOrderOptimize = 2's passes (as Gmsh's own mesher runs them) untangle
-        // them, the elastic analogy, then the optimiser on the elements still below
-        // Mesh.HighOrderThresholdMin (0.1). The optimiser alone kept the elements away from the
-        // sphere affine but left a tangled element in one of four runs (bench/NOTES.md,
-        // "2026-12-06 — Curved meshes from Gmsh: which high-order optimisation"). The optimiser
-        // logs an error for elements it leaves below its threshold, whose Jacobian may well be
-        // positive: setup_mesh's check_curved_jacobians decides, naming a tangled element.
-        gmsh::option::setNumber("Mesh.HighOrderOptimize", 2);
-        gmsh::model::mesh::optimize("HighOrderElastic");
-        gmsh::model::mesh::optimize("HighOrder");
-        gmsh_lib.forget_logged_errors();
       }
     }
     gmsh::option::setNumber("General.AbortOnError", 2);  // API misuse below: throw
     doing = "read the mesh of";
-    Mesh mesh = extract_mesh(path, what, !is_msh, !is_msh && geometry_order > 1);
+    Mesh mesh;
+    if (is_msh || geometry_order <= 1) {
+      mesh = extract_mesh(path, what, !is_msh, HighOrderNodes::AsGiven);
+    } else {
+      // setOrder put the new nodes of curved curves and surfaces on the geometry; the others are
+      // placed from them (blend_curved_nodes.hpp; bench/NOTES.md, "2026-12-06 — The cylinder cavity
+      // with blended boundary elements"). Where that tangles an element (a mesh coarse against the
+      // surface's curvature), Mesh.HighOrderOptimize = 2's passes (as Gmsh's own mesher runs them)
+      // untangle it: the elastic analogy, then the optimiser on the elements still below
+      // Mesh.HighOrderThresholdMin (0.1), then the nodes away from the surface are straightened
+      // ("2026-12-06 — Curved meshes from Gmsh: which high-order optimisation"). The optimiser logs
+      // an error for elements it leaves below its threshold, whose Jacobian may well be positive:
+      // setup_mesh's check_curved_jacobians decides, naming a tangled element.
+      mesh = extract_mesh(path, what, true, HighOrderNodes::Blend);
+      if (mesh.elements.empty()) {
+        doing = "mesh";
+        gmsh::option::setNumber("General.AbortOnError", 0);
+        gmsh::option::setNumber("Mesh.HighOrderOptimize", 2);
+        gmsh::model::mesh::optimize("HighOrderElastic");
+        gmsh::model::mesh::optimize("HighOrder");
+        gmsh_lib.forget_logged_errors();
+        gmsh::option::setNumber("General.AbortOnError", 2);
+        doing = "read the mesh of";
+        mesh = extract_mesh(path, what, true, HighOrderNodes::Straighten);
+      }
+    }
     if (std::vector<std::string> errors = gmsh_lib.logged_errors(); !errors.empty())
       throw gmsh_failure(path, doing, is_msh, "", errors);
     return mesh;

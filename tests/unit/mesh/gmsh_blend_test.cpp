@@ -1,0 +1,182 @@
+// read_gmsh's placement of the high-order nodes from the curved surface alone
+// (solver/mesh/blend_curved_nodes.hpp): on meshes/sphere_rcs_pec.geo at geometry orders 2, 3 and 4
+// exactly the elements with an edge on the sphere are curved, none is tangled, the sphere's nodes
+// stay on it, neighbours see the same face points bit for bit, and the cylinder's volume from
+// meshes/cylinder.geo converges to π R² L.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <numbers>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "solver/mesh/curved_lattice.hpp"
+#include "solver/mesh/curved_mesh.hpp"
+#include "solver/mesh/geometry.hpp"
+#include "solver/mesh/gmsh_reader.hpp"
+#include "solver/mesh/mesh_setup.hpp"
+
+namespace dgmax {
+namespace {
+
+// meshes/sphere_rcs_pec.geo at its defaults (7,296 tets, the sphere's surface sized by its
+// curvature): the sphere's centre is the origin. (On meshes/sphere_in_box.geo, sized without
+// regard to the curvature, the blend tangles an element and read_gmsh falls back to Gmsh's passes:
+// gmsh_straighten_test.cpp.)
+constexpr double kSphereRadius = 0.25;
+
+const MeshData& sphere_mesh(int q) {
+  static std::map<int, MeshData> cache;
+  auto it = cache.find(q);
+  if (it == cache.end())
+    it = cache.emplace(q, setup_mesh(read_gmsh(std::string(DGMAX_SOURCE_DIR) + "/meshes/sphere_rcs_pec.geo", 0, q),
+                                     0, GeometryFactors::Stored, ElementOrder::Input))
+             .first;
+  return it->second;
+}
+
+class GmshBlend : public ::testing::TestWithParam<int> {};
+
+double distance_to_sphere(const Vec3& x) {
+  return std::abs(std::hypot(x[0], x[1], x[2]) - kSphereRadius);
+}
+
+// A lattice point of element k by the vertices it sits between: sorted (vertex id, λ·q) of the
+// nonzero weights. Two elements name a shared point alike.
+using PointKey = std::vector<std::pair<int, int>>;
+PointKey point_key(const Mesh& m, int k, const std::array<int, 3>& ijl) {
+  const int q = m.geometry_order;
+  const int lambda[4] = {q - ijl[0] - ijl[1] - ijl[2], ijl[0], ijl[1], ijl[2]};
+  PointKey key;
+  for (int c = 0; c < 4; ++c)
+    if (lambda[c] > 0) key.emplace_back(m.elements[k][c], lambda[c]);
+  std::sort(key.begin(), key.end());
+  return key;
+}
+
+// Curved exactly where an edge lies on the sphere (an element touching it at a vertex keeps its
+// straight-sided map); the Jacobian stays well away from zero; every lattice point of a face on
+// the sphere is on the sphere (those are Gmsh's nodes, kept).
+TEST_P(GmshBlend, OnlyTheElementsWithAnEdgeOnTheSphereAreCurved) {
+  const int q = GetParam();
+  const MeshData& md = sphere_mesh(q);
+  const Mesh& m = md.mesh;
+  const int K = m.num_elements();
+  EXPECT_GT(md.curved.min_scaled, 0.3);
+  int with_face_on_sphere = 0, checked_points = 0;
+  double off_sphere = 0;
+  const auto ijl = lattice_points(q);
+  for (int k = 0; k < K; ++k) {
+    int on_sphere = 0;
+    for (int v : m.elements[k]) on_sphere += distance_to_sphere(m.vertices[v]) < 1e-9;
+    if (m.is_curved(k)) {
+      EXPECT_GE(on_sphere, 2) << "element " << k;  // an edge on the sphere at least
+    }
+    if (on_sphere < 3) continue;
+    ++with_face_on_sphere;  // a face on the sphere: the element must follow it
+    ASSERT_TRUE(m.is_curved(k)) << "element " << k;
+    const Vec3* row = m.curved_row(k);
+    for (std::size_t p = 0; p < ijl.size(); ++p) {
+      const PointKey key = point_key(m, k, ijl[p]);
+      bool on_face = true;
+      for (const auto& [v, w] : key) on_face = on_face && distance_to_sphere(m.vertices[v]) < 1e-9;
+      if (!on_face) continue;
+      off_sphere = std::max(off_sphere, distance_to_sphere(row[p]));
+      ++checked_points;
+    }
+  }
+  std::printf("q = %d: %d of %d elements curved (%d with a face on the sphere), smallest scaled Jacobian %.4f\n", q,
+              m.num_curved(), K, with_face_on_sphere, md.curved.min_scaled);
+  EXPECT_GT(with_face_on_sphere, 20);
+  EXPECT_GT(checked_points, 20 * lattice_size(q) / 4);
+  EXPECT_LT(off_sphere, 1e-12);
+  EXPECT_LT(m.num_curved(), K / 2);
+}
+
+// Two curved neighbours hold the same lattice points on their common face, bit for bit; a curved
+// element's face shared with an affine one is flat: its lattice points on the affine map.
+TEST_P(GmshBlend, NeighboursSeeTheSameFacePoints) {
+  const Mesh& m = sphere_mesh(GetParam()).mesh;
+  const int q = m.geometry_order;
+  const auto ijl = lattice_points(q);
+  std::map<std::array<int, 3>, std::vector<int>> face_elements;  // sorted vertices -> elements
+  for (int k = 0; k < m.num_elements(); ++k)
+    for (int opposite = 0; opposite < 4; ++opposite) {
+      std::array<int, 3> f;
+      for (int c = 0, i = 0; c < 4; ++c)
+        if (c != opposite) f[i++] = m.elements[k][c];
+      std::sort(f.begin(), f.end());
+      face_elements[f].push_back(k);
+    }
+  std::map<PointKey, Vec3> seen;  // face points of curved elements
+  int compared = 0, flat_faces = 0;
+  double worst_flat = 0;
+  for (const auto& [face, elements] : face_elements) {
+    if (elements.size() != 2) continue;
+    for (int side = 0; side < 2; ++side) {
+      const int k = elements[side], other = elements[1 - side];
+      if (!m.is_curved(k)) continue;
+      const Vec3* row = m.curved_row(k);
+      for (std::size_t p = 0; p < ijl.size(); ++p) {
+        const PointKey key = point_key(m, k, ijl[p]);
+        bool on_face = true;
+        for (const auto& [v, w] : key) on_face = on_face && std::find(face.begin(), face.end(), v) != face.end();
+        if (!on_face) continue;
+        if (m.is_curved(other)) {
+          const auto [it, inserted] = seen.emplace(key, row[p]);
+          if (!inserted) {
+            ++compared;
+            EXPECT_EQ(std::memcmp(it->second.data(), row[p].data(), sizeof(Vec3)), 0) << "element " << k;
+          }
+        } else {
+          const double r = -1 + 2.0 * ijl[p][0] / q, s = -1 + 2.0 * ijl[p][1] / q, t = -1 + 2.0 * ijl[p][2] / q;
+          const Vec3 x = map_to_physical(m, k, r, s, t);
+          for (int d = 0; d < 3; ++d) worst_flat = std::max(worst_flat, std::abs(x[d] - row[p][d]));
+        }
+      }
+      flat_faces += !m.is_curved(other);
+    }
+  }
+  EXPECT_GT(compared, 1000);
+  EXPECT_GT(flat_faces, 100);
+  EXPECT_LT(worst_flat, 1e-15);  // rounding of coordinates of size 1
+}
+
+double mesh_volume(const Mesh& m) {
+  const CurvedMeasures measures = curved_measures(m);
+  double volume = 0;
+  for (int k = 0; k < m.num_elements(); ++k)
+    volume += m.is_curved(k) ? measures.volume[m.curved_index[k]] : signed_volume(m, k);
+  return volume;
+}
+
+// meshes/cylinder.geo (R = 1, L = 1): the volume at geometry order 2 against π, at sizes 0.5
+// and 0.25.
+TEST(GmshBlendCylinder, VolumeConverges) {
+  const std::string geo = std::string(DGMAX_SOURCE_DIR) + "/meshes/cylinder.geo";
+  double error[2], straight_error[2];
+  int i = 0;
+  for (const double size : {0.5, 0.25}) {
+    const MeshData md = setup_mesh(read_gmsh(geo, size, 2));
+    const MeshData straight = setup_mesh(read_gmsh(geo, size, 1));
+    error[i] = std::abs(mesh_volume(md.mesh) - std::numbers::pi);
+    straight_error[i] = std::abs(mesh_volume(straight.mesh) - std::numbers::pi);
+    std::printf("size %g: %d of %d elements curved, volume error %.3e (straight-sided %.3e)\n", size,
+                md.mesh.num_curved(), md.mesh.num_elements(), error[i], straight_error[i]);
+    EXPECT_LT(md.mesh.num_curved(), md.mesh.num_elements());
+    ++i;
+  }
+  EXPECT_LT(error[1], straight_error[1] / 100);
+  EXPECT_LT(error[1], error[0] / 8);
+}
+
+INSTANTIATE_TEST_SUITE_P(GeometryOrders, GmshBlend, ::testing::Values(2, 3, 4));
+
+}  // namespace
+}  // namespace dgmax
