@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "solver/io/atomic_write.hpp"
 #include "solver/io/config_keys.hpp"
 #include "solver/io/mesh_spec.hpp"
 #include "solver/mesh/mesh_stats.hpp"
@@ -20,6 +21,7 @@ struct InfoOptions {
   int refine = -1;
   double size = -1;
   bool json = false;
+  std::string write_msh;
   bool partitioned = false;  // --partition given
   int partition = 0;         // parts to split into and report on
   std::string partition_method = "auto";
@@ -79,6 +81,14 @@ void run_info(const InfoOptions& opt) {
                     "set the polynomial order with --order N or discretization.order in the config");
 
   resolve_geometry_order(spec, order);
+  if (!opt.write_msh.empty()) {
+    if (spec.refine > 0)
+      throw UserError("--write-msh writes the mesh before refinement, and this one asks for " +
+                          std::to_string(spec.refine) + " refinement(s)",
+                      {}, "leave refinement out here (--refine 0) and give it where the written .msh is read");
+    require_replaceable_target(opt.write_msh, "--write-msh");
+    spec.write_msh = opt.write_msh;
+  }
   const MeshData md = load_mesh(spec);
   check_tags_exist(md.mesh, refs);
   const MeshStats s = compute_stats(md);
@@ -186,6 +196,9 @@ void add_info_command(CLI::App& app) {
       ->check(CLI::Range(0, 6));
   cmd->add_option("--size", opt->size, ".geo only: maximum element size")->check(CLI::PositiveNumber);
   cmd->add_flag("--json", opt->json, "print one JSON object instead of a table");
+  cmd->add_option("--write-msh", opt->write_msh,
+                  ".geo only: also write the mesh as dgmax made it (geometry order, curved nodes placed) to "
+                  "FILE, a binary Gmsh .msh 4.1 that any dgmax build reads (no Gmsh needed)");
   CLI::Option* partition = cmd->add_option("--partition", opt->partition,
                   "split the elements into P parts (ranks) and print the partition's edge cut, "
                   "imbalance and per part elements, ghosts, halo faces, neighbours");

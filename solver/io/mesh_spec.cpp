@@ -290,7 +290,11 @@ void check_regions_select_elements(const MeshSpec& spec, const Mesh& mesh) {
 
 MeshData load_mesh(const MeshSpec& spec, GeometryFactors geometry) {
   DGMAX_ASSERT(!spec.geometry_order_auto, "mesh.geometry_order: auto was not resolved before load_mesh");
-  Mesh mesh = spec.box ? make_box_mesh(*spec.box) : load_mesh_file(spec.file, spec.size, spec.geometry_order);
+  if (spec.box && !spec.write_msh.empty())
+    throw UserError("--write-msh writes the mesh made from a .geo, and this mesh is a built-in box", spec.box->where,
+                    "give a .geo (or a config whose mesh.file is one)");
+  Mesh mesh =
+      spec.box ? make_box_mesh(*spec.box) : load_mesh_file(spec.file, spec.size, spec.geometry_order, spec.write_msh);
   if (spec.box) check_regions_select_elements(spec, mesh);
   return setup_mesh(std::move(mesh), spec.refine, geometry, spec.numbering);
 }

@@ -33,6 +33,7 @@ struct MeshSpec {
   ElementOrder numbering = ElementOrder::Hilbert;  // mesh.numbering
   std::vector<SourceLocation> region_where;  // of each box region, for errors found on the mesh
   double pml_thickness = 0;                  // mesh.box.pml: the box has a layer tagged `pml`
+  std::string write_msh;                     // `dgmax info --write-msh`: where the .geo's mesh is also written
 };
 
 MeshSpec parse_mesh_spec(const YamlDoc& doc, const YAML::Node& mesh_node);

@@ -19,12 +19,16 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cerrno>
 #include <clocale>
 #include <cmath>
-#include <cstdio>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <new>
@@ -40,6 +44,8 @@
 #include <omp.h>
 #endif
 
+#include "solver/io/atomic_write.hpp"
+#include "solver/mesh/blend_curved_nodes.hpp"
 #include "solver/mesh/curved_lattice.hpp"
 #include "solver/mesh/memory_estimate.hpp"
 #include "solver/mesh/mesh_file.hpp"
@@ -47,7 +53,6 @@
 #include "solver/mesh/msh_element_types.hpp"
 #include "solver/mesh/msh_high_order.hpp"
 #include "solver/mesh/msh_node_order.hpp"
-#include "solver/mesh/blend_curved_nodes.hpp"
 #include "solver/mesh/straighten_far_nodes.hpp"
 #include "solver/util/error.hpp"
 #include "solver/util/strings.hpp"
@@ -246,14 +251,72 @@ std::vector<std::size_t> nodes_on_curved_entities() {
   return out;
 }
 
+// Moves every high-order node of Gmsh's model to where `mesh` has it (its element's lattice, or
+// the straight-sided map for an affine element) and writes the model to `path` as binary msh 4.1
+// (exact doubles), through a temporary file: read back, it gives the same Mesh.
+// tet_all_nodes: [K][tet_nodes_per] Gmsh node tags, in mesh.elements' order.
+void write_placed_mesh(const Mesh& mesh, const std::vector<std::size_t>& tet_all_nodes, std::size_t tet_nodes_per,
+                       const std::string& path) {
+  const int q = mesh.geometry_order;
+  if (q > 1) {
+    const std::vector<int> lattice_node = gmsh_tet_lattice_nodes(q);
+    const std::vector<std::array<int, 3>> ijl = lattice_points(q);
+    // affine elements first: a node they share with a curved one takes the curved one's bits
+    for (const bool curved : {false, true})
+      for (int k = 0; k < mesh.num_elements(); ++k) {
+        if (mesh.is_curved(k) != curved) continue;
+        for (std::size_t m = 0; m < lattice_node.size(); ++m) {
+          if (lattice_node[m] < 4) continue;  // a vertex: not moved
+          Vec3 x;
+          if (curved) {
+            x = mesh.curved_row(k)[m];
+          } else {
+            const auto [i, j, l] = ijl[m];
+            const double w[4] = {double(q - i - j - l) / q, double(i) / q, double(j) / q, double(l) / q};
+            x = {0, 0, 0};
+            for (int v = 0; v < 4; ++v)
+              for (int d = 0; d < 3; ++d) x[d] += w[v] * mesh.vertices[mesh.elements[k][v]][d];
+          }
+          gmsh::model::mesh::setNode(tet_all_nodes[k * tet_nodes_per + static_cast<std::size_t>(lattice_node[m])],
+                                     {x[0], x[1], x[2]}, {});
+        }
+      }
+  }
+  gmsh::option::setNumber("Mesh.MshFileVersion", 4.1);
+  gmsh::option::setNumber("Mesh.Binary", 1);
+  // Gmsh picks the format from the name's extension, so it writes "mesh.msh" in a private directory;
+  // the bytes then go to `path` as every output file does (atomic_write.hpp).
+  std::string dir = (std::filesystem::temp_directory_path() / "dgmax-msh-XXXXXX").string();
+  if (!mkdtemp(dir.data()))
+    throw UserError("cannot write '" + path + "': no temporary directory (" + std::strerror(errno) + ")", {path},
+                    "set TMPDIR to a writable directory");
+  const std::string file = dir + "/mesh.msh";
+  std::string bytes;
+  try {
+    gmsh::write(file);
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) throw UserError("cannot read back the mesh Gmsh wrote for '" + path + "'", {path}, "");
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    throw;
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  write_text_atomically(path, bytes);
+}
+
 // Builds the dgmax Mesh from the current Gmsh model (throws UserError for meshes dgmax cannot
 // use). `what` is "mesh 'x.msh'" or "the mesh of 'x.geo'" for messages. For meshes whose high order
 // was made here, `nodes` says how their high-order nodes off curved entities are placed (a file's
 // are taken as written); a blend that leaves an element below kBlendMinScaledJacobian returns an
-// empty Mesh.
+// empty Mesh. write_msh: also writes the model with the nodes where the Mesh has them
+// (write_placed_mesh).
 enum class HighOrderNodes { AsGiven, Blend, Straighten };
 constexpr double kBlendMinScaledJacobian = 0.1;  // Gmsh's own Mesh.HighOrderThresholdMin
-Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_here, HighOrderNodes nodes) {
+Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_here, HighOrderNodes nodes,
+                  const std::string& write_msh) {
   Mesh mesh;
   mesh.source = path;
 
@@ -417,6 +480,8 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
     }
   }
 
+  if (!write_msh.empty()) write_placed_mesh(mesh, tet_all_nodes, tet_nodes_per, write_msh);
+
   // ---- physical surfaces -> tagged faces -----------------------------------------------------
   std::set<std::array<int, 4>> seen;  // sorted vertex ids + tag
   for (int tag : sorted_physical_tags(2)) {
@@ -568,7 +633,7 @@ void refuse_oversized_mesh(const std::string& path, double size) {
 
 }  // namespace
 
-Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
+Mesh read_gmsh(const std::string& path, double size, int geometry_order, const std::string& write_msh) {
   if (!std::isfinite(size) || size < 0)
     throw UserError("mesh size for '" + path + "' must be positive (or 0 to keep the file's own)",
                     {path}, "give mesh.size (info: --size) as a positive length, or leave it out to keep the file's own");
@@ -627,7 +692,7 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
     doing = "read the mesh of";
     Mesh mesh;
     if (is_msh || geometry_order <= 1) {
-      mesh = extract_mesh(path, what, !is_msh, HighOrderNodes::AsGiven);
+      mesh = extract_mesh(path, what, !is_msh, HighOrderNodes::AsGiven, write_msh);
     } else {
       // setOrder put the new nodes of curved curves and surfaces on the geometry; the others are
       // placed from them (blend_curved_nodes.hpp; bench/NOTES.md, "2026-12-06 — The cylinder cavity
@@ -638,7 +703,7 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
       // ("2026-12-06 — Curved meshes from Gmsh: which high-order optimisation"). The optimiser logs
       // an error for elements it leaves below its threshold, whose Jacobian may well be positive:
       // setup_mesh's check_curved_jacobians decides, naming a tangled element.
-      mesh = extract_mesh(path, what, true, HighOrderNodes::Blend);
+      mesh = extract_mesh(path, what, true, HighOrderNodes::Blend, write_msh);
       if (mesh.elements.empty()) {
         doing = "mesh";
         gmsh::option::setNumber("General.AbortOnError", 0);
@@ -648,7 +713,7 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order) {
         gmsh_lib.forget_logged_errors();
         gmsh::option::setNumber("General.AbortOnError", 2);
         doing = "read the mesh of";
-        mesh = extract_mesh(path, what, true, HighOrderNodes::Straighten);
+        mesh = extract_mesh(path, what, true, HighOrderNodes::Straighten, write_msh);
       }
     }
     if (std::vector<std::string> errors = gmsh_lib.logged_errors(); !errors.empty())

@@ -57,6 +57,10 @@ namespace dgmax {
 // Thread-safe: calls are serialized (Gmsh is a process-wide singleton). Gmsh is initialized and
 // finalized around every call, so no option, model or memory outlives it; the process locale and
 // OpenMP thread count, which gmsh::initialize changes, are restored afterwards.
-Mesh read_gmsh(const std::string& path, double size = 0, int geometry_order = 0);
+//
+// write_msh (a path, or ""): the mesh is also written there as a binary msh 4.1 file with its
+// high-order nodes where the Mesh has them, so that reading that file gives the same Mesh (for a
+// machine without Gmsh: `dgmax info --write-msh`).
+Mesh read_gmsh(const std::string& path, double size = 0, int geometry_order = 0, const std::string& write_msh = "");
 
 }  // namespace dgmax

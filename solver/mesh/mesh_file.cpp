@@ -63,7 +63,7 @@ void require_readable_file(const std::string& path, const std::string& what) {
   }
 }
 
-Mesh load_mesh_file(const std::string& path, double size, int geometry_order) {
+Mesh load_mesh_file(const std::string& path, double size, int geometry_order, const std::string& write_msh) {
   if (path.empty()) throw UserError("mesh file path is empty", {}, "give mesh.file a .msh (Gmsh mesh) or .geo (Gmsh geometry) file");
   const std::string ext = lower_extension(path);
   if (ext != ".msh" && ext != ".geo") {
@@ -78,6 +78,9 @@ Mesh load_mesh_file(const std::string& path, double size, int geometry_order) {
                     {path}, "give mesh.size (info: --size) as a positive length, or leave it out to keep the file's own");
   require_readable_file(path);
   if (ext == ".msh") {
+    if (!write_msh.empty())
+      throw UserError("--write-msh writes the mesh made from a .geo, and '" + path + "' is a .msh already", {path},
+                      "copy the file instead, or give the .geo it was made from");
     Mesh mesh = read_msh(path);  // no Gmsh needed (nor trusted: see msh_check.hpp)
     if (geometry_order > 0 && geometry_order != mesh.geometry_order)
       throw UserError("mesh.geometry_order is " + std::to_string(geometry_order) + ", but the mesh file '" + path +
@@ -90,7 +93,7 @@ Mesh load_mesh_file(const std::string& path, double size, int geometry_order) {
     return mesh;
   }
 #if DGMAX_HAS_GMSH
-  Mesh mesh = read_gmsh(path, size, geometry_order);
+  Mesh mesh = read_gmsh(path, size, geometry_order, write_msh);
   mesh.source = path;
   return mesh;
 #else

@@ -21,7 +21,8 @@ namespace dgmax {
 // `geometry_order` (mesh.geometry_order): 0 = not given (a .geo is meshed at order 1, a .msh is
 // read at its own order); 1..10: the order a .geo is meshed at, and the order a .msh must have
 // (a .msh of another order is refused: its geometry is what it holds).
-Mesh load_mesh_file(const std::string& path, double size = 0, int geometry_order = 0);
+// write_msh: also write the mesh of a .geo as read_gmsh does (refused for a .msh).
+Mesh load_mesh_file(const std::string& path, double size = 0, int geometry_order = 0, const std::string& write_msh = "");
 
 // Throws UserError naming `path` unless it is an existing regular file we can open for reading.
 // `what` names it in the message ("mesh file 'x.msh' does not exist").
