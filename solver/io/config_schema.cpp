@@ -47,7 +47,8 @@ const std::vector<ConfigKey> kSchema = {
     {"mesh.geometry_order", "integer or auto", "none (a .geo: 1; a .msh: the file's own order)", "",
      "1 to 10, or auto; mesh files only",
      "Polynomial order of the elements' geometry: a .geo is meshed with curved tetrahedra of this order (Gmsh's "
-     "setOrder, then its high-order optimisation); a .msh must have this order (leave it out to take the file's). "
+     "setOrder for the nodes on curved surfaces, the others placed from them; Gmsh's high-order optimisation where "
+     "that would tangle an element); a .msh must have this order (leave it out to take the file's). "
      "`auto`: discretization.order capped at 10 for a .geo, the file's own for a .msh. Elements that stay "
      "straight-sided are treated as affine.",
      "2"},
