@@ -7,7 +7,7 @@
 # blended curved elements").
 #
 # Usage: bench/sphere_rcs_curved.sh MSH_DIR OUT CASE...
-#   CASE = name:config:mesh.msh:N:final_time[:key=value], e.g. pec_q4_N4:sphere_rcs_pec:A_pec_q4.msh:4:4
+#   CASE = name:config:mesh.msh:N:final_time[:key=value] (config: a shipped config's name or a path), e.g. pec_q4_N4:sphere_rcs_pec:A_pec_q4.msh:4:4
 #   (key=value: one more --set, e.g. pml.alpha=0)
 set -euo pipefail
 msh_dir=$1 out=$2
@@ -18,7 +18,8 @@ mkdir -p "$out"
 for case in "$@"; do
   IFS=: read -r name config msh N final extra <<<"$case"
   dir=$(mktemp -d)
-  $dgmax run "configs/$config.yaml" --set "mesh.file=$msh_dir/$msh" --set "discretization.order=$N" \
+  [[ -f $config ]] || config=configs/$config.yaml  # a path, or a shipped config's name
+  $dgmax run "$config" --set "mesh.file=$msh_dir/$msh" --set "discretization.order=$N" \
     --set "time.final=$final" --set "backend=$backend" ${extra:+--set "$extra"} --output "$dir" --quiet \
     > "$dir/log.txt" 2>&1 ||
     { echo "$name: failed"; tail -5 "$dir/log.txt"; continue; }
