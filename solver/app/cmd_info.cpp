@@ -126,6 +126,7 @@ void run_info(const InfoOptions& opt) {
     j["scaled_jacobian_min"] = md.curved.min_scaled;
     j["scaled_jacobian_max"] = md.curved.max_scaled;
     j["scaled_jacobian_min_element"] = md.curved.min_element;
+    if (!md.mesh.high_order_nodes.empty()) j["high_order_nodes"] = md.mesh.high_order_nodes;
     j["boundary_tags"] = nlohmann::json::object();
     for (size_t t = 0; t < s.boundary_tags.size(); ++t)
       if (t >= periodic_tag.size() || !periodic_tag[t])
@@ -163,6 +164,7 @@ void run_info(const InfoOptions& opt) {
   std::cout << fmt::format("quality (3r/R)    min {:.4f}  mean {:.4f}   (1 = regular tetrahedron)\n",
                            s.quality_min, s.quality_mean);
   std::cout << fmt::format("geometry order    {}   ({} curved elements)\n", md.mesh.geometry_order, md.curved.curved);
+  if (!md.mesh.high_order_nodes.empty()) std::cout << fmt::format("high-order nodes  {}\n", md.mesh.high_order_nodes);
   if (md.curved.curved > 0)
     std::cout << fmt::format("scaled Jacobian   min {:.4f} (element {})  max {:.4f}   (curved elements; 1 = affine)\n",
                              md.curved.min_scaled, md.curved.min_element, md.curved.max_scaled);

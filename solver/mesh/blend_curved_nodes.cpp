@@ -243,8 +243,13 @@ BlendResult blend_curved_nodes(Mesh& mesh, const std::vector<char>& on_curved) {
   if (result.curved_elements > 0) {
     const JacobianSamples samples = jacobian_samples(q);
     for (int k = 0; k < K; ++k)
-      if (mesh.is_curved(k))
-        result.min_scaled = std::min(result.min_scaled, element_jacobian(mesh, k, samples, orientation(mesh, k)).scaled);
+      if (mesh.is_curved(k)) {
+        const double scaled = element_jacobian(mesh, k, samples, orientation(mesh, k)).scaled;
+        if (scaled < result.min_scaled) {
+          result.min_scaled = scaled;
+          result.min_element = k;
+        }
+      }
   }
   return result;
 }

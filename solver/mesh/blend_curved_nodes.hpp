@@ -28,6 +28,7 @@ struct BlendResult {
   int curved_edges = 0, curved_faces = 0;  // counted once per element holding them
   int curved_elements = 0;                 // left curved
   double min_scaled = 1;                   // their smallest scaled Jacobian (not positive: tangled)
+  int min_element = -1;                    // the element that has it
 };
 
 // `mesh` has every element curved in element order (set_curved_points). on_curved[k * Nq + m] != 0:

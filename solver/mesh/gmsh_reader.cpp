@@ -14,6 +14,7 @@
 //  - a .msh that does not start with '$' is silently parsed as a .geo script, hence the sniffing.
 #include "solver/mesh/gmsh_reader.hpp"
 
+#include <fmt/format.h>
 #include <gmsh.h>
 
 #include <algorithm>
@@ -472,7 +473,20 @@ Mesh extract_mesh(const std::string& path, const std::string& what, bool meshed_
         seed[e] = seed[e] || flag[e * Nq + m];
       }
     if (nodes == HighOrderNodes::Blend) {
-      if (blend_curved_nodes(mesh, flag).min_scaled < kBlendMinScaledJacobian) return Mesh{};  // the caller falls back
+      const BlendResult blend = blend_curved_nodes(mesh, flag);
+      if (blend.min_scaled < kBlendMinScaledJacobian) {  // the caller falls back
+        Mesh none;
+        const auto& e = mesh.elements[blend.min_element];
+        Vec3 c{0, 0, 0};
+        for (int v : e)
+          for (int d = 0; d < 3; ++d) c[d] += mesh.vertices[v][d] / 4;
+        none.high_order_nodes = fmt::format(
+            "Gmsh's high-order optimisation, then straightened away from curved surfaces (placed from the "
+            "surfaces, the element at ({:.4g}, {:.4g}, {:.4g}) had a scaled Jacobian of {:.3g})",
+            c[0], c[1], c[2], blend.min_scaled);
+        return none;
+      }
+      mesh.high_order_nodes = "placed from the curved surfaces (dgmax's blend)";
     } else {
       // Gmsh's elastic pass moved every node of the volumes at a curved surface a little: bench/NOTES.md,
       // "2026-12-06 — Affine elements away from the curved surface".
@@ -705,6 +719,7 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order, const s
       // setup_mesh's check_curved_jacobians decides, naming a tangled element.
       mesh = extract_mesh(path, what, true, HighOrderNodes::Blend, write_msh);
       if (mesh.elements.empty()) {
+        const std::string why = mesh.high_order_nodes;
         doing = "mesh";
         gmsh::option::setNumber("General.AbortOnError", 0);
         gmsh::option::setNumber("Mesh.HighOrderOptimize", 2);
@@ -714,6 +729,7 @@ Mesh read_gmsh(const std::string& path, double size, int geometry_order, const s
         gmsh::option::setNumber("General.AbortOnError", 2);
         doing = "read the mesh of";
         mesh = extract_mesh(path, what, true, HighOrderNodes::Straighten, write_msh);
+        mesh.high_order_nodes = why;
       }
     }
     if (std::vector<std::string> errors = gmsh_lib.logged_errors(); !errors.empty())

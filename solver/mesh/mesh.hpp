@@ -49,6 +49,9 @@ struct Mesh {
   int geometry_order = 1;
   std::vector<int> curved_index;             // [K] row of curved_points, or -1; empty: none curved
   std::vector<Vec3> curved_points;           // [Kc][lattice_size(geometry_order)]
+  // How a .geo's high-order nodes were placed, for reports (`dgmax info`); "" for a file's nodes,
+  // taken as written, and for straight-sided meshes.
+  std::string high_order_nodes;
 
   int num_elements() const { return static_cast<int>(elements.size()); }
   int num_vertices() const { return static_cast<int>(vertices.size()); }

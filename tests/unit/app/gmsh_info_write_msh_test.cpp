@@ -38,6 +38,7 @@ TEST(InfoWriteMsh, TheWrittenMeshIsWhatTheGeoGave) {
   const std::string out = dir + "/cylinder_q3.msh";
   const auto made = run_dgmax("info " + config(dir, 3) + " --write-msh " + out);
   ASSERT_EQ(made.code, 0) << made.err;
+  EXPECT_NE(made.out.find("high-order nodes  placed from the curved surfaces"), std::string::npos) << made.out;
   ASSERT_TRUE(std::filesystem::is_regular_file(out));
   const auto back = run_dgmax("info " + out + " -N 3");
   ASSERT_EQ(back.code, 0) << back.err;

@@ -100,6 +100,7 @@ TEST_P(GmshBlend, OnlyTheElementsWithAnEdgeOnTheSphereAreCurved) {
   EXPECT_GT(checked_points, 20 * lattice_size(q) / 4);
   EXPECT_LT(off_sphere, 1e-12);
   EXPECT_LT(m.num_curved(), K / 2);
+  EXPECT_NE(m.high_order_nodes.find("blend"), std::string::npos) << m.high_order_nodes;
 }
 
 // Two curved neighbours hold the same lattice points on their common face, bit for bit; a curved

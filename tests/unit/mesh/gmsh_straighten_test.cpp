@@ -77,6 +77,9 @@ TEST(GmshStraighten, OnlyTheElementsAtTheSphereStayCurved) {
   EXPECT_GT(with_face_on_sphere, 20);
   EXPECT_LE(farthest, kSize);                 // within one element size of the sphere
   EXPECT_LT(curved, K / 2);                   // all 1234 were curved without the straightening
+  // the report says which placement was used and why
+  EXPECT_NE(m.high_order_nodes.find("Gmsh's high-order optimisation"), std::string::npos) << m.high_order_nodes;
+  EXPECT_NE(m.high_order_nodes.find("scaled Jacobian of -"), std::string::npos) << m.high_order_nodes;
 }
 
 // Two curved neighbours hold the same lattice points on their common face, bit for bit; a curved
