@@ -21,6 +21,7 @@
 #include "solver/mesh/geometry.hpp"
 #include "solver/mesh/gmsh_reader.hpp"
 #include "solver/mesh/mesh_setup.hpp"
+#include "curved_face_points.hpp"
 #include "solver/mesh/msh_reader.hpp"
 #include "same_mesh.hpp"
 #include "temp_path.hpp"
@@ -50,19 +51,6 @@ double distance_to_sphere(const Vec3& x) {
   return std::abs(std::hypot(x[0], x[1], x[2]) - kSphereRadius);
 }
 
-// A lattice point of element k by the vertices it sits between: sorted (vertex id, λ·q) of the
-// nonzero weights. Two elements name a shared point alike.
-using PointKey = std::vector<std::pair<int, int>>;
-PointKey point_key(const Mesh& m, int k, const std::array<int, 3>& ijl) {
-  const int q = m.geometry_order;
-  const int lambda[4] = {q - ijl[0] - ijl[1] - ijl[2], ijl[0], ijl[1], ijl[2]};
-  PointKey key;
-  for (int c = 0; c < 4; ++c)
-    if (lambda[c] > 0) key.emplace_back(m.elements[k][c], lambda[c]);
-  std::sort(key.begin(), key.end());
-  return key;
-}
-
 // Curved exactly where an edge lies on the sphere (an element touching it at a vertex keeps its
 // straight-sided map); the Jacobian stays well away from zero; every lattice point of a face on
 // the sphere is on the sphere (those are Gmsh's nodes, kept).
@@ -86,7 +74,7 @@ TEST_P(GmshBlend, OnlyTheElementsWithAnEdgeOnTheSphereAreCurved) {
     ASSERT_TRUE(m.is_curved(k)) << "element " << k;
     const Vec3* row = m.curved_row(k);
     for (std::size_t p = 0; p < ijl.size(); ++p) {
-      const PointKey key = point_key(m, k, ijl[p]);
+      const test::PointKey key = test::point_key(m, k, ijl[p]);
       bool on_face = true;
       for (const auto& [v, w] : key) on_face = on_face && distance_to_sphere(m.vertices[v]) < 1e-9;
       if (!on_face) continue;
@@ -107,49 +95,7 @@ TEST_P(GmshBlend, OnlyTheElementsWithAnEdgeOnTheSphereAreCurved) {
 // element's face shared with an affine one is flat: its lattice points on the affine map.
 TEST_P(GmshBlend, NeighboursSeeTheSameFacePoints) {
   const Mesh& m = sphere_mesh(GetParam()).mesh;
-  const int q = m.geometry_order;
-  const auto ijl = lattice_points(q);
-  std::map<std::array<int, 3>, std::vector<int>> face_elements;  // sorted vertices -> elements
-  for (int k = 0; k < m.num_elements(); ++k)
-    for (int opposite = 0; opposite < 4; ++opposite) {
-      std::array<int, 3> f;
-      for (int c = 0, i = 0; c < 4; ++c)
-        if (c != opposite) f[i++] = m.elements[k][c];
-      std::sort(f.begin(), f.end());
-      face_elements[f].push_back(k);
-    }
-  std::map<PointKey, Vec3> seen;  // face points of curved elements
-  int compared = 0, flat_faces = 0;
-  double worst_flat = 0;
-  for (const auto& [face, elements] : face_elements) {
-    if (elements.size() != 2) continue;
-    for (int side = 0; side < 2; ++side) {
-      const int k = elements[side], other = elements[1 - side];
-      if (!m.is_curved(k)) continue;
-      const Vec3* row = m.curved_row(k);
-      for (std::size_t p = 0; p < ijl.size(); ++p) {
-        const PointKey key = point_key(m, k, ijl[p]);
-        bool on_face = true;
-        for (const auto& [v, w] : key) on_face = on_face && std::find(face.begin(), face.end(), v) != face.end();
-        if (!on_face) continue;
-        if (m.is_curved(other)) {
-          const auto [it, inserted] = seen.emplace(key, row[p]);
-          if (!inserted) {
-            ++compared;
-            EXPECT_EQ(std::memcmp(it->second.data(), row[p].data(), sizeof(Vec3)), 0) << "element " << k;
-          }
-        } else {
-          const double r = -1 + 2.0 * ijl[p][0] / q, s = -1 + 2.0 * ijl[p][1] / q, t = -1 + 2.0 * ijl[p][2] / q;
-          const Vec3 x = map_to_physical(m, k, r, s, t);
-          for (int d = 0; d < 3; ++d) worst_flat = std::max(worst_flat, std::abs(x[d] - row[p][d]));
-        }
-      }
-      flat_faces += !m.is_curved(other);
-    }
-  }
-  EXPECT_GT(compared, 1000);
-  EXPECT_GT(flat_faces, 100);
-  EXPECT_LT(worst_flat, 1e-15);  // rounding of coordinates of size 1
+  test::expect_conforming_face_points(m, 1000, 100);
 }
 
 double mesh_volume(const Mesh& m) {

@@ -25,6 +25,7 @@
 
 #include "same_mesh.hpp"
 #include "expect_user_error.hpp"
+#include "curved_face_points.hpp"
 #include "solver/element/basis.hpp"
 #include "solver/element/jacobi.hpp"
 #include "solver/mesh/curved_lattice.hpp"
@@ -371,23 +372,15 @@ TEST_F(GmshHighOrder, GeoMeshedAtGeometryOrders) {
     EXPECT_EQ(md.curved.curved, m.num_curved());
     EXPECT_GT(md.curved.min_scaled, 0.0);
     EXPECT_LE(md.curved.max_scaled, 1.0);
-    // the faces between the sphere and the air: sorted vertices -> the tags on either side
-    std::map<std::array<int, 3>, std::vector<int>> face_tags;
-    for (int k = 0; k < m.num_elements(); ++k)
-      for (int opposite = 0; opposite < 4; ++opposite) {
-        std::array<int, 3> f;
-        for (int c = 0, i = 0; c < 4; ++c)
-          if (c != opposite) f[i++] = m.elements[k][c];
-        std::sort(f.begin(), f.end());
-        face_tags[f].push_back(m.element_tag[k]);
-      }
+    // the faces between the sphere and the air: two elements of different tags
+    const auto face_elements = test::elements_by_face(m);
     const auto on_interface = [&](const std::array<int, 4>& v, int opposite) {
       std::array<int, 3> f;
       for (int c = 0, i = 0; c < 4; ++c)
         if (c != opposite) f[i++] = v[c];
       std::sort(f.begin(), f.end());
-      const std::vector<int>& tags = face_tags.at(f);
-      return tags.size() == 2 && tags[0] != tags[1];
+      const std::vector<int>& e = face_elements.at(f);
+      return e.size() == 2 && m.element_tag[e[0]] != m.element_tag[e[1]];
     };
     // corners are the vertices exactly; lattice points of faces on the sphere lie on it
     const auto ijl = lattice_points(q);
