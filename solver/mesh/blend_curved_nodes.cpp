@@ -8,20 +8,13 @@
 
 #include "solver/mesh/curved_lattice.hpp"
 #include "solver/mesh/curved_mesh.hpp"
+#include "solver/mesh/geometry.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
 namespace {
 
 using Eigen::Vector3d;
-
-// +1 or -1: the orientation of element k's vertices (setup orients them later).
-double orientation(const Mesh& mesh, int k) {
-  const auto& e = mesh.elements[k];
-  Vector3d x[4];
-  for (int v = 0; v < 4; ++v) x[v] = Vector3d(mesh.vertices[e[v]][0], mesh.vertices[e[v]][1], mesh.vertices[e[v]][2]);
-  return (x[1] - x[0]).dot((x[2] - x[0]).cross(x[3] - x[0])) < 0 ? -1 : 1;
-}
 
 constexpr int kEdgeVertices[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
 
@@ -244,7 +237,7 @@ BlendResult blend_curved_nodes(Mesh& mesh, const std::vector<char>& on_curved) {
     const JacobianSamples samples = jacobian_samples(q);
     for (int k = 0; k < K; ++k)
       if (mesh.is_curved(k)) {
-        const double scaled = element_jacobian(mesh, k, samples, orientation(mesh, k)).scaled;
+        const double scaled = element_jacobian(mesh, k, samples, signed_volume(mesh, k) < 0 ? -1 : 1).scaled;
         if (scaled < result.min_scaled) {
           result.min_scaled = scaled;
           result.min_element = k;

@@ -8,21 +8,11 @@
 
 #include "solver/mesh/curved_lattice.hpp"
 #include "solver/mesh/curved_mesh.hpp"
+#include "solver/mesh/geometry.hpp"
 #include "solver/util/error.hpp"
 
 namespace dgmax {
 namespace {
-
-// +1 or -1: the orientation of element k's vertices.
-double orientation(const Mesh& mesh, int k) {
-  const auto& e = mesh.elements[k];
-  const Vec3 &a = mesh.vertices[e[0]], &b = mesh.vertices[e[1]], &c = mesh.vertices[e[2]], &d = mesh.vertices[e[3]];
-  const Vec3 u{b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v{c[0] - a[0], c[1] - a[1], c[2] - a[2]},
-      w{d[0] - a[0], d[1] - a[1], d[2] - a[2]};
-  const double det = u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
-                     u[2] * (v[0] * w[1] - v[1] * w[0]);
-  return det < 0 ? -1 : 1;
-}
 
 // Element k's straight-sided lattice: point (i, j, l) at Σ λ_v x_v over the vertices with λ_v > 0
 // (λ = (q - i - j - l, i, j, l) / q), summed in increasing vertex id. [Nq]
@@ -92,7 +82,7 @@ StraightenResult straighten_far_nodes(Mesh& mesh, const std::vector<std::size_t>
   const JacobianSamples samples = jacobian_samples(q);
   std::vector<double> sign(K);
   for (int k = 0; k < K; ++k) {
-    sign[k] = orientation(mesh, k);
+    sign[k] = signed_volume(mesh, k) < 0 ? -1 : 1;  // the orientation of its vertices
     result.min_scaled_before = std::min(result.min_scaled_before, element_jacobian(mesh, k, samples, sign[k]).scaled);
   }
   result.min_scaled_after = result.min_scaled_before;
