@@ -48,6 +48,7 @@
 #include "solver/io/atomic_write.hpp"
 #include "solver/mesh/blend_curved_nodes.hpp"
 #include "solver/mesh/curved_lattice.hpp"
+#include "solver/mesh/curved_mesh.hpp"
 #include "solver/mesh/memory_estimate.hpp"
 #include "solver/mesh/mesh_file.hpp"
 #include "solver/mesh/msh_check.hpp"
@@ -268,16 +269,9 @@ void write_placed_mesh(const Mesh& mesh, const std::vector<std::size_t>& tet_all
         if (mesh.is_curved(k) != curved) continue;
         for (std::size_t m = 0; m < lattice_node.size(); ++m) {
           if (lattice_node[m] < 4) continue;  // a vertex: not moved
-          Vec3 x;
-          if (curved) {
-            x = mesh.curved_row(k)[m];
-          } else {
-            const auto [i, j, l] = ijl[m];
-            const double w[4] = {double(q - i - j - l) / q, double(i) / q, double(j) / q, double(l) / q};
-            x = {0, 0, 0};
-            for (int v = 0; v < 4; ++v)
-              for (int d = 0; d < 3; ++d) x[d] += w[v] * mesh.vertices[mesh.elements[k][v]][d];
-          }
+          const auto [i, j, l] = ijl[m];
+          const Vec3 x = curved ? mesh.curved_row(k)[m]
+                                : map_element(mesh, k, -1 + 2.0 * i / q, -1 + 2.0 * j / q, -1 + 2.0 * l / q);
           gmsh::model::mesh::setNode(tet_all_nodes[k * tet_nodes_per + static_cast<std::size_t>(lattice_node[m])],
                                      {x[0], x[1], x[2]}, {});
         }
@@ -287,10 +281,12 @@ void write_placed_mesh(const Mesh& mesh, const std::vector<std::size_t>& tet_all
   gmsh::option::setNumber("Mesh.Binary", 1);
   // Gmsh picks the format from the name's extension, so it writes "mesh.msh" in a private directory;
   // the bytes then go to `path` as every output file does (atomic_write.hpp).
-  std::string dir = (std::filesystem::temp_directory_path() / "dgmax-msh-XXXXXX").string();
+  const char* tmpdir = std::getenv("TMPDIR");
+  std::string dir = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/dgmax-msh-XXXXXX";
   if (!mkdtemp(dir.data()))
-    throw UserError("cannot write '" + path + "': no temporary directory (" + std::strerror(errno) + ")", {path},
-                    "set TMPDIR to a writable directory");
+    throw UserError("cannot write '" + path + "': no temporary directory " + dir.substr(0, dir.size() - 17) +
+                        " (" + std::strerror(errno) + ")",
+                    {path}, "set TMPDIR to a writable directory");
   const std::string file = dir + "/mesh.msh";
   std::string bytes;
   try {

@@ -1,6 +1,7 @@
 // `dgmax info --write-msh FILE`: the mesh of a .geo written as dgmax made it (its geometry order,
 // its curved nodes placed), read back by `dgmax info` without meshing; and the refusals: a .msh or
-// box input, a refinement, a target that is not a regular file (left as it was).
+// box input, a refinement, no temporary directory, a target that is not a regular file (left as it
+// was).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -70,6 +71,12 @@ TEST(InfoWriteMsh, RefusesWhatItCannotWrite) {
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("is a .msh already"), std::string::npos) << r.err;
   }
+  {  // no place for Gmsh's file: one message, exit 1, nothing written
+    const auto r = dgmax::test::run_dgmax_env("TMPDIR=" + dir + "/missing ", "info " + cfg + " --write-msh " + dir + "/e.msh");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("no temporary directory " + dir + "/missing"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("hint: set TMPDIR to a writable directory"), std::string::npos) << r.err;
+  }
   // a symbolic link as the target: refused before meshing, the link and its target unchanged
   const std::string target = dir + "/target.txt", link = dir + "/link.msh";
   std::ofstream(target) << "keep me\n";
@@ -81,5 +88,5 @@ TEST(InfoWriteMsh, RefusesWhatItCannotWrite) {
   std::ifstream in(target);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text, "keep me\n");
-  for (const char* name : {"a.msh", "b.msh", "c.msh", "d.msh"}) EXPECT_FALSE(std::filesystem::exists(dir + "/" + name));
+  for (const char* name : {"a.msh", "b.msh", "c.msh", "d.msh", "e.msh"}) EXPECT_FALSE(std::filesystem::exists(dir + "/" + name));
 }
