@@ -26,11 +26,143 @@ std::string node_faces_table(const KernelSpec& s) {
   return t.str();
 }
 
-// The element's right-hand side, written once for both backends: TEAM_FOR spreads a loop over the
-// threads of a cuda block (all iterations one after another on the cpu) and TEAM_SYNC separates the phases.
-// The matrix products over volume points have a cpu form too (CURVED_CPU): the loop over points
-// or nodes innermost, which the host compiler vectorizes; the cuda form gives each thread a point.
+// The element's right-hand side in two forms. The cpu form (CURVED_CPU, curved_rhs) takes one
+// element, its matrix products with the loop over points or nodes innermost (vectorized by the
+// host compiler). The cuda form (curved_rhs_batch) takes CURVED_E elements: TEAM_FOR spreads a loop
+// over the threads of a block (all iterations one after another on the host, where tests run it)
+// and TEAM_SYNC separates the phases; a thread takes a volume point of all CURVED_E elements, so
+// each operator entry it loads serves all of them. Both share the face-point, lift and finishing
+// steps below.
 const char* kCurvedRhs = R"(
+// Face point m (f = m / NFQ) of curved slot c into g[m][6]: w·sJ (-flux_E, +flux_H) from the traces
+// interpolated there (u [6][NP]: the slot's state).
+DGMAX_FN void curved_face_point(int c, int m, const real_t* __restrict__ q, const real_t* __restrict__ mat,
+                                const int* __restrict__ etoe, const int* __restrict__ bc,
+                                const int* __restrict__ vmapP, const int* __restrict__ cinfo,
+                                const real_t* __restrict__ cgeo, const real_t* __restrict__ cops,
+                                const double* __restrict__ cx, double t, const real_t* __restrict__ u,
+                                real_t* __restrict__ g) {
+  const int k = cinfo[c * CINFO];
+  const real_t* __restrict__ mk = mat + (long)k * MAT;
+  const int f = m / NFQ, i = m % NFQ;
+  const int kP = etoe[k * 4 + f];
+  const real_t* __restrict__ If = cops + OP_IF + ((f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ + i) * NFP;
+  real_t in[29];
+  for (int x = 0; x < 29; ++x) in[x] = real_t(0);
+#if CURVED_INCIDENT
+  const int bcf = kP < 0 ? bc[k * 4 + f] : -1;
+  const bool inc = CURVED_READS_INCIDENT(bcf);
+#endif
+  for (int j = 0; j < NFP; ++j) {
+    const real_t l = If[j];
+    const int iM = Fmask[f][j];
+    for (int x = 0; x < 6; ++x) in[x] += l * u[x * NP + iM];
+    if (kP >= 0) {
+      const int nP = vmapP[(k * 4 + f) * NFP + j];
+      const real_t* __restrict__ qP = q + (long)(nP / NP) * 6 * NP + nP % NP;
+      for (int x = 0; x < 6; ++x) in[6 + x] += l * qP[x * NP];
+#if CURVED_TFSF
+      // a TF/SF box face: the other side's trace gets sign * the incident field (as ref_curved.cpp)
+      if (const int sg = cinfo[c * CINFO + 5 + f]) {
+        expr_t p[4], w6[6];
+        const double* xn = cx + ((long)c * NP + iM) * 3;
+        p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
+        field_incident(p, w6);
+        for (int x = 0; x < 6; ++x) in[6 + x] += l * (real_t)(sg * w6[x]);
+      }
+#endif
+    }
+#if CURVED_INCIDENT
+    if (inc) {
+      expr_t p[4], w6[6];
+      const double* xn = cx + ((long)c * NP + iM) * 3;
+      p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
+      field_incident(p, w6);
+      for (int x = 0; x < 6; ++x) in[23 + x] += l * (real_t)w6[x];
+    }
+#endif
+  }
+  const real_t* __restrict__ fq = cgeo + (long)c * CGEO + CG_FACES + (f * NFQ + i) * 4;
+  in[12] = fq[0], in[13] = fq[1], in[14] = fq[2];
+  const real_t* __restrict__ mp = kP >= 0 ? mat + (long)kP * MAT : mk;
+  in[15] = mk[MAT_EPS]; in[16] = mp[MAT_EPS]; in[17] = mk[MAT_MU]; in[18] = mp[MAT_MU];
+  in[19] = mk[MAT_Z]; in[20] = mp[MAT_Z]; in[21] = mk[MAT_Y]; in[22] = mp[MAT_Y];
+  if (kP < 0) {
+    real_t ext[6] = {0, 0, 0, 0, 0, 0};
+    for (int x = 0; x < 6; ++x) in[6 + x] = in[x];
+    switch (bc[k * 4 + f]) {
+CURVED_EXTERIOR_CASES      default: break;
+    }
+    for (int x = 0; x < 6; ++x) in[6 + x] = ext[x];
+  }
+  real_t out[6];
+  numerical_flux(in, out);
+  const real_t ws = fq[3];
+  for (int x = 0; x < 3; ++x) {
+    g[m * 6 + x] = -ws * out[x];
+    g[m * 6 + 3 + x] = ws * out[3 + x];
+  }
+}
+
+// The face integrals at node i of slot c: r[i][6] = Σ over the face nodes that are node i of If^T g.
+DGMAX_FN void curved_lift_node(int c, int i, const int* __restrict__ cinfo, const real_t* __restrict__ cops,
+                               const real_t* __restrict__ g, real_t* __restrict__ r) {
+  real_t s[6] = {0, 0, 0, 0, 0, 0};
+  for (int e = 0; e < 3; ++e) {
+    const int fj = NODE_FACES[i][e];
+    if (fj < 0) continue;
+    const int f = fj / NFP, j = fj % NFP;
+    const real_t* __restrict__ If = cops + OP_IF + (f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ * NFP;
+    for (int p = 0; p < NFQ; ++p) {
+      const real_t l = If[p * NFP + j];
+      for (int x = 0; x < 6; ++x) s[x] += l * g[(f * NFQ + p) * 6 + x];
+    }
+  }
+  for (int x = 0; x < 6; ++x) r[i * 6 + x] = s[x];
+}
+
+// Node i of slot c from s[6], its curl and flux terms after the weight-adjusted inverse: the
+// materials and the current, E: (s - sigma E - J) / eps, H: s / mu, into r [6][NP].
+DGMAX_FN void curved_finish_node(int c, int i, const real_t* __restrict__ s, const real_t* __restrict__ mat,
+                                 const int* __restrict__ cinfo, const double* __restrict__ cx, double t,
+                                 const real_t* __restrict__ u, real_t* __restrict__ r) {
+  const real_t* __restrict__ mk = mat + (long)cinfo[c * CINFO] * MAT;
+#if HAS_CURRENT
+  expr_t pos[4], jn[3];
+  const double* xn = cx + ((long)c * NP + i) * 3;
+  pos[0] = xn[0], pos[1] = xn[1], pos[2] = xn[2], pos[3] = t;
+  field_current(pos, jn);
+#endif
+  for (int x = 0; x < 3; ++x) {
+    real_t e = s[x] - mk[MAT_SIGMA_EPS] * mk[MAT_EPS] * u[x * NP + i];
+#if HAS_CURRENT
+    e -= (real_t)jn[x];
+#endif
+    r[x * NP + i] = e * mk[MAT_INV_EPS];
+    r[(3 + x) * NP + i] = s[3 + x] * mk[MAT_INV_MU];
+  }
+}
+
+// Slot c's right-hand side r [6][NP] (its element k = cinfo[c][0]) stored: q_out == 0: into res
+// alone; else one LSERK stage, res_c [Kc][6][NP] its own residual register, res_c = a res_c + dt r,
+// copied to res (the straight-sided stage wrote garbage there), q_out = q + b res_c.
+DGMAX_FN void curved_store_slot(int c, const real_t* __restrict__ r, const int* __restrict__ cinfo,
+                                const real_t* __restrict__ q, real_t* __restrict__ res_c, real_t* __restrict__ res,
+                                real_t* __restrict__ q_out, real_t a, real_t b, real_t dt) {
+  const long o = (long)cinfo[c * CINFO] * 6 * NP;
+  if (!q_out) {
+    TEAM_FOR(m, 6 * NP) res[o + m] = r[m];
+    return;
+  }
+  real_t* __restrict__ rc = res_c + (long)c * 6 * NP;
+  TEAM_FOR(m, 6 * NP) {
+    const real_t x = a * rc[m] + dt * r[m];
+    rc[m] = x;
+    res[o + m] = x;
+    q_out[o + m] = q[o + m] + b * x;
+  }
+}
+
 #if CURVED_CPU
 // out[x][i] += Σ_p opT[p][i] in[p][x]: the product of a transposed operator opT [ROWS][COLS] with
 // point or node values in [ROWS][6], the loop over outputs innermost (vectorized, no reassociation).
@@ -45,14 +177,12 @@ DGMAX_FN void curved_add_product(const real_t* __restrict__ opT, const real_t* _
     }
   }
 }
-#endif
 
 // Right-hand side of curved element slot c (element k = cinfo[c][0]) into r [6][NP], as
 // ref_curved.cpp computes it: the volume curl Σ_a C_a × ∂_a u at the volume points, the flux at
 // the face points weighted by w·sJ, both taken to the nodes (Pq, Minv), then the weight-adjusted
-// inverse of the curved mass matrix, P_N((1/J) ·), and the materials: E: (R - sigma E - J) / eps,
-// H: R / mu. Scratch (per team): u [6][NP], v [NQ][6], g [4][NFQ][6], b [NP][6]; r is scratch too
-// until the last phase.
+// inverse of the curved mass matrix, P_N((1/J) ·), and the materials. Scratch: u [6][NP],
+// v [NQ][6], g [4][NFQ][6], b [NP][6]; r is scratch too until the last step.
 DGMAX_FN void curved_rhs(int c, const real_t* __restrict__ q, const real_t* __restrict__ mat,
                          const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
                          const int* __restrict__ cinfo, const real_t* __restrict__ cgeo,
@@ -61,12 +191,8 @@ DGMAX_FN void curved_rhs(int c, const real_t* __restrict__ q, const real_t* __re
                          real_t* __restrict__ b, real_t* __restrict__ r) {
   const int k = cinfo[c * CINFO];
   const real_t* __restrict__ cg = cgeo + (long)c * CGEO;
-  const real_t* __restrict__ mk = mat + (long)k * MAT;
   const real_t* __restrict__ qk = q + (long)k * 6 * NP;
-  TEAM_FOR(m, 6 * NP) u[m] = qk[m];
-  TEAM_SYNC();
-  // volume points: v[i] = (J curl H, -J curl E)
-#if CURVED_CPU
+  for (int m = 0; m < 6 * NP; ++m) u[m] = qk[m];
   // the derivatives at all points at once, the loops over points innermost (vectorized)
   real_t dd[3][6][NQ];
   for (int a = 0; a < 3; ++a)
@@ -85,120 +211,26 @@ DGMAX_FN void curved_rhs(int c, const real_t* __restrict__ q, const real_t* __re
       }
     }
   }
-#endif
-  TEAM_FOR(i, NQ) {
-    real_t d[3][6];
-#if CURVED_CPU
-    for (int a = 0; a < 3; ++a)
-      for (int x = 0; x < 6; ++x) d[a][x] = dd[a][x][i];
-#else
-    for (int a = 0; a < 3; ++a)
-      for (int x = 0; x < 6; ++x) d[a][x] = real_t(0);
-    for (int j = 0; j < NP; ++j) {
-      const real_t gr = cops[OP_GR + i * NP + j], gs = cops[OP_GS + i * NP + j], gt = cops[OP_GT + i * NP + j];
-      for (int x = 0; x < 6; ++x) {
-        const real_t uj = u[x * NP + j];
-        d[0][x] += gr * uj;
-        d[1][x] += gs * uj;
-        d[2][x] += gt * uj;
-      }
-    }
-#endif
+  // volume points: v[i] = (J curl H, -J curl E)
+  for (int i = 0; i < NQ; ++i) {
     real_t cE[3] = {0, 0, 0}, cH[3] = {0, 0, 0};
     for (int a = 0; a < 3; ++a) {
       const real_t C0 = cg[(3 * a + 0) * NQ + i], C1 = cg[(3 * a + 1) * NQ + i], C2 = cg[(3 * a + 2) * NQ + i];
-      cH[0] += C1 * d[a][5] - C2 * d[a][4];
-      cH[1] += C2 * d[a][3] - C0 * d[a][5];
-      cH[2] += C0 * d[a][4] - C1 * d[a][3];
-      cE[0] += C1 * d[a][2] - C2 * d[a][1];
-      cE[1] += C2 * d[a][0] - C0 * d[a][2];
-      cE[2] += C0 * d[a][1] - C1 * d[a][0];
+      cH[0] += C1 * dd[a][5][i] - C2 * dd[a][4][i];
+      cH[1] += C2 * dd[a][3][i] - C0 * dd[a][5][i];
+      cH[2] += C0 * dd[a][4][i] - C1 * dd[a][3][i];
+      cE[0] += C1 * dd[a][2][i] - C2 * dd[a][1][i];
+      cE[1] += C2 * dd[a][0][i] - C0 * dd[a][2][i];
+      cE[2] += C0 * dd[a][1][i] - C1 * dd[a][0][i];
     }
     for (int x = 0; x < 3; ++x) {
       v[i * 6 + x] = cH[x];
       v[i * 6 + 3 + x] = -cE[x];
     }
   }
-  // face points: g = w·sJ (-flux_E, +flux_H) from the traces interpolated there
-  TEAM_FOR(m, 4 * NFQ) {
-    const int f = m / NFQ, i = m % NFQ;
-    const int kP = etoe[k * 4 + f];
-    const real_t* __restrict__ If = cops + OP_IF + ((f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ + i) * NFP;
-    real_t in[29];
-    for (int x = 0; x < 29; ++x) in[x] = real_t(0);
-#if CURVED_INCIDENT
-    const int bcf = kP < 0 ? bc[k * 4 + f] : -1;
-    const bool inc = CURVED_READS_INCIDENT(bcf);
-#endif
-    for (int j = 0; j < NFP; ++j) {
-      const real_t l = If[j];
-      const int iM = Fmask[f][j];
-      for (int x = 0; x < 6; ++x) in[x] += l * u[x * NP + iM];
-      if (kP >= 0) {
-        const int nP = vmapP[(k * 4 + f) * NFP + j];
-        const real_t* __restrict__ qP = q + (long)(nP / NP) * 6 * NP + nP % NP;
-        for (int x = 0; x < 6; ++x) in[6 + x] += l * qP[x * NP];
-#if CURVED_TFSF
-        // a TF/SF box face: the other side's trace gets sign * the incident field (as ref_curved.cpp)
-        if (const int sg = cinfo[c * CINFO + 5 + f]) {
-          expr_t p[4], w6[6];
-          const double* xn = cx + ((long)c * NP + iM) * 3;
-          p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
-          field_incident(p, w6);
-          for (int x = 0; x < 6; ++x) in[6 + x] += l * (real_t)(sg * w6[x]);
-        }
-#endif
-      }
-#if CURVED_INCIDENT
-      if (inc) {
-        expr_t p[4], w6[6];
-        const double* xn = cx + ((long)c * NP + iM) * 3;
-        p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
-        field_incident(p, w6);
-        for (int x = 0; x < 6; ++x) in[23 + x] += l * (real_t)w6[x];
-      }
-#endif
-    }
-    const real_t* __restrict__ fq = cg + CG_FACES + (f * NFQ + i) * 4;
-    in[12] = fq[0], in[13] = fq[1], in[14] = fq[2];
-    const real_t* __restrict__ mp = kP >= 0 ? mat + (long)kP * MAT : mk;
-    in[15] = mk[MAT_EPS]; in[16] = mp[MAT_EPS]; in[17] = mk[MAT_MU]; in[18] = mp[MAT_MU];
-    in[19] = mk[MAT_Z]; in[20] = mp[MAT_Z]; in[21] = mk[MAT_Y]; in[22] = mp[MAT_Y];
-    if (kP < 0) {
-      real_t ext[6] = {0, 0, 0, 0, 0, 0};
-      for (int x = 0; x < 6; ++x) in[6 + x] = in[x];
-      switch (bc[k * 4 + f]) {
-CURVED_EXTERIOR_CASES        default: break;
-      }
-      for (int x = 0; x < 6; ++x) in[6 + x] = ext[x];
-    }
-    real_t out[6];
-    numerical_flux(in, out);
-    const real_t ws = fq[3];
-    for (int x = 0; x < 3; ++x) {
-      g[m * 6 + x] = -ws * out[x];
-      g[m * 6 + 3 + x] = ws * out[3 + x];
-    }
-  }
-  TEAM_SYNC();
-  // the face integrals at the nodes: r[i] = Σ over the face nodes that are node i of If^T g
-  TEAM_FOR(i, NP) {
-    real_t s[6] = {0, 0, 0, 0, 0, 0};
-    for (int e = 0; e < 3; ++e) {
-      const int fj = NODE_FACES[i][e];
-      if (fj < 0) continue;
-      const int f = fj / NFP, j = fj % NFP;
-      const real_t* __restrict__ If = cops + OP_IF + (f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ * NFP;
-      for (int p = 0; p < NFQ; ++p) {
-        const real_t l = If[p * NFP + j];
-        for (int x = 0; x < 6; ++x) s[x] += l * g[(f * NFQ + p) * 6 + x];
-      }
-    }
-    for (int x = 0; x < 6; ++x) r[i * 6 + x] = s[x];
-  }
-  TEAM_SYNC();
+  for (int m = 0; m < 4 * NFQ; ++m) curved_face_point(c, m, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u, g);
+  for (int i = 0; i < NP; ++i) curved_lift_node(c, i, cinfo, cops, g, r);
   // b = Pq v + Minv (face integrals)
-#if CURVED_CPU
   real_t sb[6][NP] = {}, sw[6][NQ] = {}, sr[6][NP] = {};
   curved_add_product<NQ, NP>(cops + OP_PQT, v, sb);
   curved_add_product<NP, NP>(cops + OP_MINV, r, sb);  // M^{-1} is symmetric: its own transpose
@@ -214,57 +246,113 @@ CURVED_EXTERIOR_CASES        default: break;
   for (int i = 0; i < NP; ++i) {
     real_t s[6];
     for (int x = 0; x < 6; ++x) s[x] = sr[x][i];
+    curved_finish_node(c, i, s, mat, cinfo, cx, t, u, r);
+  }
+}
 #else
+// Right-hand sides of the CURVED_E curved slots slot[e] into r[e] [6][NP], as curved_rhs computes
+// one. Each step's loop runs over the block's threads (TEAM_FOR); the volume points' steps give a
+// thread one point of every slot, the nodes' steps one (slot, node) pair. The operators are read
+// transposed (GrT, GsT, GtT, VqT [NP][NQ], PqT [NQ][NP]: consecutive threads, consecutive words).
+// Scratch per slot: u [6][NP], v [NQ][6], g [4][NFQ][6], b [NP][6]; r is scratch until the last step.
+DGMAX_FN void curved_rhs_batch(const int* __restrict__ slot, const real_t* __restrict__ q,
+                               const real_t* __restrict__ mat, const int* __restrict__ etoe,
+                               const int* __restrict__ bc, const int* __restrict__ vmapP,
+                               const int* __restrict__ cinfo, const real_t* __restrict__ cgeo,
+                               const real_t* __restrict__ cops, const double* __restrict__ cx, double t,
+                               real_t (*__restrict__ u)[6 * NP], real_t (*__restrict__ v)[NQ * 6],
+                               real_t (*__restrict__ g)[4 * NFQ * 6], real_t (*__restrict__ b)[NP * 6],
+                               real_t (*__restrict__ r)[6 * NP]) {
+  TEAM_FOR(m, CURVED_E * 6 * NP) {
+    const int e = m / (6 * NP), n = m % (6 * NP);
+    u[e][n] = q[(long)cinfo[slot[e] * CINFO] * 6 * NP + n];
+  }
+  TEAM_SYNC();
+  // volume points: v[e][i] = (J curl H, -J curl E), one direction's derivatives at a time
+  TEAM_FOR(i, NQ) {
+    real_t cc[CURVED_E][6];
+    for (int e = 0; e < CURVED_E; ++e)
+      for (int x = 0; x < 6; ++x) cc[e][x] = real_t(0);
+    for (int a = 0; a < 3; ++a) {
+      real_t d[CURVED_E][6];
+      for (int e = 0; e < CURVED_E; ++e)
+        for (int x = 0; x < 6; ++x) d[e][x] = real_t(0);
+      const real_t* __restrict__ G = cops + OP_GRT + a * NQ * NP + i;  // GrT, GsT, GtT follow one another
+      for (int j = 0; j < NP; ++j) {
+        const real_t gj = G[j * NQ];
+        for (int e = 0; e < CURVED_E; ++e)
+          for (int x = 0; x < 6; ++x) d[e][x] += gj * u[e][x * NP + j];
+      }
+      for (int e = 0; e < CURVED_E; ++e) {
+        const real_t* __restrict__ C = cgeo + (long)slot[e] * CGEO + 3 * a * NQ + i;
+        const real_t C0 = C[0], C1 = C[NQ], C2 = C[2 * NQ];
+        cc[e][0] += C1 * d[e][5] - C2 * d[e][4];  // J curl H
+        cc[e][1] += C2 * d[e][3] - C0 * d[e][5];
+        cc[e][2] += C0 * d[e][4] - C1 * d[e][3];
+        cc[e][3] += C1 * d[e][2] - C2 * d[e][1];  // J curl E
+        cc[e][4] += C2 * d[e][0] - C0 * d[e][2];
+        cc[e][5] += C0 * d[e][1] - C1 * d[e][0];
+      }
+    }
+    for (int e = 0; e < CURVED_E; ++e)
+      for (int x = 0; x < 3; ++x) {
+        v[e][i * 6 + x] = cc[e][x];
+        v[e][i * 6 + 3 + x] = -cc[e][3 + x];
+      }
+  }
+  TEAM_FOR(m, CURVED_E * 4 * NFQ) {
+    const int e = m / (4 * NFQ);
+    curved_face_point(slot[e], m % (4 * NFQ), q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u[e], g[e]);
+  }
+  TEAM_SYNC();
+  TEAM_FOR(m, CURVED_E * NP) {
+    const int e = m / NP;
+    curved_lift_node(slot[e], m % NP, cinfo, cops, g[e], r[e]);
+  }
+  TEAM_SYNC();
   // b = Pq v + Minv (face integrals)
-  TEAM_FOR(i, NP) {
+  TEAM_FOR(m, CURVED_E * NP) {
+    const int e = m / NP, i = m % NP;
     real_t s[6] = {0, 0, 0, 0, 0, 0};
     for (int p = 0; p < NQ; ++p) {
-      const real_t w = cops[OP_PQ + i * NQ + p];
-      for (int x = 0; x < 6; ++x) s[x] += w * v[p * 6 + x];
+      const real_t w = cops[OP_PQT + p * NP + i];
+      for (int x = 0; x < 6; ++x) s[x] += w * v[e][p * 6 + x];
     }
     for (int j = 0; j < NP; ++j) {
-      const real_t w = cops[OP_MINV + i * NP + j];
-      for (int x = 0; x < 6; ++x) s[x] += w * r[j * 6 + x];
+      const real_t w = cops[OP_MINV + j * NP + i];  // M^{-1} is symmetric
+      for (int x = 0; x < 6; ++x) s[x] += w * r[e][j * 6 + x];
     }
-    for (int x = 0; x < 6; ++x) b[i * 6 + x] = s[x];
+    for (int x = 0; x < 6; ++x) b[e][i * 6 + x] = s[x];
   }
   TEAM_SYNC();
-  // the weight-adjusted inverse: v = (Vq b) / J at the volume points, then r = Pq v
+  // the weight-adjusted inverse: v = (Vq b) / J at the volume points, then Pq v
   TEAM_FOR(p, NQ) {
-    real_t s[6] = {0, 0, 0, 0, 0, 0};
+    real_t s[CURVED_E][6];
+    for (int e = 0; e < CURVED_E; ++e)
+      for (int x = 0; x < 6; ++x) s[e][x] = real_t(0);
     for (int j = 0; j < NP; ++j) {
-      const real_t w = cops[OP_VQ + p * NP + j];
-      for (int x = 0; x < 6; ++x) s[x] += w * b[j * 6 + x];
+      const real_t w = cops[OP_VQT + j * NQ + p];
+      for (int e = 0; e < CURVED_E; ++e)
+        for (int x = 0; x < 6; ++x) s[e][x] += w * b[e][j * 6 + x];
     }
-    const real_t jinv = real_t(1) / cg[CG_J + p];
-    for (int x = 0; x < 6; ++x) v[p * 6 + x] = s[x] * jinv;
+    for (int e = 0; e < CURVED_E; ++e) {
+      const real_t jinv = real_t(1) / cgeo[(long)slot[e] * CGEO + CG_J + p];
+      for (int x = 0; x < 6; ++x) v[e][p * 6 + x] = s[e][x] * jinv;
+    }
   }
   TEAM_SYNC();
-  TEAM_FOR(i, NP) {
+  TEAM_FOR(m, CURVED_E * NP) {
+    const int e = m / NP, i = m % NP;
     real_t s[6] = {0, 0, 0, 0, 0, 0};
     for (int p = 0; p < NQ; ++p) {
-      const real_t w = cops[OP_PQ + i * NQ + p];
-      for (int x = 0; x < 6; ++x) s[x] += w * v[p * 6 + x];
+      const real_t w = cops[OP_PQT + p * NP + i];
+      for (int x = 0; x < 6; ++x) s[x] += w * v[e][p * 6 + x];
     }
-#endif
-#if HAS_CURRENT
-    expr_t pos[4], jn[3];
-    const double* xn = cx + ((long)c * NP + i) * 3;
-    pos[0] = xn[0], pos[1] = xn[1], pos[2] = xn[2], pos[3] = t;
-    field_current(pos, jn);
-#endif
-    for (int x = 0; x < 3; ++x) {
-      real_t e = s[x] - mk[MAT_SIGMA_EPS] * mk[MAT_EPS] * u[x * NP + i];
-#if HAS_CURRENT
-      e -= (real_t)jn[x];
-#endif
-      r[x * NP + i] = e * mk[MAT_INV_EPS];
-      r[(3 + x) * NP + i] = s[3 + x] * mk[MAT_INV_MU];
-    }
+    curved_finish_node(slot[e], i, s, mat, cinfo, cx, t, u[e], r[e]);
   }
   TEAM_SYNC();
 }
-
+#endif
 // Energy and error integrals of curved slot c (the quadrature of Problem::inner) into acc[6]:
 // energy, |E - E_ex|^2, |H - H_ex|^2 (nodal differences, integrated), their nodal maxima, ∫|J|^2/eps.
 // Team scratch d [6][NP] (double); each thread adds its share of the points to acc.
@@ -283,7 +371,7 @@ DGMAX_FN void curved_norm_terms(int c, const real_t* __restrict__ q, const real_
     double we = 0, wh = 0;
     for (int x = 0; x < 6; ++x) {
       double s = 0;
-      for (int j = 0; j < NP; ++j) s += (double)cops[OP_VQ + p * NP + j] * d[x * NP + j];
+      for (int j = 0; j < NP; ++j) s += (double)cops[OP_VQT + j * NQ + p] * d[x * NP + j];
       (x < 3 ? we : wh) += s * s;
     }
     acc[NORM_ENERGY] += 0.5 * wJ * ((double)mk[MAT_EPS] * we + (double)mk[MAT_MU] * wh);
@@ -306,7 +394,7 @@ DGMAX_FN void curved_norm_terms(int c, const real_t* __restrict__ q, const real_
     const double wJ = (double)cops[OP_W + p] * (double)cg[CG_J + p];
     for (int x = 0; x < 6; ++x) {
       double s = 0;
-      for (int j = 0; j < NP; ++j) s += (double)cops[OP_VQ + p * NP + j] * d[x * NP + j];
+      for (int j = 0; j < NP; ++j) s += (double)cops[OP_VQT + j * NQ + p] * d[x * NP + j];
       acc[x < 3 ? NORM_E2 : NORM_H2] += wJ * s * s;
     }
   }
@@ -325,7 +413,7 @@ DGMAX_FN void curved_norm_terms(int c, const real_t* __restrict__ q, const real_
     const double wJ = (double)cops[OP_W + p] * (double)cg[CG_J + p];
     for (int x = 0; x < 3; ++x) {
       double s = 0;
-      for (int j = 0; j < NP; ++j) s += (double)cops[OP_VQ + p * NP + j] * d[x * NP + j];
+      for (int j = 0; j < NP; ++j) s += (double)cops[OP_VQT + j * NQ + p] * d[x * NP + j];
       acc[NORM_J2] += wJ * s * s / (double)mk[MAT_EPS];
     }
   }
@@ -359,32 +447,31 @@ DGMAX_FN long curved_initial_node(int c, int i, const int* __restrict__ cinfo, c
 )";
 
 const char* kCpuEntries = R"(
-// One LSERK stage of curved slots [c0, c1) after the straight-sided stage (which wrote garbage for
-// them): res_c [Kc][6][NP] is their own residual register, res_c = a res_c + dt rhs, copied to
-// res; q_out = q + b res_c. q_out == 0: the right-hand side alone, into res.
+// One LSERK stage of curved slots [c0, c1) after the straight-sided stage (curved_store_slot).
+// With the cuda form (tests): CURVED_E slots at a time, as one block computes them.
 extern "C" void dgmax_curved_stage(int c0, int c1, const real_t* __restrict q, const real_t* __restrict mat,
                                    const int* __restrict etoe, const int* __restrict bc, const int* __restrict vmapP,
                                    const int* __restrict cinfo, const real_t* __restrict cgeo,
                                    const real_t* __restrict cops, const double* __restrict cx, double t,
                                    real_t* __restrict res_c, real_t* __restrict res, real_t* __restrict q_out,
                                    real_t a, real_t b, real_t dt) {
+#if CURVED_CPU
 #pragma omp parallel for schedule(dynamic, 4)
   for (int c = c0; c < c1; ++c) {
     real_t u[6 * NP], v[NQ * 6], g[4 * NFQ * 6], bb[NP * 6], r[6 * NP];
     curved_rhs(c, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u, v, g, bb, r);
-    const long o = (long)cinfo[c * CINFO] * 6 * NP;
-    if (!q_out) {
-      for (int m = 0; m < 6 * NP; ++m) res[o + m] = r[m];
-      continue;
-    }
-    real_t* rc = res_c + (long)c * 6 * NP;
-    for (int m = 0; m < 6 * NP; ++m) {
-      const real_t x = a * rc[m] + dt * r[m];
-      rc[m] = x;
-      res[o + m] = x;
-      q_out[o + m] = q[o + m] + b * x;
-    }
+    curved_store_slot(c, r, cinfo, q, res_c, res, q_out, a, b, dt);
   }
+#else
+  for (int c = c0; c < c1; c += CURVED_E) {
+    int slot[CURVED_E];
+    for (int e = 0; e < CURVED_E; ++e) slot[e] = c + e < c1 ? c + e : c1 - 1;
+    real_t u[CURVED_E][6 * NP], v[CURVED_E][NQ * 6], g[CURVED_E][4 * NFQ * 6], bb[CURVED_E][NP * 6],
+        r[CURVED_E][6 * NP];
+    curved_rhs_batch(slot, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u, v, g, bb, r);
+    for (int e = 0; e < CURVED_E && c + e < c1; ++e) curved_store_slot(c + e, r[e], cinfo, q, res_c, res, q_out, a, b, dt);
+  }
+#endif
 }
 
 // The initial state of the curved slots at their nodes' curved positions (after dgmax_initial);
@@ -415,33 +502,29 @@ extern "C" void dgmax_curved_norms(int Kc, const real_t* __restrict q, const rea
 )";
 
 const char* kCudaEntries = R"(
-// One LSERK stage of curved slots [c0, c1) (as the cpu's dgmax_curved_stage): block b's team y
-// (CURVED_TEAM threads) computes slot c0 + b * CURVED_EPB + y. A team past c1 computes the last
-// slot again (every team takes part in the block's barriers) and stores nothing.
-extern "C" __global__ void __launch_bounds__(CURVED_TEAM * CURVED_EPB)
+// One LSERK stage of curved slots [c0, c1) (as the cpu's dgmax_curved_stage): block b computes
+// slots c0 + b * CURVED_E + e, e < CURVED_E (curved_rhs_batch); past c1 it computes the last slot
+// again (every thread takes part in the barriers) and stores nothing. Its scratch is dynamic shared
+// memory (curved_block's shared_bytes): u, v, g, b, r of each slot, as curved_rhs_batch takes them.
+extern "C" __global__ void __launch_bounds__(CURVED_BLOCK)
 dgmax_curved_stage(int c0, int c1, const real_t* __restrict__ q, const real_t* __restrict__ mat,
                    const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
                    const int* __restrict__ cinfo, const real_t* __restrict__ cgeo, const real_t* __restrict__ cops,
                    const double* __restrict__ cx, double t, real_t* __restrict__ res_c, real_t* __restrict__ res,
                    real_t* __restrict__ q_out, real_t a, real_t b, real_t dt) {
-  __shared__ real_t u[CURVED_EPB][6 * NP], v[CURVED_EPB][NQ * 6], g[CURVED_EPB][4 * NFQ * 6], bb[CURVED_EPB][NP * 6],
-      r[CURVED_EPB][6 * NP];
-  const int y = threadIdx.y, wanted = c0 + blockIdx.x * CURVED_EPB + y;
-  const int c = wanted < c1 ? wanted : c1 - 1;
-  curved_rhs(c, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u[y], v[y], g[y], bb[y], r[y]);
-  if (wanted >= c1) return;
-  const long o = (long)cinfo[c * CINFO] * 6 * NP;
-  if (!q_out) {
-    TEAM_FOR(m, 6 * NP) res[o + m] = r[y][m];
-    return;
-  }
-  real_t* rc = res_c + (long)c * 6 * NP;
-  TEAM_FOR(m, 6 * NP) {
-    const real_t x = a * rc[m] + dt * r[y][m];
-    rc[m] = x;
-    res[o + m] = x;
-    q_out[o + m] = q[o + m] + b * x;
-  }
+  extern __shared__ __align__(16) unsigned char curved_smem[];
+  __shared__ int slot[CURVED_E];
+  real_t* sm = reinterpret_cast<real_t*>(curved_smem);
+  real_t(*u)[6 * NP] = reinterpret_cast<real_t(*)[6 * NP]>(sm);
+  real_t(*v)[NQ * 6] = reinterpret_cast<real_t(*)[NQ * 6]>(sm + CURVED_E * 6 * NP);
+  real_t(*g)[4 * NFQ * 6] = reinterpret_cast<real_t(*)[4 * NFQ * 6]>(sm + CURVED_E * (6 * NP + 6 * NQ));
+  real_t(*bb)[NP * 6] = reinterpret_cast<real_t(*)[NP * 6]>(sm + CURVED_E * (6 * NP + 6 * NQ + 24 * NFQ));
+  real_t(*r)[6 * NP] = reinterpret_cast<real_t(*)[6 * NP]>(sm + CURVED_E * (12 * NP + 6 * NQ + 24 * NFQ));
+  const int first = c0 + blockIdx.x * CURVED_E;
+  if (threadIdx.x < CURVED_E) slot[threadIdx.x] = first + (int)threadIdx.x < c1 ? first + (int)threadIdx.x : c1 - 1;
+  __syncthreads();
+  curved_rhs_batch(slot, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u, v, g, bb, r);
+  for (int e = 0; e < CURVED_E && first + e < c1; ++e) curved_store_slot(first + e, r[e], cinfo, q, res_c, res, q_out, a, b, dt);
 }
 
 // The initial state of the curved slots (after dgmax_initial); *bad: the smallest flat index of a
@@ -484,21 +567,30 @@ long curved_shared_bytes(const KernelSpec& s) {
   return w * (18L * s.Np + 6L * s.curved_Nq + 24L * s.curved_Nfq);
 }
 
+int default_curved_batch(const KernelSpec& s) {
+  // the most of 4, 2, 1 slots whose scratch stays within 96 KB: two blocks per multiprocessor
+  const long per = curved_shared_bytes(s);
+  for (int e : {4, 2})
+    if (e * per <= 96L * 1024) return e;
+  return 1;
+}
+
 CurvedBlock curved_block(const KernelSpec& s) {
   CurvedBlock b;
-  // a warp multiple near the volume points (the widest phase), at most 128
-  b.threads = std::min(128, 32 * ((std::max(s.curved_Nq, 32) + 31) / 32));
-  const long per = curved_shared_bytes(s);
-  b.elements = static_cast<int>(std::max(1L, std::min<long>(256 / b.threads, 48L * 1024 / per)));
-  b.shared_bytes = per * b.elements;
+  // a warp multiple covering the volume points (the widest steps), at most 256
+  b.threads = std::min(256, 32 * ((std::max(s.curved_Nq, 32) + 31) / 32));
+  b.elements = s.plan.cuda.curved_batch > 0 ? s.plan.cuda.curved_batch : default_curved_batch(s);
+  b.shared_bytes = curved_shared_bytes(s) * b.elements;
   return b;
 }
 
-std::string curved_cuda_refusal(const KernelSpec& s) {
-  if (s.curved_Nq == 0 || curved_block(s).shared_bytes <= 48 * 1024) return "";
+std::string curved_cuda_refusal(const KernelSpec& s, long max_shared_bytes) {
+  if (s.curved_Nq == 0 || curved_block(s).shared_bytes <= max_shared_bytes) return "";
+  const CurvedBlock b = curved_block(s);
   return fmt::format("the curved elements of this problem need {} KB of shared memory per block on the cuda backend "
-                     "(order {}, {} volume points and {} per face); at most 48 KB",
-                     curved_shared_bytes(s) / 1024, s.N, s.curved_Nq, s.curved_Nfq);
+                     "({} element{} per block, order {}, {} volume points and {} per face); this GPU allows {} KB",
+                     b.shared_bytes / 1024, b.elements, b.elements == 1 ? "" : "s", s.N, s.curved_Nq, s.curved_Nfq,
+                     max_shared_bytes / 1024);
 }
 
 std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
@@ -508,8 +600,7 @@ std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
   src << "// ---- The curved element group (codegen/emit/curved_kernels.hpp) ----\n"
       << fmt::format("enum {{ NQ = {}, NFQ = {}, CINFO = {}, CGEO = {}, CG_J = {}, CG_FACES = {} }};\n", L.Nq, L.Nfq,
                      kCurvedInfo, L.geo_stride(), L.geo_j(), L.geo_faces())
-      << fmt::format("enum {{ OP_GR = {}, OP_GS = {}, OP_GT = {}, OP_VQ = {}, OP_PQ = {}, OP_W = {}, OP_MINV = {}, OP_IF = {} }};\n",
-                     L.op_gr(), L.op_gs(), L.op_gt(), L.op_vq(), L.op_pq(), L.op_w(), L.op_minv(), L.op_if())
+      << fmt::format("enum {{ OP_W = {}, OP_MINV = {}, OP_IF = {} }};\n", L.op_w(), L.op_minv(), L.op_if())
       << fmt::format("enum {{ OP_GRT = {}, OP_GST = {}, OP_GTT = {}, OP_VQT = {}, OP_PQT = {} }};\n", L.op_grt(),
                      L.op_gst(), L.op_gtt(), L.op_vqt(), L.op_pqt())
       << "#define CURVED_CPU " << (cuda || s.curved_team_loops ? 0 : 1) << "\n"
@@ -518,7 +609,7 @@ std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
                      kMatEps, kMatMu, kMatZ, kMatY, kMatInvEps, kMatInvMu, kMatSigmaOverEps)
       << fmt::format("enum {{ NORM_ENERGY = {}, NORM_E2 = {}, NORM_H2 = {}, NORM_EINF = {}, NORM_HINF = {}, NORM_J2 = {} }};\n",
                      kNormEnergy, kNormE2, kNormH2, kNormEinf, kNormHinf, kNormJ2)
-      << fmt::format("enum {{ CURVED_THREADS = {}, CURVED_TEAM = {}, CURVED_EPB = {} }};\n", kCurvedThreads,
+      << fmt::format("enum {{ CURVED_THREADS = {}, CURVED_BLOCK = {}, CURVED_E = {} }};\n", kCurvedThreads,
                      curved_block(s).threads, curved_block(s).elements);
   if (cuda)
     src << "#define TEAM_FOR(i, n) for (int i = threadIdx.x; i < (n); i += blockDim.x)\n#define TEAM_SYNC() __syncthreads()\n";

@@ -20,16 +20,12 @@ struct CurvedLayout {
   int geo_j() const { return 9 * Nq; }
   int geo_faces() const { return 10 * Nq; }
   int geo_stride() const { return 10 * Nq + 16 * Nfq; }
-  // cops: Gr, Gs, Gt, Vq [Nq][Np], Pq [Np][Nq], w [Nq], Minv [Np][Np], If [4 faces][6 rankings][Nfq][Nfp],
-  // then the transposes the cpu's loops read contiguously (vectorized over points or nodes):
-  // GrT, GsT, GtT, VqT [Np][Nq], PqT [Nq][Np]
-  int op_gr() const { return 0; }
-  int op_gs() const { return Nq * Np; }
-  int op_gt() const { return 2 * Nq * Np; }
-  int op_vq() const { return 3 * Nq * Np; }
-  int op_pq() const { return 4 * Nq * Np; }
-  int op_w() const { return 5 * Nq * Np; }
-  int op_minv() const { return 5 * Nq * Np + Nq; }
+  // cops: w [Nq], Minv [Np][Np], If [4 faces][6 rankings][Nfq][Nfp], then the operators between
+  // nodes and volume points transposed, so that the loops over points or nodes read them
+  // contiguously (the cpu's vectorized, the cuda threads' coalesced): GrT, GsT, GtT, VqT [Np][Nq]
+  // (transposes of the [Nq][Np] derivative and interpolation matrices), PqT [Nq][Np]
+  int op_w() const { return 0; }
+  int op_minv() const { return Nq; }
   int op_if() const { return op_minv() + Np * Np; }
   int op_grt() const { return op_if() + 24 * Nfq * Nfp; }
   int op_gst() const { return op_grt() + Nq * Np; }
@@ -46,21 +42,24 @@ inline constexpr int kCurvedInfo = 9;
 // Threads of the cuda block of dgmax_curved_norms (one element per block).
 inline constexpr int kCurvedThreads = 128;
 
-// dgmax_curved_stage's cuda blocks: `elements` teams of `threads` threads, one curved element per
-// team (threadIdx.y), so the teams of a block read each operator row close together in time (L1
-// hits). Shared memory: shared_bytes per block (the host refuses more than 48 KB).
+// dgmax_curved_stage's cuda blocks: `threads` threads computing `elements` curved slots at once
+// (CURVED_E: each thread takes a volume point of all of them, so each operator entry it loads
+// serves them all), their scratch in `shared_bytes` of dynamic shared memory per block.
 struct CurvedBlock {
   int threads = 0, elements = 0;
   long shared_bytes = 0;
 };
+// The plan's curved_batch, or default_curved_batch where it is 0.
 CurvedBlock curved_block(const KernelSpec& s);
+// Slots per block when the plan leaves it open: 4, 2 or 1, the most whose scratch fits 96 KB.
+int default_curved_batch(const KernelSpec& s);
 
-// Shared-memory bytes one curved element's team needs.
+// Shared-memory bytes one curved slot's scratch needs.
 long curved_shared_bytes(const KernelSpec& s);
 
-// Why the cuda backend cannot run this problem's curved elements (one element's team needs more
-// than the 48 KB of static shared memory a block has), or "" when it can.
-std::string curved_cuda_refusal(const KernelSpec& s);
+// Why the cuda backend cannot run this problem's curved elements (a block's scratch needs more than
+// `max_shared_bytes`, the device's opt-in limit), or "" when it can.
+std::string curved_cuda_refusal(const KernelSpec& s, long max_shared_bytes);
 
 // The section (empty without curved elements). cpu: extern "C" dgmax_curved_stage,
 // dgmax_curved_initial, dgmax_curved_norms; cuda: the same names as __global__ kernels.

@@ -138,12 +138,13 @@ int CudaPlan::shared_bytes(int Np, int Nfp, bool single, bool with_current) cons
 }
 
 std::string CudaPlan::name() const {
-  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
+  return fmt::format("f{}.b{}.t{}{}{}{}{}{}{}{}{}{}{}{}{}{}", fusion, elements_per_block, elements_per_thread,
                      transposed ? ".T" : "", shared_ops ? ".S" : "", vector_loads ? ".V" : "", mma ? ".M" : "",
                      mma_wide ? ".W" : "", mma_split_columns ? ".H" : "", mma_warpgroup ? ".X" : "",
                      mma_state_rows ? (state_row_groups > 1 ? fmt::format(".E{}", state_row_groups) : ".E") : "",
                      mma_chunked ? ".C" : "", mma_staged ? ".A" : "",
-                     mma_neighbours ? ".G" : "", max_registers > 0 ? fmt::format(".R{}", max_registers) : "");
+                     mma_neighbours ? ".G" : "", curved_batch > 0 ? fmt::format(".Q{}", curved_batch) : "",
+                     max_registers > 0 ? fmt::format(".R{}", max_registers) : "");
 }
 
 namespace {
@@ -167,7 +168,8 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
   std::string part;
   int field = 0;
   bool seen_T = false, seen_S = false, seen_V = false, seen_M = false, seen_W = false, seen_C = false,
-       seen_A = false, seen_G = false, seen_H = false, seen_X = false, seen_E = false, seen_R = false;
+       seen_A = false, seen_G = false, seen_H = false, seen_X = false, seen_E = false, seen_Q = false,
+       seen_R = false;
   while (std::getline(in, part, '.')) {
     if (part.empty()) return std::nullopt;
     auto number = [&](char tag, int& out) {
@@ -197,11 +199,13 @@ std::optional<CudaPlan> CudaPlan::parse(const std::string& text) {
     else if (field == 3 && part == "C" && seen_M && !seen_C && !seen_A && !seen_G) p.mma_chunked = seen_C = true;
     else if (field == 3 && part == "A" && seen_M && !seen_A && !seen_G) p.mma_staged = seen_A = true;
     else if (field == 3 && part == "G" && seen_M && !seen_G) p.mma_neighbours = seen_G = true;
+    else if (field == 3 && !seen_Q && !seen_R && number('Q', p.curved_batch)) seen_Q = true;
     else if (field == 3 && !seen_R && number('R', p.max_registers)) seen_R = true;
     else return std::nullopt;
     if (seen_R && part[0] != 'R') return std::nullopt;  // R comes last
   }
   if (field != 3 || p.fusion > 2 || p.elements_per_block < 1 || p.elements_per_thread < 1) return std::nullopt;
+  if (seen_Q && p.curved_batch < 1) return std::nullopt;  // Q0 is written as no Q
   return p;
 }
 
@@ -327,6 +331,8 @@ std::string cuda_plan_rejection(const CudaPlan& plan, int N, bool single, const 
       return fmt::format("{} registers per thread for {} threads per block exceed the 64K registers of an SM",
                          plan.max_registers, plan.threads_per_block(Np, single));
   }
+  if (plan.curved_batch < 0 || plan.curved_batch > 8)
+    return fmt::format("the curved group (Q) computes 1 to 8 elements per block, not {}", plan.curved_batch);
   if (plan.elements_per_block % plan.elements_per_thread != 0)
     return fmt::format("{} elements per block is no multiple of {} elements per thread", plan.elements_per_block,
                        plan.elements_per_thread);

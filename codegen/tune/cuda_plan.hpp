@@ -83,6 +83,10 @@ struct CudaPlan {
   // to hide the face gathers' latency, for the price of spills if the cap is too low (plan suffix
   // R64, R56, ...).
   int max_registers = 0;
+  // The curved group's kernel (codegen/emit/curved_kernels.hpp): curved elements each block
+  // computes at once, each thread a volume point of all of them (plan suffix Q1, Q2, Q4; 0: the
+  // choice of default_curved_batch, from the shared memory they need).
+  int curved_batch = 0;
   // The minimum of resident blocks per SM that the kernels' __launch_bounds__ ask for, from
   // max_registers (1 without a cap).
   int min_blocks_per_sm(int Np, bool single = false) const;
@@ -105,7 +109,8 @@ struct CudaPlan {
   // transposed, S = shared operators, V = vector loads, M = tensor cores, W = fp64 DMMA in 16-row
   // tiles (both precisions), H = two warps per tile (half the columns each), X = warpgroup MMAs
   // (fp32, sm_90a), E = element-fields as the GEMM's rows (with X; E2..E4: groups per block), C = chunked, A = asynchronous
-  // staging, G = neighbours' traces gathered asynchronously, Rn = at most n registers per thread.
+  // staging, G = neighbours' traces gathered asynchronously, Qn = n curved elements per block of the
+  // curved group, Rn = at most n registers per thread.
   std::string name() const;
   static std::optional<CudaPlan> parse(const std::string& name);
   bool operator==(const CudaPlan& o) const {
@@ -114,7 +119,8 @@ struct CudaPlan {
            vector_loads == o.vector_loads && mma == o.mma && mma_chunked == o.mma_chunked && mma_staged == o.mma_staged &&
            mma_wide == o.mma_wide && mma_neighbours == o.mma_neighbours && mma_split_columns == o.mma_split_columns &&
            mma_warpgroup == o.mma_warpgroup && mma_state_rows == o.mma_state_rows &&
-           state_row_groups == o.state_row_groups && max_registers == o.max_registers;
+           state_row_groups == o.state_row_groups && max_registers == o.max_registers &&
+           curved_batch == o.curved_batch;
   }
 };
 

@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -53,7 +54,24 @@ struct BenchOptions {
   std::string numbering = "hilbert";  // as mesh.numbering: hilbert | input (the box's own numbering)
   bool steps_given = false;
   bool curved = false;  // every element curved, geometry order N (min 2)
+  std::string curved_batch = "0";  // cuda: curved elements per block, a list (0: the plan's choice)
 };
+
+// "0" or "1,2,4": the values of --curved-batch, each 0 to 8.
+std::vector<int> parse_curved_batches(const std::string& s) {
+  std::vector<int> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const bool digits = !item.empty() && item.size() <= 1 && std::isdigit(static_cast<unsigned char>(item[0]));
+    if (!digits || item[0] > '8')
+      throw UserError("--curved-batch: '" + item + "' is not a number of elements from 0 to 8", {},
+                      "e.g. --curved-batch 1,2,4 (0: the plan's own choice)");
+    out.push_back(item[0] - '0');
+  }
+  if (out.empty()) throw UserError("--curved-batch is empty", {}, "e.g. --curved-batch 1,2,4");
+  return out;
+}
 
 constexpr long long kMaxBenchSteps = 1000000;
 
@@ -74,6 +92,7 @@ std::vector<std::string> parse_backends(const std::string& s) {
 void run_bench(const BenchOptions& opt) {
   const std::vector<int> orders = parse_orders(opt.orders);
   const std::vector<std::string> backends = parse_backends(opt.backends);
+  const std::vector<int> curved_batches = parse_curved_batches(opt.curved_batch);
   if (opt.precision != "double" && opt.precision != "single")
     throw UserError("--precision must be double or single, got '" + opt.precision + "'", {},
                     "write --precision double or --precision single");
@@ -144,13 +163,29 @@ void run_bench(const BenchOptions& opt) {
   out["setup"] = nlohmann::json::array();
   const int w = single ? 4 : 8;
   std::vector<std::string> setup_lines;
-  for (int N : orders) {
+  // with --curved: the straight-sided box first, then the same box with every element curved
+  std::vector<bool> geometries{false};
+  if (opt.curved) geometries.push_back(true);
+  std::vector<std::pair<int, bool>> cases;  // (N, curved)
+  for (const int N : orders)
+    for (const bool curved : geometries) cases.emplace_back(N, curved);
+  for (const auto& [N, curved] : cases) {
     const auto t_problem = Clock::now();
-    const int q = opt.curved ? std::max(2, N) : 1;
-    Problem p = bench_problem(opt.curved ? bench_mesh(opt.elements, element_order, q) : md, N);
+    const int q = curved ? std::max(2, N) : 1;
+    Problem p = bench_problem(curved ? bench_mesh(opt.elements, element_order, q) : md, N);
     const double problem_s = seconds_since(t_problem);
+    if (opt.curved)
+      std::cout << (curved ? fmt::format("  every element curved, geometry order {}:\n", q) : "  straight-sided:\n");
     double ref_time = 0, cpu_time = 0;
+    // the cuda rows of a curved box: one per --curved-batch value (0: the plan's own choice)
+    std::vector<std::pair<std::string, int>> runs;
     for (const std::string& name : backends) {
+      if (name == "cuda" && curved)
+        for (const int e : curved_batches) runs.emplace_back(name, e);
+      else
+        runs.emplace_back(name, 0);
+    }
+    for (const auto& [name, batch] : runs) {
       if (name == "ref" && single) continue;  // the oracle is double only
       const auto t_backend = Clock::now();
       const double compile0 = compile_seconds();
@@ -165,8 +200,9 @@ void run_bench(const BenchOptions& opt) {
       }
       else {
         std::string source;
-        const codegen::CudaPlan cp = cuda_plan_for(p, single, &source);
-        plan = cp.name() + " (" + source + ")";
+        codegen::CudaPlan cp = cuda_plan_for(p, single, &source);
+        if (batch > 0) cp.curved_batch = batch;
+        plan = cp.name() + " (" + source + (batch > 0 ? ", Q from --curved-batch" : "") + ")";
         be = make_cuda_plan_backend(p, single, cp);
       }
       be->init_state();
@@ -199,7 +235,7 @@ void run_bench(const BenchOptions& opt) {
                                stage * 1e3, gdof, c.flops * K / stage / 1e9, c.bytes * K / stage / 1e9,
                                100 * floor / stage, vs);
       out["results"].push_back({{"N", N}, {"Np", p.Np()}, {"geometry_order", q},
-                                {"curved_elements", p.curved ? p.curved->count() : 0}, {"backend", name}, {"stage_s", stage}, {"gdof_per_s", gdof},
+                                {"curved_elements", p.curved ? p.curved->count() : 0}, {"curved_batch", batch}, {"backend", name}, {"stage_s", stage}, {"gdof_per_s", gdof},
                                 {"gflop_per_s", c.flops * K / stage / 1e9}, {"gb_per_s", c.bytes * K / stage / 1e9},
                                 {"floor_s", floor}, {"percent_of_floor", 100 * floor / stage}, {"steps", steps},
                                 {"speedup", vs_ref}, {"speedup_against", on_gpu ? "cpu" : "ref"}, {"plan", plan}});
@@ -239,7 +275,11 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--numbering", opt->numbering, "hilbert | input: how the elements are numbered (as mesh.numbering)")
       ->capture_default_str();
   cmd->add_flag("--curved", opt->curved,
-                "every element curved (each cube warped inside; geometry order max(2, N)): the curved group's throughput");
+                "also every element curved (each cube warped inside; geometry order max(2, N)): the curved group's "
+                "throughput next to the straight-sided box's");
+  cmd->add_option("--curved-batch", opt->curved_batch,
+                  "with --curved, cuda: curved elements per block, one row each (e.g. 1,2,4; 0: the plan's choice)")
+      ->capture_default_str();
   cmd->callback([opt, steps]() {
     opt->steps_given = steps->count() > 0;
     run_bench(*opt);

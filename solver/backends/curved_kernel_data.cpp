@@ -72,11 +72,6 @@ CurvedKernelData<Real> make_curved_kernel_data(const Problem& p) {
     }
   }
   d.cops.resize(L.op_size());
-  put(d.cops, L.op_gr(), Q.Gr);
-  put(d.cops, L.op_gs(), Q.Gs);
-  put(d.cops, L.op_gt(), Q.Gt);
-  put(d.cops, L.op_vq(), Q.Vq);
-  put(d.cops, L.op_pq(), Q.Pq);
   for (int i = 0; i < Nq; ++i) d.cops[L.op_w() + i] = static_cast<Real>(Q.w(i));
   put(d.cops, L.op_minv(), Q.Minv);
   for (int f = 0; f < 4; ++f)

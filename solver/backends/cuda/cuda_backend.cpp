@@ -47,7 +47,8 @@ class CudaBackend final : public CudaPlanBackend {
         codegen::cuda_plan_rejection(plan, p_.N, single, cuda_block_limits(), spec_.current.has_value());
     DGMAX_ASSERT(why.empty(), "cuda plan " + plan.name() + " cannot run: " + why);
     spec_.plan.cuda = plan;
-    if (const std::string why = codegen::curved_cuda_refusal(spec_); !why.empty())
+    if (const std::string why = codegen::curved_cuda_refusal(spec_, cuda_block_limits().max_dynamic_shared);
+        !why.empty())
       throw UserError(why, {}, "lower discretization.order or mesh.geometry_order, or run with backend: cpu");
     const codegen::NvrtcOptions opt =
         codegen::NvrtcOptions::for_kernels(codegen::cuda_plan_arch(plan, ctx_.info().arch()));
@@ -83,6 +84,8 @@ class CudaBackend final : public CudaPlanBackend {
     curved_stage_ = curved_initial_ = curved_norms_ = nullptr;
     if (spec_.curved_Nq > 0) {
       curved_stage_ = module_->function("dgmax_curved_stage");
+      cuda::set_max_dynamic_shared(curved_stage_, "dgmax_curved_stage",
+                                   static_cast<int>(codegen::curved_block(spec_).shared_bytes));
       curved_initial_ = module_->function("dgmax_curved_initial");
       curved_norms_ = module_->function("dgmax_curved_norms");
     }
@@ -471,8 +474,8 @@ class CudaBackend final : public CudaPlanBackend {
   }
 
   // The curved group after the straight-sided stage (codegen/emit/curved_kernels.hpp): one block
-  // per curved element; its residual register res_c_ one stage on, q_out and res_ overwritten for
-  // its elements. q_out = null: the right-hand side alone, into `out`.
+  // per CURVED_E curved elements; their residual register res_c_ one stage on, q_out and res_
+  // overwritten for their elements. q_out = null: the right-hand side alone, into `out`.
   void launch_curved(const cuda::DeviceBuffer& q, cuda::DevicePtr q_out, cuda::DevicePtr out, double t, Real a, Real b,
                      Real dt) {
     if (!curved_stage_ || curved_count_ == 0) return;
@@ -482,8 +485,8 @@ class CudaBackend final : public CudaPlanBackend {
     void* args[] = {&c0, &c1, &qp, &mat, &etoe, &bc, &vmapP, &cinfo, &cgeo, &cops, &cx, &t, &res_c, &out, &q_out, &a, &b, &dt};
     const codegen::CurvedBlock shape = codegen::curved_block(spec_);
     const unsigned blocks = static_cast<unsigned>((curved_count_ + shape.elements - 1) / shape.elements);
-    cuda::launch(curved_stage_, "dgmax_curved_stage", blocks,
-                 cuda::Dim3(static_cast<unsigned>(shape.threads), static_cast<unsigned>(shape.elements)), 0, args);
+    cuda::launch(curved_stage_, "dgmax_curved_stage", blocks, static_cast<unsigned>(shape.threads),
+                 static_cast<unsigned>(shape.shared_bytes), args);
   }
   void curved_stage(const cuda::DeviceBuffer& q, const cuda::DeviceBuffer& q_out, double t, Real a, Real b, Real dt) {
     launch_curved(q, q_out.ptr(), res_.ptr(), t, a, b, dt);

@@ -139,17 +139,32 @@ TEST(BenchCli, JsonThatIsNotARegularFileIsRefusedAndKept) {
                                            "bench --order 1 --elements 48 --backends ref --steps 1");
 }
 
-// `--curved`: every element curved (each cube warped inside), reported in the table and the JSON.
-TEST(BenchCli, CurvedBoxIsAllCurved) {
+// `--curved`: the straight-sided box, then the same box with every element curved (each cube warped
+// inside), both reported in the table and the JSON.
+TEST(BenchCli, CurvedBoxIsAllCurvedNextToTheStraightOne) {
   const std::string out = dgmax::test::unique_temp_dir("bench") + "dgmax_bench.json";
   const auto r = run_dgmax("bench --curved --order 2 --elements 48 --backends ref,cpu --steps 2 --json " + out);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("every element curved"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("straight-sided:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("every element curved, geometry order 2:"), std::string::npos) << r.out;
   const json j = json::parse(std::ifstream(out));
   EXPECT_EQ(j["curved"], true);
-  ASSERT_EQ(j["results"].size(), 2u);
-  for (const auto& row : j["results"]) {
-    EXPECT_EQ(row["geometry_order"], 2);
-    EXPECT_EQ(row["curved_elements"], 48);
+  ASSERT_EQ(j["results"].size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    const auto& row = j["results"][i];
+    EXPECT_EQ(row["backend"], i % 2 == 0 ? "ref" : "cpu");
+    EXPECT_EQ(row["geometry_order"], i < 2 ? 1 : 2);
+    EXPECT_EQ(row["curved_elements"], i < 2 ? 0 : 48);
+  }
+}
+
+// `--curved-batch` takes 0..8 per value, checked before anything runs.
+TEST(BenchCli, CurvedBatchOutOfRangeIsRefused) {
+  for (const char* bad : {"9", "x", "1,,2", "-1", ""}) {
+    const auto r = run_dgmax(std::string("bench --curved --curved-batch '") + bad +
+                             "' --order 1 --elements 48 --backends ref --steps 1 --json ''");
+    EXPECT_NE(r.code, 0) << bad;
+    EXPECT_NE(r.err.find("--curved-batch"), std::string::npos) << bad << ": " << r.err;
+    EXPECT_EQ(r.out.find("N    Np"), std::string::npos) << bad << ": nothing timed";
   }
 }

@@ -1,8 +1,9 @@
-// The cuda kernel's form of the curved group (one point or node per thread, codegen/emit/
-// curved_kernels.cpp's `#else` branches with their transposed operator reads) run on the host: the
-// cpu source compiled with KernelSpec::curved_team_loops, its dgmax_curved_stage called directly
-// in right-hand-side mode, against the ref backend's curved elements. So the indexing of the form
-// the GPU runs is checked on every machine, not only on one with a GPU.
+// The cuda kernel's form of the curved group (curved_rhs_batch in codegen/emit/curved_kernels.cpp:
+// CURVED_E elements per block, a volume point of all of them per thread, transposed operator reads)
+// run on the host: the cpu source compiled with KernelSpec::curved_team_loops, its
+// dgmax_curved_stage called directly in right-hand-side mode, against the ref backend's curved
+// elements, for several numbers of elements per block (the last block partly past the slots). So
+// the indexing of the form the GPU runs is checked on every machine, not only on one with a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,9 +27,10 @@ using CurvedStageFn = void (*)(int, int, const double*, const double*, const int
                                double, double);
 
 // max over the curved elements of |rhs - ref rhs| / max |ref rhs| with the team form (or the cpu form)
-double curved_rhs_difference(const Problem& p, bool team_loops) {
+double curved_rhs_difference(const Problem& p, bool team_loops, int batch = 0) {
   codegen::KernelSpec spec = make_kernel_spec(p, false);
   spec.curved_team_loops = team_loops;
+  spec.plan.cuda.curved_batch = batch;
   const std::string src = codegen::generate_cpu_source(spec);
   EXPECT_NE(src.find(std::string("#define CURVED_CPU ") + (team_loops ? "0" : "1")), std::string::npos);
   const auto lib = codegen::jit_compile(src, "dgmax_cpu_curved_team_test");
@@ -59,7 +61,10 @@ TEST(CurvedTeamLoops, TheCudaFormMatchesRefOnTheHost) {
   for (int N : {2, 3}) {
     const Problem p = curved_mixed_problem(N, N, 5);
     ASSERT_GT(p.curved->count(), 0);
-    EXPECT_LE(curved_rhs_difference(p, true), 1e-12) << "N = " << N << ", the cuda form";
+    ASSERT_NE(p.curved->count() % 5, 0) << p.curved->count();  // E = 5: a last block partly past the slots
+    for (int E : {1, 4, 5}) {
+      EXPECT_LE(curved_rhs_difference(p, true, E), 1e-12) << "N = " << N << ", the cuda form, " << E << " per block";
+    }
     EXPECT_LE(curved_rhs_difference(p, false), 1e-12) << "N = " << N << ", the cpu form";
   }
 }

@@ -1,7 +1,8 @@
 // The curved group's CUDA kernels (codegen/emit/curved_kernels.hpp) compile with NVRTC for every
 // order the cuda backend runs them at, both precisions, with every field and boundary condition
-// (incident states read the incident field on curved faces) -- without a GPU, so CI catches a
-// broken template. The shared memory of one block stays within the 48 KB the backend allows.
+// (incident states read the incident field on curved faces) and every number of elements per block
+// (plan option Q) -- without a GPU, so CI catches a broken template. The default block's shared
+// memory stays within 96 KB (two blocks per multiprocessor).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,8 +28,8 @@ TEST(NvrtcCurvedKernels, CompileWithEveryFieldInBothPrecisions) {
       for (const char* k : {"dgmax_curved_stage(", "dgmax_curved_initial(", "dgmax_curved_norms("})
         EXPECT_NE(src.find(k), std::string::npos) << k;
       EXPECT_NE(src.find("field_incident(p, w6)"), std::string::npos);
-      EXPECT_LE(codegen::curved_block(spec).shared_bytes, 48 * 1024) << "N = " << N;
-      EXPECT_EQ(codegen::curved_cuda_refusal(spec), "") << "N = " << N;
+      EXPECT_LE(codegen::curved_block(spec).shared_bytes, 96 * 1024) << "N = " << N;
+      EXPECT_EQ(codegen::curved_cuda_refusal(spec, 227 * 1024), "") << "N = " << N;
       codegen::NvrtcOptions opt;
       opt.arch = codegen::cuda_plan_arch(spec.plan.cuda, "sm_90");  // sm_90a for warpgroup MMAs
       const std::vector<char> cubin =
@@ -39,6 +40,22 @@ TEST(NvrtcCurvedKernels, CompileWithEveryFieldInBothPrecisions) {
   }
 }
 
+TEST(NvrtcCurvedKernels, CompileWithEachNumberOfElementsPerBlock) {
+  const Problem p = test::curved_mixed_problem(3, 3, 3, 1);
+  for (int E : {1, 2, 3, 8}) {
+    codegen::KernelSpec spec = make_kernel_spec(p, false);
+    spec.plan.cuda.curved_batch = E;
+    EXPECT_EQ(codegen::curved_block(spec).elements, E);
+    EXPECT_EQ(codegen::curved_block(spec).shared_bytes, E * codegen::curved_shared_bytes(spec));
+    const std::string src = codegen::generate_cuda_source(spec);
+    EXPECT_NE(src.find("CURVED_E = " + std::to_string(E) + " "), std::string::npos) << "E = " << E;
+    codegen::NvrtcOptions opt;
+    opt.arch = "sm_90";
+    const std::vector<char> cubin = codegen::nvrtc_compile(src, "curved_E" + std::to_string(E), opt);
+    ASSERT_GE(cubin.size(), 4u);
+  }
+}
+
 TEST(NvrtcCurvedKernels, AbsentWithoutCurvedElements) {
   const Problem p = test::curved_mixed_problem(2, 2, 3, 1);
   codegen::KernelSpec spec = make_kernel_spec(p, false);
@@ -46,19 +63,22 @@ TEST(NvrtcCurvedKernels, AbsentWithoutCurvedElements) {
   EXPECT_EQ(codegen::generate_cuda_source(spec).find("dgmax_curved_stage"), std::string::npos);
 }
 
-// An element whose rules need more than a block's 48 KB of shared memory (the conical products
+// A block whose scratch needs more shared memory than the device allows (the conical products
 // beyond degree 20: 1,331 volume points at N = q = 6) is refused by the cuda backend with this
-// message, naming the order and the points; nothing is refused without curved elements.
+// message, naming the elements per block, the order and the points; nothing is refused without
+// curved elements.
 TEST(NvrtcCurvedKernels, TooMuchSharedMemoryIsNamed) {
   const Problem p = test::curved_mixed_problem(2, 2, 3, 1);
   codegen::KernelSpec spec = make_kernel_spec(p, false);
   spec.curved_Nq = 1331;
   spec.curved_Nfq = 144;
-  EXPECT_EQ(codegen::curved_cuda_refusal(spec),
-            "the curved elements of this problem need " + std::to_string(codegen::curved_shared_bytes(spec) / 1024) +
-                " KB of shared memory per block on the cuda backend (order 2, 1331 volume points and 144 per face); "
-                "at most 48 KB");
-  EXPECT_GT(codegen::curved_shared_bytes(spec), 48 * 1024);
+  const long need = codegen::curved_block(spec).shared_bytes;
+  EXPECT_EQ(codegen::default_curved_batch(spec), 1);
+  EXPECT_EQ(codegen::curved_cuda_refusal(spec, 48 * 1024),
+            "the curved elements of this problem need " + std::to_string(need / 1024) +
+                " KB of shared memory per block on the cuda backend (1 element per block, order 2, 1331 volume "
+                "points and 144 per face); this GPU allows 48 KB");
+  EXPECT_EQ(codegen::curved_cuda_refusal(spec, need), "");
   spec.curved_Nq = spec.curved_Nfq = 0;
-  EXPECT_EQ(codegen::curved_cuda_refusal(spec), "");
+  EXPECT_EQ(codegen::curved_cuda_refusal(spec, 48 * 1024), "");
 }
