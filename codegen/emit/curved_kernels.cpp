@@ -26,13 +26,15 @@ std::string node_faces_table(const KernelSpec& s) {
   return t.str();
 }
 
-// The element's right-hand side in two forms. The cpu form (CURVED_CPU, curved_rhs) takes one
-// element, its matrix products with the loop over points or nodes innermost (vectorized by the
-// host compiler). The cuda form (curved_rhs_batch) takes CURVED_E elements: TEAM_FOR spreads a loop
-// over the threads of a block (all iterations one after another on the host, where tests run it)
-// and TEAM_SYNC separates the phases; a thread takes a volume point of all CURVED_E elements, so
-// each operator entry it loads serves all of them. Both share the face-point, lift and finishing
-// steps below.
+// One LSERK stage of a curved element in two forms. The quadrature form (ref_curved.cpp) is linear
+// in the element's state and face integrals, so its volume part and its weight-adjusted inverse are
+// folded into four Np x Np matrices per element (cmat, curved_kernel_data.hpp): a node's
+// right-hand side is Σ_j over the element's nodes, plus the flux at the face points. The cpu form
+// (CURVED_CPU, curved_stage_slot) takes one element, its products with the loop over nodes innermost
+// (vectorized by the host compiler); the cuda form (curved_stage_batch) takes CURVED_E elements,
+// TEAM_FOR spreading each step over the threads of a block (all iterations one after another on the
+// host, where tests run it) and TEAM_SYNC separating the steps. Both share the face-point, lift,
+// finishing and storing steps below.
 const char* kCurvedRhs = R"(
 // Face point m (f = m / NFQ) of curved slot c into g[m][6]: w·sJ (-flux_E, +flux_H) from the traces
 // interpolated there (u [6][NP]: the slot's state).
@@ -122,10 +124,10 @@ DGMAX_FN void curved_lift_node(int c, int i, const int* __restrict__ cinfo, cons
 }
 
 // Node i of slot c from s[6], its curl and flux terms after the weight-adjusted inverse: the
-// materials and the current, E: (s - sigma E - J) / eps, H: s / mu, into r [6][NP].
+// materials and the current, E: (s - sigma E - J) / eps, H: s / mu, into o[6].
 DGMAX_FN void curved_finish_node(int c, int i, const real_t* __restrict__ s, const real_t* __restrict__ mat,
                                  const int* __restrict__ cinfo, const double* __restrict__ cx, double t,
-                                 const real_t* __restrict__ u, real_t* __restrict__ r) {
+                                 const real_t* __restrict__ u, real_t* __restrict__ o) {
   const real_t* __restrict__ mk = mat + (long)cinfo[c * CINFO] * MAT;
 #if HAS_CURRENT
   expr_t pos[4], jn[3];
@@ -138,168 +140,94 @@ DGMAX_FN void curved_finish_node(int c, int i, const real_t* __restrict__ s, con
 #if HAS_CURRENT
     e -= (real_t)jn[x];
 #endif
-    r[x * NP + i] = e * mk[MAT_INV_EPS];
-    r[(3 + x) * NP + i] = s[3 + x] * mk[MAT_INV_MU];
+    o[x] = e * mk[MAT_INV_EPS];
+    o[3 + x] = s[3 + x] * mk[MAT_INV_MU];
   }
 }
 
-// Slot c's right-hand side r [6][NP] (its element k = cinfo[c][0]) stored: q_out == 0: into res
-// alone; else one LSERK stage, res_c [Kc][6][NP] its own residual register, res_c = a res_c + dt r,
-// copied to res (the straight-sided stage wrote garbage there), q_out = q + b res_c.
-DGMAX_FN void curved_store_slot(int c, const real_t* __restrict__ r, const int* __restrict__ cinfo,
+// Node i of slot c's right-hand side o[6] (its element k = cinfo[c][0]) stored: q_out == 0: into
+// res alone; else one LSERK stage, res_c [Kc][6][NP] the slot's own residual register, res_c =
+// a res_c + dt o, copied to res (the straight-sided stage wrote garbage there), q_out = q + b res_c.
+DGMAX_FN void curved_store_node(int c, int i, const real_t* __restrict__ o, const int* __restrict__ cinfo,
                                 const real_t* __restrict__ q, real_t* __restrict__ res_c, real_t* __restrict__ res,
                                 real_t* __restrict__ q_out, real_t a, real_t b, real_t dt) {
-  const long o = (long)cinfo[c * CINFO] * 6 * NP;
+  const long n = (long)cinfo[c * CINFO] * 6 * NP + i;
   if (!q_out) {
-    TEAM_FOR(m, 6 * NP) res[o + m] = r[m];
+    for (int x = 0; x < 6; ++x) res[n + x * NP] = o[x];
     return;
   }
-  real_t* __restrict__ rc = res_c + (long)c * 6 * NP;
-  TEAM_FOR(m, 6 * NP) {
-    const real_t x = a * rc[m] + dt * r[m];
-    rc[m] = x;
-    res[o + m] = x;
-    q_out[o + m] = q[o + m] + b * x;
+  real_t* __restrict__ rc = res_c + (long)c * 6 * NP + i;
+  for (int x = 0; x < 6; ++x) {
+    const real_t y = a * rc[x * NP] + dt * o[x];
+    rc[x * NP] = y;
+    res[n + x * NP] = y;
+    q_out[n + x * NP] = q[n + x * NP] + b * y;
   }
 }
 
 #if CURVED_CPU
-// out[x][i] += Σ_p opT[p][i] in[p][x]: the product of a transposed operator opT [ROWS][COLS] with
-// point or node values in [ROWS][6], the loop over outputs innermost (vectorized, no reassociation).
-template <int ROWS, int COLS>
-DGMAX_FN void curved_add_product(const real_t* __restrict__ opT, const real_t* __restrict__ in,
-                                 real_t (*__restrict__ out)[COLS]) {
-  for (int p = 0; p < ROWS; ++p) {
-    const real_t* __restrict__ o = opT + p * COLS;
-    for (int x = 0; x < 6; ++x) {
-      const real_t ix = in[p * 6 + x];
-      for (int i = 0; i < COLS; ++i) out[x][i] += o[i] * ix;
-    }
-  }
-}
-
-// Right-hand side of curved element slot c (element k = cinfo[c][0]) into r [6][NP], as
-// ref_curved.cpp computes it: the volume curl Σ_a C_a × ∂_a u at the volume points, the flux at
-// the face points weighted by w·sJ, both taken to the nodes (Pq, Minv), then the weight-adjusted
-// inverse of the curved mass matrix, P_N((1/J) ·), and the materials. Scratch: u [6][NP],
-// v [NQ][6], g [4][NFQ][6], b [NP][6]; r is scratch too until the last step.
-DGMAX_FN void curved_rhs(int c, const real_t* __restrict__ q, const real_t* __restrict__ mat,
-                         const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
-                         const int* __restrict__ cinfo, const real_t* __restrict__ cgeo,
-                         const real_t* __restrict__ cops, const double* __restrict__ cx, double t,
-                         real_t* __restrict__ u, real_t* __restrict__ v, real_t* __restrict__ g,
-                         real_t* __restrict__ b, real_t* __restrict__ r) {
-  const int k = cinfo[c * CINFO];
-  const real_t* __restrict__ cg = cgeo + (long)c * CGEO;
-  const real_t* __restrict__ qk = q + (long)k * 6 * NP;
+// One LSERK stage of curved slot c (see curved_store_node), one element at a time: scratch u [6][NP],
+// g [4][NFQ][6], r [NP][6]. The operators' products loop over nodes innermost (vectorized).
+DGMAX_FN void curved_stage_slot(int c, const real_t* __restrict__ q, const real_t* __restrict__ mat,
+                                const int* __restrict__ etoe, const int* __restrict__ bc,
+                                const int* __restrict__ vmapP, const int* __restrict__ cinfo,
+                                const real_t* __restrict__ cgeo, const real_t* __restrict__ cops,
+                                const real_t* __restrict__ cmat, const double* __restrict__ cx, double t,
+                                real_t* __restrict__ u, real_t* __restrict__ g, real_t* __restrict__ r,
+                                real_t* __restrict__ res_c, real_t* __restrict__ res, real_t* __restrict__ q_out,
+                                real_t a, real_t b, real_t dt) {
+  const real_t* __restrict__ qk = q + (long)cinfo[c * CINFO] * 6 * NP;
   for (int m = 0; m < 6 * NP; ++m) u[m] = qk[m];
-  // the derivatives at all points at once, the loops over points innermost (vectorized)
-  real_t dd[3][6][NQ];
-  for (int a = 0; a < 3; ++a)
-    for (int x = 0; x < 6; ++x)
-      for (int i = 0; i < NQ; ++i) dd[a][x][i] = real_t(0);
-  for (int j = 0; j < NP; ++j) {
-    const real_t* __restrict__ gr = cops + OP_GRT + j * NQ;
-    const real_t* __restrict__ gs = cops + OP_GST + j * NQ;
-    const real_t* __restrict__ gt = cops + OP_GTT + j * NQ;
-    for (int x = 0; x < 6; ++x) {
-      const real_t uj = u[x * NP + j];
-      for (int i = 0; i < NQ; ++i) {
-        dd[0][x][i] += gr[i] * uj;
-        dd[1][x][i] += gs[i] * uj;
-        dd[2][x][i] += gt[i] * uj;
-      }
-    }
-  }
-  // volume points: v[i] = (J curl H, -J curl E)
-  for (int i = 0; i < NQ; ++i) {
-    real_t cE[3] = {0, 0, 0}, cH[3] = {0, 0, 0};
-    for (int a = 0; a < 3; ++a) {
-      const real_t C0 = cg[(3 * a + 0) * NQ + i], C1 = cg[(3 * a + 1) * NQ + i], C2 = cg[(3 * a + 2) * NQ + i];
-      cH[0] += C1 * dd[a][5][i] - C2 * dd[a][4][i];
-      cH[1] += C2 * dd[a][3][i] - C0 * dd[a][5][i];
-      cH[2] += C0 * dd[a][4][i] - C1 * dd[a][3][i];
-      cE[0] += C1 * dd[a][2][i] - C2 * dd[a][1][i];
-      cE[1] += C2 * dd[a][0][i] - C0 * dd[a][2][i];
-      cE[2] += C0 * dd[a][1][i] - C1 * dd[a][0][i];
-    }
-    for (int x = 0; x < 3; ++x) {
-      v[i * 6 + x] = cH[x];
-      v[i * 6 + 3 + x] = -cE[x];
-    }
-  }
   for (int m = 0; m < 4 * NFQ; ++m) curved_face_point(c, m, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u, g);
   for (int i = 0; i < NP; ++i) curved_lift_node(c, i, cinfo, cops, g, r);
-  // b = Pq v + Minv (face integrals)
-  real_t sb[6][NP] = {}, sw[6][NQ] = {}, sr[6][NP] = {};
-  curved_add_product<NQ, NP>(cops + OP_PQT, v, sb);
-  curved_add_product<NP, NP>(cops + OP_MINV, r, sb);  // M^{-1} is symmetric: its own transpose
-  for (int i = 0; i < NP; ++i)
-    for (int x = 0; x < 6; ++x) b[i * 6 + x] = sb[x][i];
-  // the weight-adjusted inverse: v = (Vq b) / J at the volume points, then r = Pq v
-  curved_add_product<NP, NQ>(cops + OP_VQT, b, sw);
-  for (int p = 0; p < NQ; ++p) {
-    const real_t jinv = real_t(1) / cg[CG_J + p];
-    for (int x = 0; x < 6; ++x) v[p * 6 + x] = sw[x][p] * jinv;
+  // s = the curl's terms A_b and the face integrals' L (curved_kernel_data.hpp), all nodes at once
+  real_t s[6][NP];
+  for (int x = 0; x < 6; ++x)
+    for (int i = 0; i < NP; ++i) s[x][i] = real_t(0);
+  const real_t* __restrict__ A = cmat + (long)c * 4 * NP * NP;
+  for (int j = 0; j < NP; ++j) {
+    const real_t* __restrict__ ax = A + j * NP;
+    const real_t* __restrict__ ay = A + (NP + j) * NP;
+    const real_t* __restrict__ az = A + (2 * NP + j) * NP;
+    const real_t* __restrict__ l = A + (3 * NP + j) * NP;
+    const real_t Ex = u[j], Ey = u[NP + j], Ez = u[2 * NP + j], Hx = u[3 * NP + j], Hy = u[4 * NP + j],
+                 Hz = u[5 * NP + j];
+    const real_t* __restrict__ rj = r + j * 6;
+    for (int i = 0; i < NP; ++i) {
+      s[0][i] += ay[i] * Hz - az[i] * Hy + l[i] * rj[0];
+      s[1][i] += az[i] * Hx - ax[i] * Hz + l[i] * rj[1];
+      s[2][i] += ax[i] * Hy - ay[i] * Hx + l[i] * rj[2];
+      s[3][i] += az[i] * Ey - ay[i] * Ez + l[i] * rj[3];
+      s[4][i] += ax[i] * Ez - az[i] * Ex + l[i] * rj[4];
+      s[5][i] += ay[i] * Ex - ax[i] * Ey + l[i] * rj[5];
+    }
   }
-  curved_add_product<NQ, NP>(cops + OP_PQT, v, sr);
   for (int i = 0; i < NP; ++i) {
-    real_t s[6];
-    for (int x = 0; x < 6; ++x) s[x] = sr[x][i];
-    curved_finish_node(c, i, s, mat, cinfo, cx, t, u, r);
+    real_t si[6], o[6];
+    for (int x = 0; x < 6; ++x) si[x] = s[x][i];
+    curved_finish_node(c, i, si, mat, cinfo, cx, t, u, o);
+    curved_store_node(c, i, o, cinfo, q, res_c, res, q_out, a, b, dt);
   }
 }
 #else
-// Right-hand sides of the CURVED_E curved slots slot[e] into r[e] [6][NP], as curved_rhs computes
-// one. Each step's loop runs over the block's threads (TEAM_FOR); the volume points' steps give a
-// thread one point of every slot, the nodes' steps one (slot, node) pair. The operators are read
-// transposed (GrT, GsT, GtT, VqT [NP][NQ], PqT [NQ][NP]: consecutive threads, consecutive words).
-// Scratch per slot: u [6][NP], v [NQ][6], g [4][NFQ][6], b [NP][6]; r is scratch until the last step.
-DGMAX_FN void curved_rhs_batch(const int* __restrict__ slot, const real_t* __restrict__ q,
-                               const real_t* __restrict__ mat, const int* __restrict__ etoe,
-                               const int* __restrict__ bc, const int* __restrict__ vmapP,
-                               const int* __restrict__ cinfo, const real_t* __restrict__ cgeo,
-                               const real_t* __restrict__ cops, const double* __restrict__ cx, double t,
-                               real_t (*__restrict__ u)[6 * NP], real_t (*__restrict__ v)[NQ * 6],
-                               real_t (*__restrict__ g)[4 * NFQ * 6], real_t (*__restrict__ b)[NP * 6],
-                               real_t (*__restrict__ r)[6 * NP]) {
+// One LSERK stage of the CURVED_E curved slots slot[e] (the first `stored` of them stored; the
+// others repeat a slot to fill the block), each step's loop spread over a block's threads
+// (TEAM_FOR): a face point or a node of one slot per iteration. Scratch per slot: u [6][NP],
+// g [4][NFQ][6], r [NP][6]. The operators are read transposed: consecutive nodes, consecutive words.
+DGMAX_FN void curved_stage_batch(const int* __restrict__ slot, int stored, const real_t* __restrict__ q,
+                                 const real_t* __restrict__ mat, const int* __restrict__ etoe,
+                                 const int* __restrict__ bc, const int* __restrict__ vmapP,
+                                 const int* __restrict__ cinfo, const real_t* __restrict__ cgeo,
+                                 const real_t* __restrict__ cops, const real_t* __restrict__ cmat,
+                                 const double* __restrict__ cx, double t, real_t (*__restrict__ u)[6 * NP],
+                                 real_t (*__restrict__ g)[4 * NFQ * 6], real_t (*__restrict__ r)[NP * 6],
+                                 real_t* __restrict__ res_c, real_t* __restrict__ res, real_t* __restrict__ q_out,
+                                 real_t a, real_t b, real_t dt) {
   TEAM_FOR(m, CURVED_E * 6 * NP) {
     const int e = m / (6 * NP), n = m % (6 * NP);
     u[e][n] = q[(long)cinfo[slot[e] * CINFO] * 6 * NP + n];
   }
   TEAM_SYNC();
-  // volume points: v[e][i] = (J curl H, -J curl E), one direction's derivatives at a time
-  TEAM_FOR(i, NQ) {
-    real_t cc[CURVED_E][6];
-    for (int e = 0; e < CURVED_E; ++e)
-      for (int x = 0; x < 6; ++x) cc[e][x] = real_t(0);
-    for (int a = 0; a < 3; ++a) {
-      real_t d[CURVED_E][6];
-      for (int e = 0; e < CURVED_E; ++e)
-        for (int x = 0; x < 6; ++x) d[e][x] = real_t(0);
-      const real_t* __restrict__ G = cops + OP_GRT + a * NQ * NP + i;  // GrT, GsT, GtT follow one another
-      for (int j = 0; j < NP; ++j) {
-        const real_t gj = G[j * NQ];
-        for (int e = 0; e < CURVED_E; ++e)
-          for (int x = 0; x < 6; ++x) d[e][x] += gj * u[e][x * NP + j];
-      }
-      for (int e = 0; e < CURVED_E; ++e) {
-        const real_t* __restrict__ C = cgeo + (long)slot[e] * CGEO + 3 * a * NQ + i;
-        const real_t C0 = C[0], C1 = C[NQ], C2 = C[2 * NQ];
-        cc[e][0] += C1 * d[e][5] - C2 * d[e][4];  // J curl H
-        cc[e][1] += C2 * d[e][3] - C0 * d[e][5];
-        cc[e][2] += C0 * d[e][4] - C1 * d[e][3];
-        cc[e][3] += C1 * d[e][2] - C2 * d[e][1];  // J curl E
-        cc[e][4] += C2 * d[e][0] - C0 * d[e][2];
-        cc[e][5] += C0 * d[e][1] - C1 * d[e][0];
-      }
-    }
-    for (int e = 0; e < CURVED_E; ++e)
-      for (int x = 0; x < 3; ++x) {
-        v[e][i * 6 + x] = cc[e][x];
-        v[e][i * 6 + 3 + x] = -cc[e][3 + x];
-      }
-  }
   TEAM_FOR(m, CURVED_E * 4 * NFQ) {
     const int e = m / (4 * NFQ);
     curved_face_point(slot[e], m % (4 * NFQ), q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u[e], g[e]);
@@ -310,49 +238,31 @@ DGMAX_FN void curved_rhs_batch(const int* __restrict__ slot, const real_t* __res
     curved_lift_node(slot[e], m % NP, cinfo, cops, g[e], r[e]);
   }
   TEAM_SYNC();
-  // b = Pq v + Minv (face integrals)
-  TEAM_FOR(m, CURVED_E * NP) {
-    const int e = m / NP, i = m % NP;
+  // node i: the curl's terms A_b and the face integrals' L (curved_kernel_data.hpp), then stored
+  TEAM_FOR(m, stored * NP) {
+    const int e = m / NP, i = m % NP, c = slot[e];
+    const real_t* __restrict__ A = cmat + (long)c * 4 * NP * NP + i;
+    const real_t* __restrict__ ue = u[e];
     real_t s[6] = {0, 0, 0, 0, 0, 0};
-    for (int p = 0; p < NQ; ++p) {
-      const real_t w = cops[OP_PQT + p * NP + i];
-      for (int x = 0; x < 6; ++x) s[x] += w * v[e][p * 6 + x];
-    }
     for (int j = 0; j < NP; ++j) {
-      const real_t w = cops[OP_MINV + j * NP + i];  // M^{-1} is symmetric
-      for (int x = 0; x < 6; ++x) s[x] += w * r[e][j * 6 + x];
+      const real_t ax = A[j * NP], ay = A[(NP + j) * NP], az = A[(2 * NP + j) * NP], l = A[(3 * NP + j) * NP];
+      const real_t Ex = ue[j], Ey = ue[NP + j], Ez = ue[2 * NP + j], Hx = ue[3 * NP + j], Hy = ue[4 * NP + j],
+                   Hz = ue[5 * NP + j];
+      const real_t* __restrict__ rj = r[e] + j * 6;
+      s[0] += ay * Hz - az * Hy + l * rj[0];
+      s[1] += az * Hx - ax * Hz + l * rj[1];
+      s[2] += ax * Hy - ay * Hx + l * rj[2];
+      s[3] += az * Ey - ay * Ez + l * rj[3];
+      s[4] += ax * Ez - az * Ex + l * rj[4];
+      s[5] += ay * Ex - ax * Ey + l * rj[5];
     }
-    for (int x = 0; x < 6; ++x) b[e][i * 6 + x] = s[x];
+    real_t o[6];
+    curved_finish_node(c, i, s, mat, cinfo, cx, t, ue, o);
+    curved_store_node(c, i, o, cinfo, q, res_c, res, q_out, a, b, dt);
   }
-  TEAM_SYNC();
-  // the weight-adjusted inverse: v = (Vq b) / J at the volume points, then Pq v
-  TEAM_FOR(p, NQ) {
-    real_t s[CURVED_E][6];
-    for (int e = 0; e < CURVED_E; ++e)
-      for (int x = 0; x < 6; ++x) s[e][x] = real_t(0);
-    for (int j = 0; j < NP; ++j) {
-      const real_t w = cops[OP_VQT + j * NQ + p];
-      for (int e = 0; e < CURVED_E; ++e)
-        for (int x = 0; x < 6; ++x) s[e][x] += w * b[e][j * 6 + x];
-    }
-    for (int e = 0; e < CURVED_E; ++e) {
-      const real_t jinv = real_t(1) / cgeo[(long)slot[e] * CGEO + CG_J + p];
-      for (int x = 0; x < 6; ++x) v[e][p * 6 + x] = s[e][x] * jinv;
-    }
-  }
-  TEAM_SYNC();
-  TEAM_FOR(m, CURVED_E * NP) {
-    const int e = m / NP, i = m % NP;
-    real_t s[6] = {0, 0, 0, 0, 0, 0};
-    for (int p = 0; p < NQ; ++p) {
-      const real_t w = cops[OP_PQT + p * NP + i];
-      for (int x = 0; x < 6; ++x) s[x] += w * v[e][p * 6 + x];
-    }
-    curved_finish_node(slot[e], i, s, mat, cinfo, cx, t, u[e], r[e]);
-  }
-  TEAM_SYNC();
 }
 #endif
+
 // Energy and error integrals of curved slot c (the quadrature of Problem::inner) into acc[6]:
 // energy, |E - E_ex|^2, |H - H_ex|^2 (nodal differences, integrated), their nodal maxima, ∫|J|^2/eps.
 // Team scratch d [6][NP] (double); each thread adds its share of the points to acc.
@@ -447,29 +357,28 @@ DGMAX_FN long curved_initial_node(int c, int i, const int* __restrict__ cinfo, c
 )";
 
 const char* kCpuEntries = R"(
-// One LSERK stage of curved slots [c0, c1) after the straight-sided stage (curved_store_slot).
+// One LSERK stage of curved slots [c0, c1) after the straight-sided stage (curved_store_node).
 // With the cuda form (tests): CURVED_E slots at a time, as one block computes them.
 extern "C" void dgmax_curved_stage(int c0, int c1, const real_t* __restrict q, const real_t* __restrict mat,
                                    const int* __restrict etoe, const int* __restrict bc, const int* __restrict vmapP,
                                    const int* __restrict cinfo, const real_t* __restrict cgeo,
-                                   const real_t* __restrict cops, const double* __restrict cx, double t,
-                                   real_t* __restrict res_c, real_t* __restrict res, real_t* __restrict q_out,
-                                   real_t a, real_t b, real_t dt) {
+                                   const real_t* __restrict cops, const real_t* __restrict cmat,
+                                   const double* __restrict cx, double t, real_t* __restrict res_c,
+                                   real_t* __restrict res, real_t* __restrict q_out, real_t a, real_t b, real_t dt) {
 #if CURVED_CPU
 #pragma omp parallel for schedule(dynamic, 4)
   for (int c = c0; c < c1; ++c) {
-    real_t u[6 * NP], v[NQ * 6], g[4 * NFQ * 6], bb[NP * 6], r[6 * NP];
-    curved_rhs(c, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u, v, g, bb, r);
-    curved_store_slot(c, r, cinfo, q, res_c, res, q_out, a, b, dt);
+    real_t u[6 * NP], g[4 * NFQ * 6], r[NP * 6];
+    curved_stage_slot(c, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cmat, cx, t, u, g, r, res_c, res, q_out, a, b, dt);
   }
 #else
   for (int c = c0; c < c1; c += CURVED_E) {
     int slot[CURVED_E];
     for (int e = 0; e < CURVED_E; ++e) slot[e] = c + e < c1 ? c + e : c1 - 1;
-    real_t u[CURVED_E][6 * NP], v[CURVED_E][NQ * 6], g[CURVED_E][4 * NFQ * 6], bb[CURVED_E][NP * 6],
-        r[CURVED_E][6 * NP];
-    curved_rhs_batch(slot, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u, v, g, bb, r);
-    for (int e = 0; e < CURVED_E && c + e < c1; ++e) curved_store_slot(c + e, r[e], cinfo, q, res_c, res, q_out, a, b, dt);
+    real_t u[CURVED_E][6 * NP], g[CURVED_E][4 * NFQ * 6], r[CURVED_E][NP * 6];
+    const int stored = c1 - c < CURVED_E ? c1 - c : CURVED_E;
+    curved_stage_batch(slot, stored, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cmat, cx, t, u, g, r, res_c, res,
+                       q_out, a, b, dt);
   }
 #endif
 }
@@ -503,28 +412,28 @@ extern "C" void dgmax_curved_norms(int Kc, const real_t* __restrict q, const rea
 
 const char* kCudaEntries = R"(
 // One LSERK stage of curved slots [c0, c1) (as the cpu's dgmax_curved_stage): block b computes
-// slots c0 + b * CURVED_E + e, e < CURVED_E (curved_rhs_batch); past c1 it computes the last slot
-// again (every thread takes part in the barriers) and stores nothing. Its scratch is dynamic shared
-// memory (curved_block's shared_bytes): u, v, g, b, r of each slot, as curved_rhs_batch takes them.
+// slots c0 + b * CURVED_E + e, e < CURVED_E (curved_stage_batch); past c1 it repeats the last slot
+// (every thread takes part in the barriers) and stores nothing. Its scratch is dynamic shared
+// memory (curved_block's shared_bytes): u, g and r of each slot, as curved_stage_batch takes them.
 extern "C" __global__ void __launch_bounds__(CURVED_BLOCK)
 dgmax_curved_stage(int c0, int c1, const real_t* __restrict__ q, const real_t* __restrict__ mat,
                    const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
                    const int* __restrict__ cinfo, const real_t* __restrict__ cgeo, const real_t* __restrict__ cops,
-                   const double* __restrict__ cx, double t, real_t* __restrict__ res_c, real_t* __restrict__ res,
-                   real_t* __restrict__ q_out, real_t a, real_t b, real_t dt) {
+                   const real_t* __restrict__ cmat, const double* __restrict__ cx, double t,
+                   real_t* __restrict__ res_c, real_t* __restrict__ res, real_t* __restrict__ q_out, real_t a,
+                   real_t b, real_t dt) {
   extern __shared__ __align__(16) unsigned char curved_smem[];
   __shared__ int slot[CURVED_E];
   real_t* sm = reinterpret_cast<real_t*>(curved_smem);
   real_t(*u)[6 * NP] = reinterpret_cast<real_t(*)[6 * NP]>(sm);
-  real_t(*v)[NQ * 6] = reinterpret_cast<real_t(*)[NQ * 6]>(sm + CURVED_E * 6 * NP);
-  real_t(*g)[4 * NFQ * 6] = reinterpret_cast<real_t(*)[4 * NFQ * 6]>(sm + CURVED_E * (6 * NP + 6 * NQ));
-  real_t(*bb)[NP * 6] = reinterpret_cast<real_t(*)[NP * 6]>(sm + CURVED_E * (6 * NP + 6 * NQ + 24 * NFQ));
-  real_t(*r)[6 * NP] = reinterpret_cast<real_t(*)[6 * NP]>(sm + CURVED_E * (12 * NP + 6 * NQ + 24 * NFQ));
+  real_t(*g)[4 * NFQ * 6] = reinterpret_cast<real_t(*)[4 * NFQ * 6]>(sm + CURVED_E * 6 * NP);
+  real_t(*r)[NP * 6] = reinterpret_cast<real_t(*)[NP * 6]>(sm + CURVED_E * (6 * NP + 24 * NFQ));
   const int first = c0 + blockIdx.x * CURVED_E;
   if (threadIdx.x < CURVED_E) slot[threadIdx.x] = first + (int)threadIdx.x < c1 ? first + (int)threadIdx.x : c1 - 1;
   __syncthreads();
-  curved_rhs_batch(slot, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u, v, g, bb, r);
-  for (int e = 0; e < CURVED_E && first + e < c1; ++e) curved_store_slot(first + e, r[e], cinfo, q, res_c, res, q_out, a, b, dt);
+  const int stored = c1 - first < CURVED_E ? c1 - first : CURVED_E;
+  curved_stage_batch(slot, stored, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cmat, cx, t, u, g, r, res_c, res,
+                     q_out, a, b, dt);
 }
 
 // The initial state of the curved slots (after dgmax_initial); *bad: the smallest flat index of a
@@ -564,22 +473,22 @@ dgmax_curved_norms(int Kc, const real_t* __restrict__ q, const real_t* __restric
 
 long curved_shared_bytes(const KernelSpec& s) {
   const long w = s.single ? 4 : 8;
-  return w * (18L * s.Np + 6L * s.curved_Nq + 24L * s.curved_Nfq);
+  return w * (12L * s.Np + 24L * s.curved_Nfq);  // u [6][NP], g [4][NFQ][6], r [NP][6]
 }
 
 int default_curved_batch(const KernelSpec& s) {
-  // the most of 4, 2, 1 slots whose scratch stays within 96 KB: two blocks per multiprocessor
+  // about 128 nodes per block (a thread per node in the last step), within 48 KB of shared memory
   const long per = curved_shared_bytes(s);
-  for (int e : {4, 2})
-    if (e * per <= 96L * 1024) return e;
-  return 1;
+  int e = std::clamp(128 / std::max(1, s.Np), 1, 8);
+  while (e > 1 && e * per > 48L * 1024) --e;
+  return e;
 }
 
 CurvedBlock curved_block(const KernelSpec& s) {
   CurvedBlock b;
-  // a warp multiple covering the volume points (the widest steps), at most 256
-  b.threads = std::min(256, 32 * ((std::max(s.curved_Nq, 32) + 31) / 32));
   b.elements = s.plan.cuda.curved_batch > 0 ? s.plan.cuda.curved_batch : default_curved_batch(s);
+  // a warp multiple covering the block's nodes (the widest step but the face points'), at most 256
+  b.threads = std::min(256, 32 * ((b.elements * s.Np + 31) / 32));
   b.shared_bytes = curved_shared_bytes(s) * b.elements;
   return b;
 }
@@ -600,9 +509,7 @@ std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
   src << "// ---- The curved element group (codegen/emit/curved_kernels.hpp) ----\n"
       << fmt::format("enum {{ NQ = {}, NFQ = {}, CINFO = {}, CGEO = {}, CG_J = {}, CG_FACES = {} }};\n", L.Nq, L.Nfq,
                      kCurvedInfo, L.geo_stride(), L.geo_j(), L.geo_faces())
-      << fmt::format("enum {{ OP_W = {}, OP_MINV = {}, OP_IF = {} }};\n", L.op_w(), L.op_minv(), L.op_if())
-      << fmt::format("enum {{ OP_GRT = {}, OP_GST = {}, OP_GTT = {}, OP_VQT = {}, OP_PQT = {} }};\n", L.op_grt(),
-                     L.op_gst(), L.op_gtt(), L.op_vqt(), L.op_pqt())
+      << fmt::format("enum {{ OP_W = {}, OP_IF = {}, OP_VQT = {} }};\n", L.op_w(), L.op_if(), L.op_vqt())
       << "#define CURVED_CPU " << (cuda || s.curved_team_loops ? 0 : 1) << "\n"
       << fmt::format("enum {{ MAT_EPS = {}, MAT_MU = {}, MAT_Z = {}, MAT_Y = {}, MAT_INV_EPS = {}, MAT_INV_MU = {}, "
                      "MAT_SIGMA_EPS = {} }};\n",

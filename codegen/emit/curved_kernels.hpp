@@ -15,24 +15,21 @@ namespace dgmax::codegen {
 // (solver/backends/curved_kernel_data.hpp).
 struct CurvedLayout {
   int Np = 0, Nfp = 0, Nq = 0, Nfq = 0;
-  // cgeo [Kc][geo_stride()]: cofactors C [9][Nq] (row 3a + e: component e of C_a = J ∇r_a),
-  // J [Nq], then per face point [4][Nfq]: unit normal (3) and w·sJ (1)
-  int geo_j() const { return 9 * Nq; }
-  int geo_faces() const { return 10 * Nq; }
-  int geo_stride() const { return 10 * Nq + 16 * Nfq; }
-  // cops: w [Nq], Minv [Np][Np], If [4 faces][6 rankings][Nfq][Nfp], then the operators between
-  // nodes and volume points transposed, so that the loops over points or nodes read them
-  // contiguously (the cpu's vectorized, the cuda threads' coalesced): GrT, GsT, GtT, VqT [Np][Nq]
-  // (transposes of the [Nq][Np] derivative and interpolation matrices), PqT [Nq][Np]
+  // cgeo [Kc][geo_stride()]: J at the volume points [Nq] (the norms' integrals), then per face point
+  // [4][Nfq]: unit normal (3) and w·sJ (1)
+  int geo_j() const { return 0; }
+  int geo_faces() const { return Nq; }
+  int geo_stride() const { return Nq + 16 * Nfq; }
+  // cops: the volume weights w [Nq], If [4 faces][6 rankings][Nfq][Nfp] (face nodes to face
+  // points), VqT [Np][Nq] (the nodal basis at the volume points, transposed: the norms' loop over
+  // points reads it contiguously)
   int op_w() const { return 0; }
-  int op_minv() const { return Nq; }
-  int op_if() const { return op_minv() + Np * Np; }
-  int op_grt() const { return op_if() + 24 * Nfq * Nfp; }
-  int op_gst() const { return op_grt() + Nq * Np; }
-  int op_gtt() const { return op_grt() + 2 * Nq * Np; }
-  int op_vqt() const { return op_grt() + 3 * Nq * Np; }
-  int op_pqt() const { return op_grt() + 4 * Nq * Np; }
-  int op_size() const { return op_grt() + 5 * Nq * Np; }
+  int op_if() const { return Nq; }
+  int op_vqt() const { return op_if() + 24 * Nfq * Nfp; }
+  int op_size() const { return op_vqt() + Nq * Np; }
+  // cmat [Kc][cmat_stride()]: each slot's four operators A_x, A_y, A_z, L [Np][Np], each stored
+  // transposed (entry (i, j) at j * Np + i: consecutive nodes i, consecutive words)
+  int cmat_stride() const { return 4 * Np * Np; }
 };
 inline CurvedLayout curved_layout(const KernelSpec& s) { return {s.Np, s.Nfp, s.curved_Nq, s.curved_Nfq}; }
 
@@ -42,16 +39,17 @@ inline constexpr int kCurvedInfo = 9;
 // Threads of the cuda block of dgmax_curved_norms (one element per block).
 inline constexpr int kCurvedThreads = 128;
 
-// dgmax_curved_stage's cuda blocks: `threads` threads computing `elements` curved slots at once
-// (CURVED_E: each thread takes a volume point of all of them, so each operator entry it loads
-// serves them all), their scratch in `shared_bytes` of dynamic shared memory per block.
+// dgmax_curved_stage's cuda blocks: `threads` threads computing `elements` curved slots at once (a
+// face point or a node of one of them per thread and step), their scratch in `shared_bytes` of
+// dynamic shared memory per block.
 struct CurvedBlock {
   int threads = 0, elements = 0;
   long shared_bytes = 0;
 };
 // The plan's curved_batch, or default_curved_batch where it is 0.
 CurvedBlock curved_block(const KernelSpec& s);
-// Slots per block when the plan leaves it open: 4, 2 or 1, the most whose scratch fits 96 KB.
+// Slots per block when the plan leaves it open: about 128 nodes per block (1 to 8 slots), as many
+// as fit 48 KB of shared memory.
 int default_curved_batch(const KernelSpec& s);
 
 // Shared-memory bytes one curved slot's scratch needs.

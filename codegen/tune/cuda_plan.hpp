@@ -84,8 +84,7 @@ struct CudaPlan {
   // R64, R56, ...).
   int max_registers = 0;
   // The curved group's kernel (codegen/emit/curved_kernels.hpp): curved elements each block
-  // computes at once, each thread a volume point of all of them (plan suffix Q1, Q2, Q4; 0: the
-  // choice of default_curved_batch, from the shared memory they need).
+  // computes at once (plan suffix Q1 .. Q8; 0: default_curved_batch's choice, about 128 nodes).
   int curved_batch = 0;
   // The minimum of resident blocks per SM that the kernels' __launch_bounds__ ask for, from
   // max_registers (1 without a cap).

@@ -4,6 +4,7 @@
 
 #include "codegen/emit/curved_kernels.hpp"
 #include "solver/mesh/curved_geometry.hpp"
+#include "solver/mesh/curved_operators.hpp"
 #include "solver/physics/tfsf.hpp"
 
 namespace dgmax {
@@ -20,7 +21,7 @@ std::vector<int> owned_slots(const Problem& p) {
 }
 
 template <class Real>
-void put(std::vector<Real>& out, int offset, const Eigen::MatrixXd& m) {  // row-major
+void put(std::vector<Real>& out, size_t offset, const Eigen::MatrixXd& m) {  // row-major
   for (int i = 0; i < m.rows(); ++i)
     for (int j = 0; j < m.cols(); ++j) out[offset + i * m.cols() + j] = static_cast<Real>(m(i, j));
 }
@@ -55,7 +56,6 @@ CurvedKernelData<Real> make_curved_kernel_data(const Problem& p) {
       if (const int e = p.tfsf->index_of[k]; e >= 0)
         for (int f = 0; f < 4; ++f) info[5 + f] = p.tfsf->sign[static_cast<size_t>(e) * 4 + f];
     Real* g = &d.cgeo[static_cast<size_t>(s) * G];
-    for (int m = 0; m < 9 * Nq; ++m) g[m] = static_cast<Real>(cf.Cq[static_cast<size_t>(c) * 9 * Nq + m]);
     for (int i = 0; i < Nq; ++i) g[L.geo_j() + i] = static_cast<Real>(cf.Jq[static_cast<size_t>(c) * Nq + i]);
     for (int f = 0; f < 4; ++f)
       for (int i = 0; i < Nfq; ++i) {
@@ -73,14 +73,18 @@ CurvedKernelData<Real> make_curved_kernel_data(const Problem& p) {
   }
   d.cops.resize(L.op_size());
   for (int i = 0; i < Nq; ++i) d.cops[L.op_w() + i] = static_cast<Real>(Q.w(i));
-  put(d.cops, L.op_minv(), Q.Minv);
   for (int f = 0; f < 4; ++f)
     for (int r = 0; r < 6; ++r) put(d.cops, L.op_if() + (f * 6 + r) * Nfq * p.Nfp(), Q.If[f][r]);
-  put(d.cops, L.op_grt(), Eigen::MatrixXd(Q.Gr.transpose()));
-  put(d.cops, L.op_gst(), Eigen::MatrixXd(Q.Gs.transpose()));
-  put(d.cops, L.op_gtt(), Eigen::MatrixXd(Q.Gt.transpose()));
   put(d.cops, L.op_vqt(), Eigen::MatrixXd(Q.Vq.transpose()));
-  put(d.cops, L.op_pqt(), Eigen::MatrixXd(Q.Pq.transpose()));
+  d.cmat.resize(static_cast<size_t>(d.count) * L.cmat_stride());
+#pragma omp parallel for schedule(dynamic, 16)
+  for (int s = 0; s < d.count; ++s) {
+    const CurvedOperators A = curved_operators(cf, slots[s]);
+    const Eigen::MatrixXd* m[4] = {&A.curl[0], &A.curl[1], &A.curl[2], &A.lift};
+    for (int n = 0; n < 4; ++n)  // transposed: entry (i, j) at j * Np + i
+      put(d.cmat, static_cast<size_t>(s) * L.cmat_stride() + static_cast<size_t>(n) * Np * Np,
+          Eigen::MatrixXd(m[n]->transpose()));
+  }
   return d;
 }
 

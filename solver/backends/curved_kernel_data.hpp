@@ -1,6 +1,7 @@
 // The arrays the curved group's generated kernels read (codegen/emit/curved_kernels.hpp has the
-// layouts): the owned curved elements' slots, geometry at the quadrature points and node positions,
-// and the reference operators of the quadrature form. Shared by the cpu and cuda backends.
+// layouts): the owned curved elements' slots, their operators (curved_operators.hpp), geometry at
+// the quadrature points and node positions, and the reference operators the face points and the
+// norms need. Shared by the cpu and cuda backends.
 #pragma once
 
 #include <vector>
@@ -14,8 +15,9 @@ template <class Real>
 struct CurvedKernelData {
   int count = 0;              // Kc: owned curved elements (the slots)
   std::vector<int> cinfo;     // [Kc][kCurvedInfo] element, face rankings
-  std::vector<Real> cgeo;     // [Kc][geo_stride] cofactors and J at the volume points, normal and w·sJ at the face points
-  std::vector<Real> cops;     // [op_size] Gr Gs Gt Vq Pq w Minv If
+  std::vector<Real> cgeo;     // [Kc][geo_stride] J at the volume points, normal and w·sJ at the face points
+  std::vector<Real> cops;     // [op_size] w If VqT
+  std::vector<Real> cmat;     // [Kc][4][Np][Np] A_x A_y A_z L transposed (curved_operators.hpp)
   std::vector<double> cx;     // [Kc][Np][3] node positions on the curved map
 };
 

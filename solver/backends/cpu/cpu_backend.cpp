@@ -198,7 +198,8 @@ class CpuBackend final : public HostStateBackend<Real> {
   using InitialFn = long (*)(int, const double*, Real*);
   using NormsFn = void (*)(int, const Real*, const Real*, const double*, double, double*);
   using CurvedStageFn = void (*)(int, int, const Real*, const Real*, const int*, const int*, const int*, const int*,
-                                 const Real*, const Real*, const double*, double, Real*, Real*, Real*, Real, Real, Real);
+                                 const Real*, const Real*, const Real*, const double*, double, Real*, Real*, Real*, Real,
+                                 Real, Real);
   using CurvedInitialFn = long (*)(int, const int*, const double*, Real*);
   using CurvedNormsFn = void (*)(int, const Real*, const Real*, const int*, const Real*, const Real*, const double*,
                                  double, double*);
@@ -208,13 +209,15 @@ class CpuBackend final : public HostStateBackend<Real> {
   void curved_stage(const Real* q, Real* q_out, double t, Real a, Real b, Real dt) {
     if (!curved_stage_) return;
     curved_stage_(0, cd_.count, q, d_.mat.data(), d_.etoe.data(), d_.bc.data(), d_.vmapP.data(), cd_.cinfo.data(),
-                  cd_.cgeo.data(), cd_.cops.data(), cd_.cx.data(), t, res_c_.data(), res_.data(), q_out, a, b, dt);
+                  cd_.cgeo.data(), cd_.cops.data(), cd_.cmat.data(), cd_.cx.data(), t,
+                  res_c_.data(), res_.data(), q_out, a, b, dt);
   }
   // The curved elements' right-hand side into rhs (after the straight-sided one wrote theirs).
   void curved_rhs(const Real* q, Real* rhs, double t) {
     if (!curved_stage_) return;
     curved_stage_(0, cd_.count, q, d_.mat.data(), d_.etoe.data(), d_.bc.data(), d_.vmapP.data(), cd_.cinfo.data(),
-                  cd_.cgeo.data(), cd_.cops.data(), cd_.cx.data(), t, nullptr, rhs, nullptr, Real(0), Real(0), Real(1));
+                  cd_.cgeo.data(), cd_.cops.data(), cd_.cmat.data(), cd_.cx.data(), t,
+                  nullptr, rhs, nullptr, Real(0), Real(0), Real(1));
   }
   // res_c_ := the curved elements' rows of res_ (a restart's residual).
   void gather_curved_residual() {

@@ -394,7 +394,8 @@ class CudaBackend final : public CudaPlanBackend {
     curved_cinfo_ = cd.cinfo;
     upload(cinfo_, cd.cinfo, "curved element slots");
     upload(cgeo_, cd.cgeo, "curved geometric factors");
-    upload(cops_, cd.cops, "curved operators");
+    upload(cops_, cd.cops, "curved reference operators");
+    upload(cmat_, cd.cmat, "curved element operators");
     upload(cx_, cd.cx, "curved node positions");
     res_c_ = cuda::DeviceBuffer(ctx_, std::max<size_t>(1, static_cast<size_t>(cd.count) * 6 * p_.Np()) * sizeof(Real),
                                 "curved LSERK residual");
@@ -481,8 +482,10 @@ class CudaBackend final : public CudaPlanBackend {
     if (!curved_stage_ || curved_count_ == 0) return;
     int c0 = 0, c1 = curved_count_;
     cuda::DevicePtr qp = q.ptr(), mat = mat_.ptr(), etoe = etoe_.ptr(), bc = bc_.ptr(), vmapP = vmapP_.ptr(),
-                    cinfo = cinfo_.ptr(), cgeo = cgeo_.ptr(), cops = cops_.ptr(), cx = cx_.ptr(), res_c = res_c_.ptr();
-    void* args[] = {&c0, &c1, &qp, &mat, &etoe, &bc, &vmapP, &cinfo, &cgeo, &cops, &cx, &t, &res_c, &out, &q_out, &a, &b, &dt};
+                    cinfo = cinfo_.ptr(), cgeo = cgeo_.ptr(), cops = cops_.ptr(), cmat = cmat_.ptr(), cx = cx_.ptr(),
+                    res_c = res_c_.ptr();
+    void* args[] = {&c0,   &c1,   &qp, &mat, &etoe,  &bc,  &vmapP, &cinfo, &cgeo, &cops,
+                    &cmat, &cx,   &t,  &res_c, &out, &q_out, &a,    &b,     &dt};
     const codegen::CurvedBlock shape = codegen::curved_block(spec_);
     const unsigned blocks = static_cast<unsigned>((curved_count_ + shape.elements - 1) / shape.elements);
     cuda::launch(curved_stage_, "dgmax_curved_stage", blocks, static_cast<unsigned>(shape.threads),
@@ -565,12 +568,13 @@ class CudaBackend final : public CudaPlanBackend {
   unsigned resident_stage_blocks_ = 0;  // E plans: blocks of dgmax_stage resident on the GPU at once
   cuda::Function stage_ = nullptr, initial_ = nullptr, norms_ = nullptr, pml_ = nullptr, tfsf_ = nullptr;
   int tfsf_count_ = 0, tfsf_first_ = 0;
-  // the curved group (with curved elements only): cinfo_ [Kc][5], cgeo_ [Kc][stride], cops_,
-  // cx_ [Kc][Np][3], res_c_ [Kc][6][Np] their residual register, curved_partial_ [Kc][6]
+  // the curved group (with curved elements only): cinfo_ [Kc][9], cgeo_ [Kc][stride], cops_,
+  // cmat_ [Kc][4][Np][Np], cx_ [Kc][Np][3], res_c_ [Kc][6][Np] their residual register,
+  // curved_partial_ [Kc][6]
   cuda::Function curved_stage_ = nullptr, curved_initial_ = nullptr, curved_norms_ = nullptr;
   int curved_count_ = 0;
   std::vector<int> curved_cinfo_;
-  cuda::DeviceBuffer cinfo_, cgeo_, cops_, cx_, res_c_, curved_partial_;
+  cuda::DeviceBuffer cinfo_, cgeo_, cops_, cmat_, cx_, res_c_, curved_partial_;
   unsigned norm_blocks_ = 1;
   size_t n_ = 0;
   cuda::DeviceBuffer geo_, mat_, etoe_, bc_, vmapP_, vert_, q_, q_next_, res_, rhs_, flux_, partial_;

@@ -1,5 +1,5 @@
-// The cuda kernel's form of the curved group (curved_rhs_batch in codegen/emit/curved_kernels.cpp:
-// CURVED_E elements per block, a volume point of all of them per thread, transposed operator reads)
+// The cuda kernel's form of the curved group (curved_stage_batch in codegen/emit/curved_kernels.cpp:
+// CURVED_E elements per block, a face point or a node of one of them per thread)
 // run on the host: the cpu source compiled with KernelSpec::curved_team_loops, its
 // dgmax_curved_stage called directly in right-hand-side mode, against the ref backend's curved
 // elements, for several numbers of elements per block (the last block partly past the slots). So
@@ -23,8 +23,8 @@ using namespace dgmax::test;
 
 namespace {
 using CurvedStageFn = void (*)(int, int, const double*, const double*, const int*, const int*, const int*, const int*,
-                               const double*, const double*, const double*, double, double*, double*, double*, double,
-                               double, double);
+                               const double*, const double*, const double*, const double*, double, double*, double*,
+                               double*, double, double, double);
 
 // max over the curved elements of |rhs - ref rhs| / max |ref rhs| with the team form (or the cpu form)
 double curved_rhs_difference(const Problem& p, bool team_loops, int batch = 0) {
@@ -41,7 +41,7 @@ double curved_rhs_difference(const Problem& p, bool team_loops, int batch = 0) {
   Fields got(p.K(), p.Np()), want;
   const double t = 0.37;
   stage(0, cd.count, q.q.data(), d.mat.data(), d.etoe.data(), d.bc.data(), d.vmapP.data(), cd.cinfo.data(),
-        cd.cgeo.data(), cd.cops.data(), cd.cx.data(), t, nullptr, got.q.data(), nullptr, 0.0, 0.0, 1.0);
+        cd.cgeo.data(), cd.cops.data(), cd.cmat.data(), cd.cx.data(), t, nullptr, got.q.data(), nullptr, 0.0, 0.0, 1.0);
   RefBackend ref(p);
   ref.rhs(q, t, want);
   double diff = 0, scale = 0;
