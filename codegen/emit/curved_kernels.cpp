@@ -36,54 +36,16 @@ std::string node_faces_table(const KernelSpec& s) {
 // host, where tests run it) and TEAM_SYNC separating the steps. Both share the face-point, lift,
 // finishing and storing steps below.
 const char* kCurvedRhs = R"(
-// Face point m (f = m / NFQ) of curved slot c into g[m][6]: w·sJ (-flux_E, +flux_H) from the traces
-// interpolated there (u [6][NP]: the slot's state).
-DGMAX_FN void curved_face_point(int c, int m, const real_t* __restrict__ q, const real_t* __restrict__ mat,
+// Face point i of face f of curved slot c into g[f * NFQ + i][6]: w·sJ (-flux_E, +flux_H), from
+// the traces interpolated there: in[0..5] interior, in[6..11] exterior (the neighbour's, with the
+// TF/SF box's incident field; on a boundary its state replaces them here), in[23..28] incident.
+DGMAX_FN void curved_point_flux(int c, int f, int i, real_t* __restrict__ in, const real_t* __restrict__ mat,
                                 const int* __restrict__ etoe, const int* __restrict__ bc,
-                                const int* __restrict__ vmapP, const int* __restrict__ cinfo,
-                                const real_t* __restrict__ cgeo, const real_t* __restrict__ cops,
-                                const double* __restrict__ cx, double t, const real_t* __restrict__ u,
+                                const int* __restrict__ cinfo, const real_t* __restrict__ cgeo,
                                 real_t* __restrict__ g) {
   const int k = cinfo[c * CINFO];
-  const real_t* __restrict__ mk = mat + (long)k * MAT;
-  const int f = m / NFQ, i = m % NFQ;
   const int kP = etoe[k * 4 + f];
-  const real_t* __restrict__ If = cops + OP_IF + ((f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ + i) * NFP;
-  real_t in[29];
-  for (int x = 0; x < 29; ++x) in[x] = real_t(0);
-#if CURVED_INCIDENT
-  const int bcf = kP < 0 ? bc[k * 4 + f] : -1;
-  const bool inc = CURVED_READS_INCIDENT(bcf);
-#endif
-  for (int j = 0; j < NFP; ++j) {
-    const real_t l = If[j];
-    const int iM = Fmask[f][j];
-    for (int x = 0; x < 6; ++x) in[x] += l * u[x * NP + iM];
-    if (kP >= 0) {
-      const int nP = vmapP[(k * 4 + f) * NFP + j];
-      const real_t* __restrict__ qP = q + (long)(nP / NP) * 6 * NP + nP % NP;
-      for (int x = 0; x < 6; ++x) in[6 + x] += l * qP[x * NP];
-#if CURVED_TFSF
-      // a TF/SF box face: the other side's trace gets sign * the incident field (as ref_curved.cpp)
-      if (const int sg = cinfo[c * CINFO + 5 + f]) {
-        expr_t p[4], w6[6];
-        const double* xn = cx + ((long)c * NP + iM) * 3;
-        p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
-        field_incident(p, w6);
-        for (int x = 0; x < 6; ++x) in[6 + x] += l * (real_t)(sg * w6[x]);
-      }
-#endif
-    }
-#if CURVED_INCIDENT
-    if (inc) {
-      expr_t p[4], w6[6];
-      const double* xn = cx + ((long)c * NP + iM) * 3;
-      p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
-      field_incident(p, w6);
-      for (int x = 0; x < 6; ++x) in[23 + x] += l * (real_t)w6[x];
-    }
-#endif
-  }
+  const real_t* __restrict__ mk = mat + (long)k * MAT;
   const real_t* __restrict__ fq = cgeo + (long)c * CGEO + CG_FACES + (f * NFQ + i) * 4;
   in[12] = fq[0], in[13] = fq[1], in[14] = fq[2];
   const real_t* __restrict__ mp = kP >= 0 ? mat + (long)kP * MAT : mk;
@@ -100,10 +62,70 @@ CURVED_EXTERIOR_CASES      default: break;
   real_t out[6];
   numerical_flux(in, out);
   const real_t ws = fq[3];
+  real_t* __restrict__ gm = g + (f * NFQ + i) * 6;
   for (int x = 0; x < 3; ++x) {
-    g[m * 6 + x] = -ws * out[x];
-    g[m * 6 + 3 + x] = ws * out[3 + x];
+    gm[x] = -ws * out[x];
+    gm[3 + x] = ws * out[3 + x];
   }
+}
+
+// The traces at face node j of face f of curved slot c (u [6][NP]: the slot's state) into tr[18]:
+// interior (0..5), exterior (6..11: the neighbour's, plus sign * the incident field on a TF/SF box
+// face, as ref_curved.cpp; 0 on a boundary), incident (12..17, where the boundary state reads it).
+DGMAX_FN void curved_node_traces(int c, int f, int j, const real_t* __restrict__ q, const int* __restrict__ etoe,
+                                 const int* __restrict__ bc, const int* __restrict__ vmapP,
+                                 const int* __restrict__ cinfo, const double* __restrict__ cx, double t,
+                                 const real_t* __restrict__ u, real_t* __restrict__ tr) {
+  const int k = cinfo[c * CINFO];
+  const int kP = etoe[k * 4 + f];
+  const int iM = Fmask[f][j];
+  for (int x = 0; x < 18; ++x) tr[x] = real_t(0);
+  for (int x = 0; x < 6; ++x) tr[x] = u[x * NP + iM];
+  if (kP >= 0) {
+    const int nP = vmapP[(k * 4 + f) * NFP + j];
+    const real_t* __restrict__ qP = q + (long)(nP / NP) * 6 * NP + nP % NP;
+    for (int x = 0; x < 6; ++x) tr[6 + x] = qP[x * NP];
+#if CURVED_TFSF
+    if (const int sg = cinfo[c * CINFO + 5 + f]) {
+      expr_t p[4], w6[6];
+      const double* xn = cx + ((long)c * NP + iM) * 3;
+      p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
+      field_incident(p, w6);
+      for (int x = 0; x < 6; ++x) tr[6 + x] += (real_t)(sg * w6[x]);
+    }
+#endif
+  }
+#if CURVED_INCIDENT
+  else if (CURVED_READS_INCIDENT(bc[k * 4 + f])) {
+    expr_t p[4], w6[6];
+    const double* xn = cx + ((long)c * NP + iM) * 3;
+    p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
+    field_incident(p, w6);
+    for (int x = 0; x < 6; ++x) tr[12 + x] = (real_t)w6[x];
+  }
+#endif
+}
+
+// Face point m (f = m / NFQ) of curved slot c into g[m][6] (curved_point_flux), its traces
+// interpolated from the face nodes' (curved_node_traces) one node at a time.
+DGMAX_FN void curved_face_point(int c, int m, const real_t* __restrict__ q, const real_t* __restrict__ mat,
+                                const int* __restrict__ etoe, const int* __restrict__ bc,
+                                const int* __restrict__ vmapP, const int* __restrict__ cinfo,
+                                const real_t* __restrict__ cgeo, const real_t* __restrict__ cops,
+                                const double* __restrict__ cx, double t, const real_t* __restrict__ u,
+                                real_t* __restrict__ g) {
+  const int f = m / NFQ, i = m % NFQ;
+  const real_t* __restrict__ If = cops + OP_IF + ((f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ + i) * NFP;
+  real_t in[29];
+  for (int x = 0; x < 29; ++x) in[x] = real_t(0);
+  for (int j = 0; j < NFP; ++j) {
+    real_t tr[18];
+    curved_node_traces(c, f, j, q, etoe, bc, vmapP, cinfo, cx, t, u, tr);
+    const real_t l = If[j];
+    for (int x = 0; x < 12; ++x) in[x] += l * tr[x];
+    for (int x = 0; x < 6; ++x) in[23 + x] += l * tr[12 + x];
+  }
+  curved_point_flux(c, f, i, in, mat, etoe, bc, cinfo, cgeo, g);
 }
 
 // The face integrals at node i of slot c: r[i][6] = Σ over the face nodes that are node i of If^T g.
@@ -178,7 +200,23 @@ DGMAX_FN void curved_stage_slot(int c, const real_t* __restrict__ q, const real_
                                 real_t a, real_t b, real_t dt) {
   const real_t* __restrict__ qk = q + (long)cinfo[c * CINFO] * 6 * NP;
   for (int m = 0; m < 6 * NP; ++m) u[m] = qk[m];
-  for (int m = 0; m < 4 * NFQ; ++m) curved_face_point(c, m, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u, g);
+  // each face: its nodes' traces once, then interpolated to its points
+  for (int f = 0; f < 4; ++f) {
+    real_t tr[NFP][18];
+    for (int j = 0; j < NFP; ++j) curved_node_traces(c, f, j, q, etoe, bc, vmapP, cinfo, cx, t, u, tr[j]);
+    const real_t* __restrict__ If = cops + OP_IF + (f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ * NFP;
+    for (int i = 0; i < NFQ; ++i) {
+      real_t s18[18], in[29];
+      for (int x = 0; x < 18; ++x) s18[x] = real_t(0);
+      for (int j = 0; j < NFP; ++j) {
+        const real_t l = If[i * NFP + j];
+        for (int x = 0; x < 18; ++x) s18[x] += l * tr[j][x];
+      }
+      for (int x = 0; x < 12; ++x) in[x] = s18[x];
+      for (int x = 0; x < 6; ++x) in[23 + x] = s18[12 + x];
+      curved_point_flux(c, f, i, in, mat, etoe, bc, cinfo, cgeo, g);
+    }
+  }
   for (int i = 0; i < NP; ++i) curved_lift_node(c, i, cinfo, cops, g, r);
   // s = the curl's terms A_b and the face integrals' L (curved_kernel_data.hpp), all nodes at once
   real_t s[6][NP];
