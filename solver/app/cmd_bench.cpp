@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -166,6 +167,7 @@ void run_bench(const BenchOptions& opt) {
   // with --curved: the straight-sided box first, then the same box with every element curved
   std::vector<bool> geometries{false};
   if (opt.curved) geometries.push_back(true);
+  std::map<std::pair<int, std::string>, double> straight_stage;  // (N, backend): the straight box's stage
   std::vector<std::pair<int, bool>> cases;  // (N, curved)
   for (const int N : orders)
     for (const bool curved : geometries) cases.emplace_back(N, curved);
@@ -234,12 +236,19 @@ void run_bench(const BenchOptions& opt) {
       std::cout << fmt::format("{:>3} {:>5} {:>7} {:>12.3f} {:>9.3f} {:>9.1f} {:>9.1f} {:>7.1f}% {:>10}\n", N, p.Np(), name,
                                stage * 1e3, gdof, c.flops * K / stage / 1e9, c.bytes * K / stage / 1e9,
                                100 * floor / stage, vs);
-      out["results"].push_back({{"N", N}, {"Np", p.Np()}, {"geometry_order", q},
+      // a curved row against the straight-sided box's row of the same N and backend
+      double vs_straight = 0;
+      if (!curved) straight_stage[{N, name}] = stage;
+      else if (const auto it = straight_stage.find({N, name}); it != straight_stage.end()) vs_straight = stage / it->second;
+      out["results"].push_back({{"N", N}, {"Np", p.Np()}, {"geometry_order", q}, {"stage_vs_straight", vs_straight},
                                 {"curved_elements", p.curved ? p.curved->count() : 0}, {"curved_batch", batch}, {"backend", name}, {"stage_s", stage}, {"gdof_per_s", gdof},
                                 {"gflop_per_s", c.flops * K / stage / 1e9}, {"gb_per_s", c.bytes * K / stage / 1e9},
                                 {"floor_s", floor}, {"percent_of_floor", 100 * floor / stage}, {"steps", steps},
                                 {"speedup", vs_ref}, {"speedup_against", on_gpu ? "cpu" : "ref"}, {"plan", plan}});
       if (!plan.empty()) std::cout << fmt::format("{:>17} plan {}\n", "", plan);
+      if (vs_straight > 0)
+        std::cout << fmt::format("{:>17} {:.1f}x the straight-sided box's stage: a curved element costs as many straight ones\n",
+                                 "", vs_straight);
     }
   }
   if (want_host) {

@@ -155,7 +155,14 @@ TEST(BenchCli, CurvedBoxIsAllCurvedNextToTheStraightOne) {
     EXPECT_EQ(row["backend"], i % 2 == 0 ? "ref" : "cpu");
     EXPECT_EQ(row["geometry_order"], i < 2 ? 1 : 2);
     EXPECT_EQ(row["curved_elements"], i < 2 ? 0 : 48);
+    // the curved rows against the straight ones: their stage times' ratio
+    if (i < 2)
+      EXPECT_EQ(row["stage_vs_straight"], 0.0);
+    else
+      EXPECT_DOUBLE_EQ(row["stage_vs_straight"].get<double>(),
+                       row["stage_s"].get<double>() / j["results"][i - 2]["stage_s"].get<double>());
   }
+  EXPECT_NE(r.out.find("straight ones"), std::string::npos) << r.out;
 }
 
 // `--curved-batch` takes 0..8 per value, checked before anything runs.
