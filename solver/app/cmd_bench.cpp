@@ -4,7 +4,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -58,19 +57,17 @@ struct BenchOptions {
   std::string curved_batch = "0";  // cuda: curved elements per block, a list (0: the plan's choice)
 };
 
-// "0" or "1,2,4": the values of --curved-batch, each 0 to 8.
+// "0" or "1,2,4": the values of --curved-batch, each one digit from 0 to 8.
 std::vector<int> parse_curved_batches(const std::string& s) {
   std::vector<int> out;
-  std::stringstream ss(s);
+  std::stringstream ss(s + ",");  // the comma makes a trailing empty item visible to getline
   std::string item;
   while (std::getline(ss, item, ',')) {
-    const bool digits = !item.empty() && item.size() <= 1 && std::isdigit(static_cast<unsigned char>(item[0]));
-    if (!digits || item[0] > '8')
+    if (item.size() != 1 || item[0] < '0' || item[0] > '8')
       throw UserError("--curved-batch: '" + item + "' is not a number of elements from 0 to 8", {},
                       "e.g. --curved-batch 1,2,4 (0: the plan's own choice)");
     out.push_back(item[0] - '0');
   }
-  if (out.empty()) throw UserError("--curved-batch is empty", {}, "e.g. --curved-batch 1,2,4");
   return out;
 }
 

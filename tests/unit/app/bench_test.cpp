@@ -167,7 +167,7 @@ TEST(BenchCli, CurvedBoxIsAllCurvedNextToTheStraightOne) {
 
 // `--curved-batch` takes 0..8 per value, checked before anything runs.
 TEST(BenchCli, CurvedBatchOutOfRangeIsRefused) {
-  for (const char* bad : {"9", "x", "1,,2", "-1", ""}) {
+  for (const char* bad : {"9", "x", "1,,2", "-1", "", "1,2,", "12"}) {
     const auto r = run_dgmax(std::string("bench --curved --curved-batch '") + bad +
                              "' --order 1 --elements 48 --backends ref --steps 1 --json ''");
     EXPECT_NE(r.code, 0) << bad;

@@ -92,6 +92,23 @@ TEST(CudaPlanSpace, RegisterCapIsTheLastPartOfTheName) {
     EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": R, digits, last";
 }
 
+// Q<n>: curved elements per block of the curved group's kernel, before R; none (0) leaves it to
+// default_curved_batch. 1 to 8.
+TEST(CudaPlanSpace, CurvedBatchIsNamedBeforeTheRegisterCap) {
+  ASSERT_TRUE(CudaPlan::parse("f2.b8.t1.M.W.H.C.A.Q4").has_value());
+  EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M.W.H.C.A.Q4")->curved_batch, 4);
+  EXPECT_EQ(CudaPlan::parse("f2.b8.t1.M.W.H.C.A.Q4")->name(), "f2.b8.t1.M.W.H.C.A.Q4");
+  EXPECT_EQ(CudaPlan::parse("f2.b6.t2.T.Q2.R64")->name(), "f2.b6.t2.T.Q2.R64");
+  EXPECT_EQ(CudaPlan::parse("f2.b6.t2.T")->curved_batch, 0);
+  EXPECT_NE(*CudaPlan::parse("f2.b6.t2.T.Q2"), *CudaPlan::parse("f2.b6.t2.T"));
+  for (const char* bad : {"f2.b6.t2.T.Q0", "f2.b6.t2.T.Q", "f2.b6.t2.T.Qx", "f2.b6.t2.T.Q2.Q2", "f2.b6.t2.T.R64.Q2"})
+    EXPECT_FALSE(CudaPlan::parse(bad).has_value()) << bad << ": Q, digits, not 0, before R";
+  CudaPlan p = *CudaPlan::parse("f2.b6.t2.T.Q8");
+  EXPECT_EQ(cuda_plan_rejection(p, 3, false), "");
+  p.curved_batch = 9;
+  EXPECT_EQ(cuda_plan_rejection(p, 3, false), "the curved group (Q) computes 1 to 8 elements per block, not 9");
+}
+
 TEST(CudaPlanSpace, RegisterCapSetsTheBlocksPerSmTheCompilerMustFit) {
   CudaPlan p = *CudaPlan::parse("f2.b6.t2.T");  // N = 3: 3 x 20 = 60 threads, two warps
   EXPECT_EQ(p.min_blocks_per_sm(20), 1) << "no cap";
