@@ -69,6 +69,16 @@ CURVED_EXTERIOR_CASES      default: break;
   }
 }
 
+#if CURVED_TFSF || CURVED_INCIDENT
+// The incident field (E, H) at node i of curved slot c, at its curved position, at time t.
+DGMAX_FN void curved_incident_at_node(int c, int i, const double* __restrict__ cx, double t, expr_t* w6) {
+  expr_t p[4];
+  const double* xn = cx + ((long)c * NP + i) * 3;
+  p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
+  field_incident(p, w6);
+}
+#endif
+
 // The traces at face node j of face f of curved slot c (u [6][NP]: the slot's state) into tr[18]:
 // interior (0..5), exterior (6..11: the neighbour's, plus sign * the incident field on a TF/SF box
 // face, as ref_curved.cpp; 0 on a boundary), incident (12..17, where the boundary state reads it).
@@ -87,20 +97,16 @@ DGMAX_FN void curved_node_traces(int c, int f, int j, const real_t* __restrict__
     for (int x = 0; x < 6; ++x) tr[6 + x] = qP[x * NP];
 #if CURVED_TFSF
     if (const int sg = cinfo[c * CINFO + 5 + f]) {
-      expr_t p[4], w6[6];
-      const double* xn = cx + ((long)c * NP + iM) * 3;
-      p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
-      field_incident(p, w6);
+      expr_t w6[6];
+      curved_incident_at_node(c, iM, cx, t, w6);
       for (int x = 0; x < 6; ++x) tr[6 + x] += (real_t)(sg * w6[x]);
     }
 #endif
   }
 #if CURVED_INCIDENT
   else if (CURVED_READS_INCIDENT(bc[k * 4 + f])) {
-    expr_t p[4], w6[6];
-    const double* xn = cx + ((long)c * NP + iM) * 3;
-    p[0] = xn[0], p[1] = xn[1], p[2] = xn[2], p[3] = t;
-    field_incident(p, w6);
+    expr_t w6[6];
+    curved_incident_at_node(c, iM, cx, t, w6);
     for (int x = 0; x < 6; ++x) tr[12 + x] = (real_t)w6[x];
   }
 #endif
