@@ -122,7 +122,6 @@ DGMAX_FN void curved_face_point(int c, int f, int i, const real_t* __restrict__ 
   const real_t* __restrict__ If = cops + OP_IF + ((f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ + i) * NFP;
   real_t s[12];
   for (int x = 0; x < 12; ++x) s[x] = real_t(0);
-  CURVED_UNROLL
   for (int j = 0; j < NFP; ++j) {
     const real_t l = If[j];
     const int iM = Fmask[f][j];
@@ -146,7 +145,6 @@ DGMAX_FN void curved_lift_node(int c, int i, const int* __restrict__ cinfo, cons
     if (fj < 0) continue;
     const int f = fj / NFP, j = fj % NFP;
     const real_t* __restrict__ If = cops + OP_IF + (f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ * NFP;
-    CURVED_UNROLL_8
     for (int p = 0; p < NFQ; ++p) {
       const real_t l = If[p * NFP + j];
       for (int x = 0; x < 6; ++x) s[x] += l * g[(f * NFQ + p) * 6 + x];
@@ -287,29 +285,17 @@ DGMAX_FN void curved_stage_batch(const int* __restrict__ slot, int stored, const
     const real_t* __restrict__ A = cmat + (long)c * 4 * NP * NP + i;
     const real_t* __restrict__ ue = u[e];
     real_t s[6] = {0, 0, 0, 0, 0, 0};
-    // CURVED_LOADS columns' operator words loaded before they are used: that many loads in flight
-    // per thread instead of one (they come from memory, each element's own)
-    for (int j0 = 0; j0 < NP; j0 += CURVED_LOADS) {
-      real_t ax[CURVED_LOADS], ay[CURVED_LOADS], az[CURVED_LOADS], l[CURVED_LOADS];
-      CURVED_UNROLL
-      for (int k = 0; k < CURVED_LOADS; ++k) {
-        const int j = j0 + k < NP ? j0 + k : NP - 1;  // past the last column: a word unused below
-        ax[k] = A[j * NP], ay[k] = A[(NP + j) * NP], az[k] = A[(2 * NP + j) * NP], l[k] = A[(3 * NP + j) * NP];
-      }
-      CURVED_UNROLL
-      for (int k = 0; k < CURVED_LOADS; ++k) {
-        const int j = j0 + k;
-        if (j >= NP) break;
-        const real_t Ex = ue[j], Ey = ue[NP + j], Ez = ue[2 * NP + j], Hx = ue[3 * NP + j], Hy = ue[4 * NP + j],
-                     Hz = ue[5 * NP + j];
-        const real_t* __restrict__ rj = r[e] + j * 6;
-        s[0] += ay[k] * Hz - az[k] * Hy + l[k] * rj[0];
-        s[1] += az[k] * Hx - ax[k] * Hz + l[k] * rj[1];
-        s[2] += ax[k] * Hy - ay[k] * Hx + l[k] * rj[2];
-        s[3] += az[k] * Ey - ay[k] * Ez + l[k] * rj[3];
-        s[4] += ax[k] * Ez - az[k] * Ex + l[k] * rj[4];
-        s[5] += ay[k] * Ex - ax[k] * Ey + l[k] * rj[5];
-      }
+    for (int j = 0; j < NP; ++j) {
+      const real_t ax = A[j * NP], ay = A[(NP + j) * NP], az = A[(2 * NP + j) * NP], l = A[(3 * NP + j) * NP];
+      const real_t Ex = ue[j], Ey = ue[NP + j], Ez = ue[2 * NP + j], Hx = ue[3 * NP + j], Hy = ue[4 * NP + j],
+                   Hz = ue[5 * NP + j];
+      const real_t* __restrict__ rj = r[e] + j * 6;
+      s[0] += ay * Hz - az * Hy + l * rj[0];
+      s[1] += az * Hx - ax * Hz + l * rj[1];
+      s[2] += ax * Hy - ay * Hx + l * rj[2];
+      s[3] += az * Ey - ay * Ez + l * rj[3];
+      s[4] += ax * Ez - az * Ex + l * rj[4];
+      s[5] += ay * Ex - ax * Ey + l * rj[5];
     }
     real_t o[6];
     curved_finish_node(c, i, s, mat, cinfo, cx, t, ue, o);
@@ -578,12 +564,9 @@ std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
       << fmt::format("enum {{ CURVED_THREADS = {}, CURVED_BLOCK = {}, CURVED_E = {}, CURVED_R = {} }};\n",
                      kCurvedThreads, curved_block(s).threads, curved_block(s).elements, curved_r_words(s));
   if (cuda)
-    src << "#define TEAM_FOR(i, n) for (int i = threadIdx.x; i < (n); i += blockDim.x)\n#define TEAM_SYNC() __syncthreads()\n"
-        << "#define CURVED_UNROLL _Pragma(\"unroll\")\n#define CURVED_UNROLL_8 _Pragma(\"unroll 8\")\n";
+    src << "#define TEAM_FOR(i, n) for (int i = threadIdx.x; i < (n); i += blockDim.x)\n#define TEAM_SYNC() __syncthreads()\n";
   else
-    src << "#define TEAM_FOR(i, n) for (int i = 0; i < (n); ++i)\n#define TEAM_SYNC()\n"
-        << "#define CURVED_UNROLL\n#define CURVED_UNROLL_8\n";
-  src << "enum { CURVED_LOADS = 8 };  // operator columns loaded ahead in the cuda form's last step\n";
+    src << "#define TEAM_FOR(i, n) for (int i = 0; i < (n); ++i)\n#define TEAM_SYNC()\n";
   src << "DGMAX_FN double curved_max_nan(double m, double a) { return (a > m || a != a) ? a : m; }\n";
   // which boundary states read the incident field (evaluated at the face nodes, interpolated)
   std::string reads;
