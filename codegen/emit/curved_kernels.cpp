@@ -79,60 +79,58 @@ DGMAX_FN void curved_incident_at_node(int c, int i, const double* __restrict__ c
 }
 #endif
 
-// What lies outside face f of curved slot c at its face node j, into o[6]: the neighbour's state
-// there (plus sign * the incident field on a TF/SF box face, as ref_curved.cpp); on a boundary, the
-// incident field where the boundary state reads it, else 0. The interior trace is the slot's own
-// state (u, Fmask), so a face's nodes need these six values alone.
-DGMAX_FN void curved_node_outside(int c, int f, int j, const real_t* __restrict__ q, const int* __restrict__ etoe,
-                                  const int* __restrict__ bc, const int* __restrict__ vmapP,
-                                  const int* __restrict__ cinfo, const double* __restrict__ cx, double t,
-                                  real_t* __restrict__ o) {
+// The traces at face node j of face f of curved slot c (u [6][NP]: the slot's state) into tr[18]:
+// interior (0..5), exterior (6..11: the neighbour's, plus sign * the incident field on a TF/SF box
+// face, as ref_curved.cpp; 0 on a boundary), incident (12..17, where the boundary state reads it).
+DGMAX_FN void curved_node_traces(int c, int f, int j, const real_t* __restrict__ q, const int* __restrict__ etoe,
+                                 const int* __restrict__ bc, const int* __restrict__ vmapP,
+                                 const int* __restrict__ cinfo, const double* __restrict__ cx, double t,
+                                 const real_t* __restrict__ u, real_t* __restrict__ tr) {
   const int k = cinfo[c * CINFO];
   const int kP = etoe[k * 4 + f];
-  for (int x = 0; x < 6; ++x) o[x] = real_t(0);
+  const int iM = Fmask[f][j];
+  for (int x = 0; x < 18; ++x) tr[x] = real_t(0);
+  for (int x = 0; x < 6; ++x) tr[x] = u[x * NP + iM];
   if (kP >= 0) {
     const int nP = vmapP[(k * 4 + f) * NFP + j];
     const real_t* __restrict__ qP = q + (long)(nP / NP) * 6 * NP + nP % NP;
-    for (int x = 0; x < 6; ++x) o[x] = qP[x * NP];
+    for (int x = 0; x < 6; ++x) tr[6 + x] = qP[x * NP];
 #if CURVED_TFSF
     if (const int sg = cinfo[c * CINFO + 5 + f]) {
       expr_t w6[6];
-      curved_incident_at_node(c, Fmask[f][j], cx, t, w6);
-      for (int x = 0; x < 6; ++x) o[x] += (real_t)(sg * w6[x]);
+      curved_incident_at_node(c, iM, cx, t, w6);
+      for (int x = 0; x < 6; ++x) tr[6 + x] += (real_t)(sg * w6[x]);
     }
 #endif
   }
 #if CURVED_INCIDENT
   else if (CURVED_READS_INCIDENT(bc[k * 4 + f])) {
     expr_t w6[6];
-    curved_incident_at_node(c, Fmask[f][j], cx, t, w6);
-    for (int x = 0; x < 6; ++x) o[x] = (real_t)w6[x];
+    curved_incident_at_node(c, iM, cx, t, w6);
+    for (int x = 0; x < 6; ++x) tr[12 + x] = (real_t)w6[x];
   }
 #endif
 }
 
-// Face point i of face f of curved slot c into g[f * NFQ + i][6] (curved_point_flux), its traces
-// interpolated from the face's nodes: interior from u [6][NP], outside from out [NFP][6] (face f's
-// curved_node_outside), the exterior state between elements, the incident field on a boundary.
-DGMAX_FN void curved_face_point(int c, int f, int i, const real_t* __restrict__ u, const real_t* __restrict__ out,
-                                const real_t* __restrict__ mat, const int* __restrict__ etoe,
-                                const int* __restrict__ bc, const int* __restrict__ cinfo,
+// Face point m (f = m / NFQ) of curved slot c into g[m][6] (curved_point_flux), its traces
+// interpolated from the face nodes' (curved_node_traces) one node at a time.
+DGMAX_FN void curved_face_point(int c, int m, const real_t* __restrict__ q, const real_t* __restrict__ mat,
+                                const int* __restrict__ etoe, const int* __restrict__ bc,
+                                const int* __restrict__ vmapP, const int* __restrict__ cinfo,
                                 const real_t* __restrict__ cgeo, const real_t* __restrict__ cops,
+                                const double* __restrict__ cx, double t, const real_t* __restrict__ u,
                                 real_t* __restrict__ g) {
+  const int f = m / NFQ, i = m % NFQ;
   const real_t* __restrict__ If = cops + OP_IF + ((f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ + i) * NFP;
-  real_t s[12];
-  for (int x = 0; x < 12; ++x) s[x] = real_t(0);
-  for (int j = 0; j < NFP; ++j) {
-    const real_t l = If[j];
-    const int iM = Fmask[f][j];
-    for (int x = 0; x < 6; ++x) s[x] += l * u[x * NP + iM];
-    for (int x = 0; x < 6; ++x) s[6 + x] += l * out[j * 6 + x];
-  }
   real_t in[29];
   for (int x = 0; x < 29; ++x) in[x] = real_t(0);
-  for (int x = 0; x < 6; ++x) in[x] = s[x];
-  const int at = etoe[cinfo[c * CINFO] * 4 + f] >= 0 ? 6 : 23;  // exterior, or incident on a boundary
-  for (int x = 0; x < 6; ++x) in[at + x] = s[6 + x];
+  for (int j = 0; j < NFP; ++j) {
+    real_t tr[18];
+    curved_node_traces(c, f, j, q, etoe, bc, vmapP, cinfo, cx, t, u, tr);
+    const real_t l = If[j];
+    for (int x = 0; x < 12; ++x) in[x] += l * tr[x];
+    for (int x = 0; x < 6; ++x) in[23 + x] += l * tr[12 + x];
+  }
   curved_point_flux(c, f, i, in, mat, etoe, bc, cinfo, cgeo, g);
 }
 
@@ -208,11 +206,22 @@ DGMAX_FN void curved_stage_slot(int c, const real_t* __restrict__ q, const real_
                                 real_t a, real_t b, real_t dt) {
   const real_t* __restrict__ qk = q + (long)cinfo[c * CINFO] * 6 * NP;
   for (int m = 0; m < 6 * NP; ++m) u[m] = qk[m];
-  // each face: what lies outside its nodes once, then interpolated to its points with the interior
+  // each face: its nodes' traces once, then interpolated to its points
   for (int f = 0; f < 4; ++f) {
-    real_t out[NFP * 6];
-    for (int j = 0; j < NFP; ++j) curved_node_outside(c, f, j, q, etoe, bc, vmapP, cinfo, cx, t, out + j * 6);
-    for (int i = 0; i < NFQ; ++i) curved_face_point(c, f, i, u, out, mat, etoe, bc, cinfo, cgeo, cops, g);
+    real_t tr[NFP][18];
+    for (int j = 0; j < NFP; ++j) curved_node_traces(c, f, j, q, etoe, bc, vmapP, cinfo, cx, t, u, tr[j]);
+    const real_t* __restrict__ If = cops + OP_IF + (f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ * NFP;
+    for (int i = 0; i < NFQ; ++i) {
+      real_t s18[18], in[29];
+      for (int x = 0; x < 18; ++x) s18[x] = real_t(0);
+      for (int j = 0; j < NFP; ++j) {
+        const real_t l = If[i * NFP + j];
+        for (int x = 0; x < 18; ++x) s18[x] += l * tr[j][x];
+      }
+      for (int x = 0; x < 12; ++x) in[x] = s18[x];
+      for (int x = 0; x < 6; ++x) in[23 + x] = s18[12 + x];
+      curved_point_flux(c, f, i, in, mat, etoe, bc, cinfo, cgeo, g);
+    }
   }
   for (int i = 0; i < NP; ++i) curved_lift_node(c, i, cinfo, cops, g, r);
   // s = the curl's terms A_b and the face integrals' L (curved_kernel_data.hpp), all nodes at once
@@ -247,31 +256,25 @@ DGMAX_FN void curved_stage_slot(int c, const real_t* __restrict__ q, const real_
 #else
 // One LSERK stage of the CURVED_E curved slots slot[e] (the first `stored` of them stored; the
 // others repeat a slot to fill the block), each step's loop spread over a block's threads
-// (TEAM_FOR): a face node, a face point or a node of one slot per iteration. Scratch per slot:
-// u [6][NP], g [4][NFQ][6], r [CURVED_R]: first the faces' outside traces [4][NFP][6], then the
-// lift's [NP][6]. The operators are read transposed: consecutive nodes, consecutive words.
+// (TEAM_FOR): a face point or a node of one slot per iteration. Scratch per slot: u [6][NP],
+// g [4][NFQ][6], r [NP][6]. The operators are read transposed: consecutive nodes, consecutive words.
 DGMAX_FN void curved_stage_batch(const int* __restrict__ slot, int stored, const real_t* __restrict__ q,
                                  const real_t* __restrict__ mat, const int* __restrict__ etoe,
                                  const int* __restrict__ bc, const int* __restrict__ vmapP,
                                  const int* __restrict__ cinfo, const real_t* __restrict__ cgeo,
                                  const real_t* __restrict__ cops, const real_t* __restrict__ cmat,
                                  const double* __restrict__ cx, double t, real_t (*__restrict__ u)[6 * NP],
-                                 real_t (*__restrict__ g)[4 * NFQ * 6], real_t (*__restrict__ r)[CURVED_R],
+                                 real_t (*__restrict__ g)[4 * NFQ * 6], real_t (*__restrict__ r)[NP * 6],
                                  real_t* __restrict__ res_c, real_t* __restrict__ res, real_t* __restrict__ q_out,
                                  real_t a, real_t b, real_t dt) {
   TEAM_FOR(m, CURVED_E * 6 * NP) {
     const int e = m / (6 * NP), n = m % (6 * NP);
     u[e][n] = q[(long)cinfo[slot[e] * CINFO] * 6 * NP + n];
   }
-  // the neighbours' traces gathered once per face node (a face point reads NFP of them)
-  TEAM_FOR(m, CURVED_E * 4 * NFP) {
-    const int e = m / (4 * NFP), n = m % (4 * NFP);
-    curved_node_outside(slot[e], n / NFP, n % NFP, q, etoe, bc, vmapP, cinfo, cx, t, r[e] + n * 6);
-  }
   TEAM_SYNC();
   TEAM_FOR(m, CURVED_E * 4 * NFQ) {
-    const int e = m / (4 * NFQ), f = (m % (4 * NFQ)) / NFQ;
-    curved_face_point(slot[e], f, m % NFQ, u[e], r[e] + f * NFP * 6, mat, etoe, bc, cinfo, cgeo, cops, g[e]);
+    const int e = m / (4 * NFQ);
+    curved_face_point(slot[e], m % (4 * NFQ), q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u[e], g[e]);
   }
   TEAM_SYNC();
   TEAM_FOR(m, CURVED_E * NP) {
@@ -416,7 +419,7 @@ extern "C" void dgmax_curved_stage(int c0, int c1, const real_t* __restrict q, c
   for (int c = c0; c < c1; c += CURVED_E) {
     int slot[CURVED_E];
     for (int e = 0; e < CURVED_E; ++e) slot[e] = c + e < c1 ? c + e : c1 - 1;
-    real_t u[CURVED_E][6 * NP], g[CURVED_E][4 * NFQ * 6], r[CURVED_E][CURVED_R];
+    real_t u[CURVED_E][6 * NP], g[CURVED_E][4 * NFQ * 6], r[CURVED_E][NP * 6];
     const int stored = c1 - c < CURVED_E ? c1 - c : CURVED_E;
     curved_stage_batch(slot, stored, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cmat, cx, t, u, g, r, res_c, res,
                        q_out, a, b, dt);
@@ -468,7 +471,7 @@ dgmax_curved_stage(int c0, int c1, const real_t* __restrict__ q, const real_t* _
   real_t* sm = reinterpret_cast<real_t*>(curved_smem);
   real_t(*u)[6 * NP] = reinterpret_cast<real_t(*)[6 * NP]>(sm);
   real_t(*g)[4 * NFQ * 6] = reinterpret_cast<real_t(*)[4 * NFQ * 6]>(sm + CURVED_E * 6 * NP);
-  real_t(*r)[CURVED_R] = reinterpret_cast<real_t(*)[CURVED_R]>(sm + CURVED_E * (6 * NP + 24 * NFQ));
+  real_t(*r)[NP * 6] = reinterpret_cast<real_t(*)[NP * 6]>(sm + CURVED_E * (6 * NP + 24 * NFQ));
   const int first = c0 + blockIdx.x * CURVED_E;
   if (threadIdx.x < CURVED_E) slot[threadIdx.x] = first + (int)threadIdx.x < c1 ? first + (int)threadIdx.x : c1 - 1;
   __syncthreads();
@@ -512,19 +515,15 @@ dgmax_curved_norms(int Kc, const real_t* __restrict__ q, const real_t* __restric
 
 }  // namespace
 
-// r's words per slot: the faces' outside traces [4][NFP][6], later the lift's [NP][6]
-int curved_r_words(const KernelSpec& s) { return std::max(6 * s.Np, 24 * s.Nfp); }
-
 long curved_shared_bytes(const KernelSpec& s) {
   const long w = s.single ? 4 : 8;
-  return w * (6L * s.Np + 24L * s.curved_Nfq + curved_r_words(s));  // u [6][NP], g [4][NFQ][6], r
+  return w * (12L * s.Np + 24L * s.curved_Nfq);  // u [6][NP], g [4][NFQ][6], r [NP][6]
 }
 
 int default_curved_batch(const KernelSpec& s) {
-  // about a warp's nodes per block: one slot at N >= 3, the fastest there (bench/NOTES.md, "The
-  // curved group's cuda kernel on the H100"); within 48 KB of shared memory
+  // about 128 nodes per block (a thread per node in the last step), within 48 KB of shared memory
   const long per = curved_shared_bytes(s);
-  int e = std::clamp(32 / std::max(1, s.Np), 1, 8);
+  int e = std::clamp(128 / std::max(1, s.Np), 1, 8);
   while (e > 1 && e * per > 48L * 1024) --e;
   return e;
 }
@@ -532,8 +531,8 @@ int default_curved_batch(const KernelSpec& s) {
 CurvedBlock curved_block(const KernelSpec& s) {
   CurvedBlock b;
   b.elements = s.plan.cuda.curved_batch > 0 ? s.plan.cuda.curved_batch : default_curved_batch(s);
-  // a warp multiple covering the block's nodes and half its face points (the widest step), at most 256
-  b.threads = std::min(256, 32 * ((b.elements * std::max(s.Np, 2 * s.curved_Nfq) + 31) / 32));
+  // a warp multiple covering the block's nodes (the widest step but the face points'), at most 256
+  b.threads = std::min(256, 32 * ((b.elements * s.Np + 31) / 32));
   b.shared_bytes = curved_shared_bytes(s) * b.elements;
   return b;
 }
@@ -561,8 +560,8 @@ std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
                      kMatEps, kMatMu, kMatZ, kMatY, kMatInvEps, kMatInvMu, kMatSigmaOverEps)
       << fmt::format("enum {{ NORM_ENERGY = {}, NORM_E2 = {}, NORM_H2 = {}, NORM_EINF = {}, NORM_HINF = {}, NORM_J2 = {} }};\n",
                      kNormEnergy, kNormE2, kNormH2, kNormEinf, kNormHinf, kNormJ2)
-      << fmt::format("enum {{ CURVED_THREADS = {}, CURVED_BLOCK = {}, CURVED_E = {}, CURVED_R = {} }};\n",
-                     kCurvedThreads, curved_block(s).threads, curved_block(s).elements, curved_r_words(s));
+      << fmt::format("enum {{ CURVED_THREADS = {}, CURVED_BLOCK = {}, CURVED_E = {} }};\n", kCurvedThreads,
+                     curved_block(s).threads, curved_block(s).elements);
   if (cuda)
     src << "#define TEAM_FOR(i, n) for (int i = threadIdx.x; i < (n); i += blockDim.x)\n#define TEAM_SYNC() __syncthreads()\n";
   else

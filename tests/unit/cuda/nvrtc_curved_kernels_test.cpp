@@ -48,10 +48,7 @@ TEST(NvrtcCurvedKernels, CompileWithEachNumberOfElementsPerBlock) {
     EXPECT_EQ(codegen::curved_block(spec).elements, E);
     EXPECT_EQ(codegen::curved_block(spec).shared_bytes, E * codegen::curved_shared_bytes(spec));
     const std::string src = codegen::generate_cuda_source(spec);
-    EXPECT_NE(src.find("CURVED_E = " + std::to_string(E) + ","), std::string::npos) << "E = " << E;
-    // the widest step, the face points (half of them per thread and step), sets the threads
-    EXPECT_EQ(codegen::curved_block(spec).threads,
-              std::min(256, 32 * ((E * std::max(spec.Np, 2 * spec.curved_Nfq) + 31) / 32)));
+    EXPECT_NE(src.find("CURVED_E = " + std::to_string(E) + " "), std::string::npos) << "E = " << E;
     codegen::NvrtcOptions opt;
     opt.arch = "sm_90";
     const std::vector<char> cubin = codegen::nvrtc_compile(src, "curved_E" + std::to_string(E), opt);
