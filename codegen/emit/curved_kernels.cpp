@@ -521,9 +521,11 @@ long curved_shared_bytes(const KernelSpec& s) {
 }
 
 int default_curved_batch(const KernelSpec& s) {
-  // about 128 nodes per block (a thread per node in the last step), within 48 KB of shared memory
+  // about a warp's nodes per block (a thread per node in the last step): one element at N >= 3, the
+  // fastest of 1, 2, 4 and 8 there (bench/NOTES.md, "The curved group's cuda kernel on the H100");
+  // within 48 KB of shared memory
   const long per = curved_shared_bytes(s);
-  int e = std::clamp(128 / std::max(1, s.Np), 1, 8);
+  int e = std::clamp(32 / std::max(1, s.Np), 1, 8);
   while (e > 1 && e * per > 48L * 1024) --e;
   return e;
 }

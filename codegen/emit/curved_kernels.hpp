@@ -48,7 +48,7 @@ struct CurvedBlock {
 };
 // The plan's curved_batch, or default_curved_batch where it is 0.
 CurvedBlock curved_block(const KernelSpec& s);
-// Slots per block when the plan leaves it open: about 128 nodes per block (1 to 8 slots), as many
+// Slots per block when the plan leaves it open: about 32 nodes per block (1 to 8 slots), as many
 // as fit 48 KB of shared memory.
 int default_curved_batch(const KernelSpec& s);
 

@@ -84,7 +84,7 @@ struct CudaPlan {
   // R64, R56, ...).
   int max_registers = 0;
   // The curved group's kernel (codegen/emit/curved_kernels.hpp): curved elements each block
-  // computes at once (plan suffix Q1 .. Q8; 0: default_curved_batch's choice, about 128 nodes).
+  // computes at once (plan suffix Q1 .. Q8; 0: default_curved_batch's choice, about 32 nodes).
   int curved_batch = 0;
   // The minimum of resident blocks per SM that the kernels' __launch_bounds__ ask for, from
   // max_registers (1 without a cap).

@@ -56,6 +56,19 @@ TEST(NvrtcCurvedKernels, CompileWithEachNumberOfElementsPerBlock) {
   }
 }
 
+// Without Q in the plan a block computes about a warp's nodes: one element from N = 3 on (the
+// fastest of 1, 2, 4 and 8 on the H100 at N = 3 and 4), three at N = 2, eight at N = 1.
+TEST(NvrtcCurvedKernels, DefaultBlockIsAboutAWarpOfNodes) {
+  const int expected[] = {0, 8, 3, 1, 1};
+  for (int N = 1; N <= 4; ++N) {
+    const Problem p = test::curved_mixed_problem(N, std::max(N, 2), 3, 1);
+    const codegen::KernelSpec spec = make_kernel_spec(p, false);
+    EXPECT_EQ(codegen::default_curved_batch(spec), expected[N]) << "N = " << N;
+    EXPECT_EQ(codegen::curved_block(spec).elements, expected[N]) << "N = " << N;
+    EXPECT_EQ(codegen::curved_block(spec).threads, 32 * ((expected[N] * spec.Np + 31) / 32)) << "N = " << N;
+  }
+}
+
 TEST(NvrtcCurvedKernels, AbsentWithoutCurvedElements) {
   const Problem p = test::curved_mixed_problem(2, 2, 3, 1);
   codegen::KernelSpec spec = make_kernel_spec(p, false);
