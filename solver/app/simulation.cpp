@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -31,6 +33,7 @@
 #include "solver/parallel/rank_checkpoint.hpp"
 #include "solver/physics/pml.hpp"
 #include "codegen/jit/content_hash.hpp"
+#include "solver/mesh/curved_geometry.hpp"
 #include "solver/mesh/memory_estimate.hpp"
 #include "solver/physics/energy_guard.hpp"
 #include "solver/time/timestep.hpp"
@@ -534,11 +537,21 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
     WholeMeshSetup whole = whole_mesh_setup(cfg, std::move(whole_md));
     auto md = rank_mesh(whole.md, whole.partition_weights(), &partition, cfg.partition);  // several ranks: this rank's part
     {
-      // the fields of host backends grow with Np; a GPU run keeps them on the device
-      require_host_memory(md->mesh.num_elements(),
-                          device ? kMinRunBytesPerElement : run_host_bytes_per_element(cfg.order),
-                          "a run of order " + std::to_string(cfg.order) + " on " + md->mesh.source, {cfg.path},
-                          "coarsen the mesh or lower the order" + std::string(device ? "" : ", or run on a GPU"));
+      // the fields of host backends grow with Np; a GPU run keeps them on the device. Curved
+      // elements add their operators on the host either way (made there, then uploaded).
+      const Mesh& m = md->mesh;
+      const long curved = std::count_if(m.curved_index.begin(), m.curved_index.end(), [](int c) { return c >= 0; });
+      double per_element = device ? kMinRunBytesPerElement : run_host_bytes_per_element(cfg.order);
+      std::string what = "a run of order " + std::to_string(cfg.order) + " on " + m.source;
+      if (curved > 0) {
+        const std::array<int, 2> points = curved_rule_points(cfg.order, m.geometry_order);
+        per_element += curved_host_bytes_per_element(cfg.order, points[0], points[1]) * static_cast<double>(curved) /
+                       std::max(1, m.num_elements());
+        what += " (" + std::to_string(curved) + " of its elements curved)";
+      }
+      require_host_memory(m.num_elements(), per_element, what, {cfg.path},
+                          "coarsen the mesh or lower the order" + std::string(device ? "" : ", or run on a GPU") +
+                              (curved > 0 ? "; mesh.geometry_order: 1 makes every element straight-sided" : ""));
     }
     Problem p = make_problem(md, cfg.order);
     apply_physics(cfg, p, whole);

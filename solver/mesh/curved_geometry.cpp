@@ -67,6 +67,11 @@ CurvedQuadrature make_quadrature(const RefElement& ref, int q) {
 }
 }  // namespace
 
+std::array<int, 2> curved_rule_points(int N, int q) {
+  return {static_cast<int>(tetrahedron_rule(volume_degree(N, q)).w.size()),
+          static_cast<int>(triangle_rule(2 * N + 2 * q - 2).w.size())};
+}
+
 int face_ranking(const std::array<int, 3>& g) {
   std::array<int, 3> rank{};
   for (int m = 0; m < 3; ++m)

@@ -63,6 +63,9 @@ struct CurvedFactors {
   double face_sJ(int c, int f, int j) const { return sJ[(static_cast<size_t>(c) * 4 + f) * Nfp + j]; }
 };
 
+// The points of the curved group's volume and face rules at order N and geometry order q: {Nq, Nfq}.
+std::array<int, 2> curved_rule_points(int N, int q);
+
 // Ranking index 0..5 of a face's three vertices by global id: rank[m] is the place of face vertex
 // m (kFaceVertices order) in increasing global id.
 int face_ranking(const std::array<int, 3>& global_ids);

@@ -21,6 +21,11 @@ double run_host_bytes_per_element(int order) {
   return 1250 + 490 * np;
 }
 
+double curved_host_bytes_per_element(int order, int Nq, int Nfq) {
+  const double np = (order + 1.0) * (order + 2.0) * (order + 3.0) / 6.0;
+  return 1.3 * 8 * (4 * np * np + 10.0 * Nq + 16.0 * Nfq + 3 * np);
+}
+
 double available_host_bytes() {
   if (const char* v = std::getenv("DGMAX_MEMORY_AVAILABLE"); v && *v) {
     char* end = nullptr;

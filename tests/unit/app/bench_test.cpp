@@ -14,6 +14,7 @@
 #include "temp_path.hpp"
 
 using dgmax::test::run_dgmax;
+using dgmax::test::run_dgmax_env;
 using nlohmann::json;
 
 TEST(BenchCli, SweepWritesConsistentJson) {
@@ -174,4 +175,15 @@ TEST(BenchCli, CurvedBatchOutOfRangeIsRefused) {
     EXPECT_NE(r.err.find("--curved-batch"), std::string::npos) << bad << ": " << r.err;
     EXPECT_EQ(r.out.find("N    Np"), std::string::npos) << bad << ": nothing timed";
   }
+}
+
+// The curved box's operators (74 KB per element at N = 4) are counted before anything is built:
+// 300 MB holds the straight-sided box of 6,000 elements (110 MB) but not with every element curved.
+TEST(BenchCli, CurvedBoxTooLargeForHostMemoryIsRefused) {
+  const auto r = run_dgmax_env("DGMAX_MEMORY_AVAILABLE=300e6 ",
+                               "bench --curved --order 4 --elements 6000 --backends cpu --steps 1 --json ''");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("a bench of order 4 with every element curved"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("available"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("N    Np"), std::string::npos) << "nothing timed: " << r.out;
 }

@@ -176,6 +176,21 @@ TEST_F(RunReliability, ARunTooLargeForHostMemoryIsRefused) {
   EXPECT_FALSE(fs::exists(out_ + "/run.json"));
 }
 
+#if DGMAX_HAS_GMSH
+// Curved elements count their operators too (4 Np² values each): the cylinder cavity at N = 6 has
+// 229 elements, whose fields need about 10 MB on the cpu backend, but its 140 curved ones about 64 MB more.
+TEST_F(RunReliability, CurvedElementsTooLargeForHostMemoryAreRefused) {
+  const CliResult r = run_dgmax_env("DGMAX_MEMORY_AVAILABLE=20e6 ",
+                                    "run -q --backend cpu '" DGMAX_SOURCE_DIR "/configs/cylinder_cavity.yaml'"
+                                    " --set discretization.order=6 --output '" + out_ + "'");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("a run of order 6 on"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(140 of its elements curved)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("mesh.geometry_order: 1"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out_ + "/run.json"));
+}
+#endif
+
 // ---- the output directory: one run at a time -----------------------------------------------------
 
 TEST_F(RunReliability, AnEarlierRunIsMovedAsideNotMixed) {

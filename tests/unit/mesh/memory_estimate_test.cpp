@@ -2,12 +2,14 @@
 // and a location. DGMAX_MEMORY_AVAILABLE stands in for MemAvailable.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdlib>
 #include <string>
 
 #include "dgmax/config.hpp"
 #include "expect_user_error.hpp"
 #include "solver/mesh/box.hpp"
+#include "solver/mesh/curved_geometry.hpp"
 #include "solver/mesh/memory_estimate.hpp"
 #include "solver/mesh/mesh_setup.hpp"
 #if DGMAX_HAS_GMSH
@@ -35,6 +37,20 @@ TEST(MemoryEstimate, ReadsMemAvailableOrTheOverride) {
   const UserError e = test::expect_hinted_user_error([] { available_host_bytes(); },
                                                      {"DGMAX_MEMORY_AVAILABLE='lots'", "not a number of bytes"});
   EXPECT_NE(e.hint().find("DGMAX_MEMORY_AVAILABLE=8e9"), std::string::npos) << e.render();
+}
+
+// A curved element's operators and factors at N = q = 4 (145 volume points, 42 per face): about
+// 74 KB, just above the 72.7 KB per element (2.2 KB of it any element's) measured on an all-curved
+// box on a GPU host; Np² dominates, so N = 6 needs several times more.
+TEST(MemoryEstimate, CurvedElementsCountTheirOperators) {
+  const std::array<int, 2> points = curved_rule_points(4, 4);
+  EXPECT_EQ(points[0], 145);
+  EXPECT_EQ(points[1], 42);
+  const double b4 = curved_host_bytes_per_element(4, points[0], points[1]);
+  EXPECT_GT(b4, 72.7e3 - 2.2e3);
+  EXPECT_LT(b4, 1.2 * 72.7e3);
+  const std::array<int, 2> p6 = curved_rule_points(6, 6);
+  EXPECT_GT(curved_host_bytes_per_element(6, p6[0], p6[1]), 3 * b4);
 }
 
 TEST(MemoryEstimate, FormatsAndGrowsWithOrder) {
