@@ -21,9 +21,15 @@
 //   B_out  half-width of the outer box (default 0.9): the layer is B_out - 0.6 thick; 0.3 is too
 //          thin for RCS errors near 1 % (bench/NOTES.md, "The sphere RCS on blended curved
 //          elements: first runs on the GPU": 0.6 took the PEC sphere's ka = 2 error from 5.3 % to 1.2 %)
+//   structured_layer  1 (default): the layer's 26 boxes meshed as cubes of about h_pml split into
+//          six tetrahedra each (transfinite), so that its coefficients jump only across faces
+//          normal to their axis (codegen/emit/pml_profile.hpp, pml_point); 0: unstructured, as
+//          before 2026-12-06 (its oblique jumps reflect: the CI meshes' PEC sphere at N = 2 had
+//          0.027 / 0.119 / 0.298 at ka = 1 / 2 / 3 with it, 0.027 / 0.040 / 0.068 with cubes;
+//          bench/NOTES.md, "The layer's coefficients at the middle of each element's extent")
 // dgmax's mesh.size would cap h_pml as well (it sets Mesh.MeshSizeMax): leave it out and use these.
 // Mesh by hand with
-//   gmsh -3 sphere_rcs.geo -o sphere_rcs.msh                                 # CI size, 7,985 tets
+//   gmsh -3 sphere_rcs.geo -o sphere_rcs.msh                                 # CI size, 4,909 tets
 //   gmsh -3 sphere_rcs.geo -setnumber h 0.07 -setnumber h_pml 0.12 -setnumber nc 48 -o fine.msh
 SetFactory("OpenCASCADE");
 
@@ -31,6 +37,7 @@ DefineConstant[ h = {0.2, Name "Parameters/mesh size h"} ];
 DefineConstant[ h_pml = {0.3, Name "Parameters/mesh size in the PML (0: h)"} ];
 DefineConstant[ nc = {20, Name "Parameters/elements around the sphere (Mesh.MeshSizeFromCurvature)"} ];
 DefineConstant[ pec = {0, Choices {0, 1}, Name "Parameters/PEC sphere (hole)"} ];
+DefineConstant[ structured_layer = {1, Choices {0, 1}, Name "Parameters/structured layer"} ];
 
 R = 0.25;      // sphere radius
 B_tfsf = 0.4;  // half-widths of the boxes
@@ -95,4 +102,19 @@ If (h_pml > 0)  // inside the PML's inner box h, outside h_pml (still capped by 
   Field[1].ZMin = -B_pml; Field[1].ZMax = B_pml;
   Background Field = 1;
   Mesh.MeshSizeMax = (h_pml > h) ? h_pml : h;
+EndIf
+
+// The structured layer: each curve of the layer divided into cells of about h_pml (h where h_pml
+// is 0), each box transfinite: hexahedral cells split into six tetrahedra, no vertex added.
+If (structured_layer)
+  lp = (h_pml > 0) ? h_pml : h;
+  lsurf() = Unique(Abs(Boundary{ Volume{pml()}; }));
+  lcurv() = Unique(Abs(Boundary{ Surface{lsurf()}; }));
+  For i In {0 : #lcurv() - 1}
+    bb() = BoundingBox Curve{ lcurv(i) };
+    len = Sqrt((bb(3) - bb(0))^2 + (bb(4) - bb(1))^2 + (bb(5) - bb(2))^2);
+    Transfinite Curve{ lcurv(i) } = Max(1, Round(len / lp)) + 1;
+  EndFor
+  Transfinite Surface{ lsurf() };
+  Transfinite Volume{ pml() };
 EndIf

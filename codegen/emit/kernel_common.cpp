@@ -195,9 +195,14 @@ DGMAX_FN void pml_coefficients(const double* __restrict__ x, double* __restrict_
   }}
 }}
 
-// The element's centroid from its vertex record (as codegen::pml_centroid on the host).
-DGMAX_FN void pml_centroid(const double* __restrict__ vk, double* __restrict__ x) {{
-  for (int d = 0; d < 3; ++d) x[d] = 0.25 * (((vk[d] + vk[3 + d]) + vk[6 + d]) + vk[9 + d]);
+// Where the element's coefficients are taken (as codegen::pml_point on the host): along each axis
+// the middle of its vertices' extent.
+DGMAX_FN void pml_point(const double* __restrict__ vk, double* __restrict__ x) {{
+  for (int d = 0; d < 3; ++d) {{
+    double lo = vk[d], hi = vk[d];
+    for (int n = 1; n < 4; ++n) lo = vk[3 * n + d] < lo ? vk[3 * n + d] : lo, hi = vk[3 * n + d] > hi ? vk[3 * n + d] : hi;
+    x[d] = 0.5 * (lo + hi);
+  }}
 }}
 
 // Layer slot `slot` with coefficients cf [PML_COEF] (pml_profile.hpp's PmlCoef order), component c
@@ -236,11 +241,11 @@ DGMAX_FN real_t pml_advance(int slot, const real_t* __restrict__ cf, int c, int 
 DGMAX_FN void pml_node(int slot, int k, int i, const real_t* __restrict__ q, const double* __restrict__ vert,
                        real_t* __restrict__ psi, real_t* __restrict__ psi_res, real_t* __restrict__ xsrc,
                        real_t a, real_t b, real_t dt) {{
-  // the coefficients are constant per element, taken at its centroid: varying within the element,
+  // the coefficients are constant per element (pml_point): varying within the element,
   // their nodal products are not mass-consistent and excite modes that grow (bench/NOTES.md);
   // rounded as the host's pml_element_coefficients rounds them
   double x[3], sigma[3], kappa[3], alpha[3];
-  pml_centroid(vert + (long)k * VERT, x);
+  pml_point(vert + (long)k * VERT, x);
   pml_coefficients(x, sigma, kappa, alpha);
   real_t cf[PML_COEF];
   for (int j = 0; j < 3; ++j) {{

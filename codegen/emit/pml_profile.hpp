@@ -37,13 +37,23 @@ struct PmlProfile {
 // Auxiliary fields per node: psi[3*c + m] is psi_{m+1} of component c (E x, y, z, H x, y, z).
 inline constexpr int kPmlAux = 18;
 
-// Where an element's coefficients are taken: its centroid, from the vertex coordinates v[4][3]
-// (the generated pml_centroid adds in the same order, so both give the same bits). The layer's
-// coefficients are constant per element: graded within an element, the nodal products sigma_i u_i
-// are not mass-consistent and feed modes that grow exponentially (seen at N = 3: energy x10 per
-// 3 time units after the pulse left).
-inline void pml_centroid(const double* v, double* x) {
-  for (int d = 0; d < 3; ++d) x[d] = 0.25 * (((v[d] + v[3 + d]) + v[6 + d]) + v[9 + d]);
+// Where an element's coefficients are taken, from the vertex coordinates v[4][3]: along each axis
+// the middle of the element's extent, (min + max) / 2 (the generated pml_point computes the same
+// bits). The layer's coefficients are constant per element: graded within an element, the nodal
+// products sigma_i u_i are not mass-consistent and feed modes that grow exponentially (seen at
+// N = 3: energy x10 per 3 time units after the pulse left). A stretched-coordinate layer is matched
+// only across faces normal to its axis, so sigma_x should jump only there: every tetrahedron of a
+// hexahedral cell split along its diagonals spans the cell's whole extent on each axis, so in a
+// structured layer (the box mesher's, or a transfinite one from Gmsh) all of a cell's tetrahedra
+// share their coefficients, and sigma_x changes only across the cells' x faces. (The centroid gave
+// the cell's tetrahedra different values: jumps across their oblique faces, which reflect whatever
+// the order; bench/NOTES.md, "The layer's coefficients at the middle of each element's extent".)
+inline void pml_point(const double* v, double* x) {
+  for (int d = 0; d < 3; ++d) {
+    double lo = v[d], hi = v[d];
+    for (int n = 1; n < 4; ++n) lo = v[3 * n + d] < lo ? v[3 * n + d] : lo, hi = v[3 * n + d] > hi ? v[3 * n + d] : hi;
+    x[d] = 0.5 * (lo + hi);
+  }
 }
 
 // sigma, kappa and alpha along each axis at point x (host twin of the generated pml_coefficients).

@@ -62,7 +62,7 @@ KernelData<Real> make_kernel_data(const Problem& p) {
     d.pml_coef.assign(layer.elements.size() * kPmlCoef, Real(0));
     for (size_t slot = 0; slot < layer.elements.size(); ++slot) {
       double x[3], sigma[3], kappa[3], alpha[3];  // constant per element (pml_profile.hpp)
-      pml_centroid(&d.vert[static_cast<size_t>(layer.elements[slot]) * kVertStride], x);
+      pml_point(&d.vert[static_cast<size_t>(layer.elements[slot]) * kVertStride], x);
       pml_coefficients(layer.profile, x, sigma, kappa, alpha);
       pml_element_coefficients(sigma, kappa, alpha, &d.pml_coef[slot * kPmlCoef]);
     }

@@ -226,11 +226,11 @@ void RefBackend::material_inputs(double* in, const Material& mm, const Material&
 template <class Out>
 void RefBackend::apply_pml(int k, const Fields& q, Out& O) {
   const int Np = p_.Np(), slot = p_.pml->slot_of[k];
-  // constant per element, at its centroid (pml_profile.hpp)
+  // constant per element, at the middle of its extent on each axis (pml_profile.hpp's pml_point)
   double v[12], x[3], sigma[3], kappa[3], alpha[3];
   for (int n = 0; n < 4; ++n)
     for (int d = 0; d < 3; ++d) v[3 * n + d] = p_.md->mesh.vertices[p_.md->mesh.elements[k][n]][d];
-  codegen::pml_centroid(v, x);
+  codegen::pml_point(v, x);
   codegen::pml_coefficients(p_.pml->profile, x, sigma, kappa, alpha);
   for (int i = 0; i < Np; ++i) {
     double u[6], psi[codegen::kPmlAux], dpsi[codegen::kPmlAux], src[6], scale[6];

@@ -29,7 +29,7 @@
 namespace dgmax {
 namespace {
 
-// meshes/sphere_rcs_pec.geo at its defaults (7,296 tets, the sphere's surface sized by its
+// meshes/sphere_rcs_pec.geo at its defaults (4,191 tets, the sphere's surface sized by its
 // curvature): the sphere's centre is the origin. (On meshes/sphere_in_box.geo, sized without
 // regard to the curvature, the blend tangles an element and read_gmsh falls back to Gmsh's passes:
 // gmsh_straighten_test.cpp.)
