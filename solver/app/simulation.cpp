@@ -212,6 +212,12 @@ int run_loop(const RunConfig& cfg, const RunOptions& opt, const std::string& out
       }
   const StepPlan plan = checked_plan(cfg, p);
   if (p.pml) check_pml_time_step(*p.pml, *cfg.pml, plan.dt);
+  if (p.pml && !quiet && p.pml->cell_corner_share < 0.5)  // an unstructured layer: advice, not an error
+    std::cerr << fmt::format("note: pml: {:.0f}% of the layer's elements are tetrahedra of axis-aligned cells; the "
+                             "others' coefficients jump across oblique faces, which reflect whatever the order (a "
+                             "layer of cubes split into tetrahedra reflects less: docs/user-guide.md, \"Building a "
+                             "layer in your own Gmsh mesh\")\n",
+                             100 * p.pml->cell_corner_share);
   check_monitor_frequencies(cfg.monitors, plan.dt);  // their Nyquist limit, at each frequency's line
   if (cfg.vtk_every > 0 && cfg.t_final / cfg.vtk_every > kMaxSnapshots)
     throw UserError("output.vtk_every = " + fmt_g(cfg.vtk_every) + " asks for " +

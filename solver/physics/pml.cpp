@@ -183,7 +183,26 @@ PmlLayer build_pml_layer(const PmlSpec& spec, const MeshData& md, const std::vec
   }
   if (!any) throw UserError("pml: the layer has no thickness on any side", spec.where, "");
   layer.whole_elements = static_cast<int>(layer.elements.size());
+  long at_corners = 0;
+  for (const int k : layer.elements) at_corners += element_at_cell_corners(m, k);
+  layer.cell_corner_share = static_cast<double>(at_corners) / static_cast<double>(layer.elements.size());
   return layer;
+}
+
+bool element_at_cell_corners(const Mesh& mesh, int k) {
+  double lo[3], hi[3];
+  for (int d = 0; d < 3; ++d) lo[d] = hi[d] = mesh.vertices[mesh.elements[k][0]][d];
+  for (int n = 1; n < 4; ++n)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = std::min(lo[d], mesh.vertices[mesh.elements[k][n]][d]);
+      hi[d] = std::max(hi[d], mesh.vertices[mesh.elements[k][n]][d]);
+    }
+  for (int n = 0; n < 4; ++n)
+    for (int d = 0; d < 3; ++d) {
+      const double x = mesh.vertices[mesh.elements[k][n]][d], tol = 1e-9 * (hi[d] - lo[d]);
+      if (std::abs(x - lo[d]) > tol && std::abs(x - hi[d]) > tol) return false;
+    }
+  return true;
 }
 
 PmlLayer localize_pml_layer(const PmlLayer& whole, const MeshData& local) {
@@ -192,6 +211,7 @@ PmlLayer localize_pml_layer(const PmlLayer& whole, const MeshData& local) {
   out.profile = whole.profile;
   out.wave_speed = whole.wave_speed;
   out.whole_elements = whole.whole_elements;
+  out.cell_corner_share = whole.cell_corner_share;
   out.slot_of.assign(static_cast<size_t>(local.mesh.num_elements()), -1);
   for (int k = 0; k < local.owned_elements(); ++k)
     if (whole.slot_of[static_cast<size_t>(local.halo.global_index(k))] >= 0) {

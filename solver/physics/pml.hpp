@@ -38,6 +38,10 @@ struct PmlLayer {
   std::vector<int> slot_of;   // [K] slot of each element, -1 outside the layer (and on ghosts)
   double wave_speed = 1;      // fastest wave speed in the layer (sigma_max from the reflection)
   int whole_elements = 0;     // layer elements of the whole mesh (over all ranks)
+  // Of the whole layer's elements, the share whose vertices are corners of their own axis-aligned
+  // extent (a cube's tetrahedra): their coefficients (pml_point) jump only across faces normal to
+  // an axis. An unstructured layer, well below 1, reflects from its oblique faces too.
+  double cell_corner_share = 1;
   // The largest damping rate max(sigma/kappa + alpha): the explicit step must resolve it.
   double max_rate() const;
 };
@@ -47,6 +51,10 @@ struct PmlLayer {
 // parameter is out of range, or when a layer element is curved (naming it; curved elements
 // outside the layer are the domain's).
 PmlLayer build_pml_layer(const PmlSpec& spec, const MeshData& md, const std::vector<Material>& material);
+
+// Whether each vertex of element k lies at a corner of the element's axis-aligned extent (to 1e-9 of
+// the extent): true for the tetrahedra of a cube split along its diagonals.
+bool element_at_cell_corners(const Mesh& mesh, int k);
 
 // A rank's part of the layer `whole` (built on the whole mesh that `local` was cut from): the
 // layer elements `local` owns, in ascending local order; profile, wave speed and whole_elements

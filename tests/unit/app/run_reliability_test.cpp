@@ -189,6 +189,23 @@ TEST_F(RunReliability, CurvedElementsTooLargeForHostMemoryAreRefused) {
   EXPECT_NE(r.err.find("mesh.geometry_order: 1"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out_ + "/run.json"));
 }
+
+// A layer whose elements are not cubes' tetrahedra gets a note saying why it reflects more (the
+// sphere's mesh with structured_layer 0, set before the shipped .geo is included); the shipped one
+// (a layer of cubes) none.
+TEST_F(RunReliability, AnUnstructuredLayerIsNoted) {
+  const std::string geo = out_ + "_unstructured.geo";
+  std::ofstream(geo) << "pec = 1;\nstructured_layer = 0;\nInclude \"" DGMAX_SOURCE_DIR "/meshes/sphere_rcs.geo\";\n";
+  const std::string cfg = "'" DGMAX_SOURCE_DIR "/configs/sphere_rcs_pec.yaml' --set time.final=0.01";
+  const CliResult u = run_dgmax("run --backend cpu " + cfg + " --set mesh.file=" + geo + " --output '" + out_ + "'");
+  EXPECT_EQ(u.code, 0) << u.err;
+  EXPECT_NE(u.err.find("note: pml: 0% of the layer's elements are tetrahedra of axis-aligned cells"), std::string::npos)
+      << u.err;
+  const CliResult s = run_dgmax("run --backend cpu --overwrite " + cfg + " --output '" + out_ + "'");
+  EXPECT_EQ(s.code, 0) << s.err;
+  EXPECT_EQ(s.err.find("note: pml"), std::string::npos) << s.err;
+  fs::remove(geo);
+}
 #endif
 
 // ---- the output directory: one run at a time -----------------------------------------------------
