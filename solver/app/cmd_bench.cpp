@@ -4,7 +4,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -26,7 +25,6 @@
 #include "solver/backends/ref/ref_backend.hpp"
 #include "solver/io/atomic_write.hpp"
 #include "solver/mesh/box.hpp"
-#include "solver/mesh/curved_geometry.hpp"
 #include "solver/mesh/element_order.hpp"
 #include "solver/mesh/memory_estimate.hpp"
 #include "codegen/jit/host_jit.hpp"
@@ -131,10 +129,9 @@ void run_bench(const BenchOptions& opt) {
   if (opt.curved) {
     // the curved box's operators are made on the host for every backend (curved_host_bytes_per_element)
     const int top = *std::max_element(orders.begin(), orders.end());
-    const std::array<int, 2> points = curved_rule_points(top, std::max(2, top));
     require_host_memory(static_cast<double>(K),
                         (want_host ? run_host_bytes_per_element(top) : kMinRunBytesPerElement) +
-                            curved_host_bytes_per_element(top, points[0], points[1]),
+                            curved_host_bytes_per_element(top, std::max(2, top)),
                         fmt::format("a bench of order {} with every element curved", top), {},
                         "fewer --elements or a lower --order");
   }

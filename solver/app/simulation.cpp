@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -33,7 +32,6 @@
 #include "solver/parallel/rank_checkpoint.hpp"
 #include "solver/physics/pml.hpp"
 #include "codegen/jit/content_hash.hpp"
-#include "solver/mesh/curved_geometry.hpp"
 #include "solver/mesh/memory_estimate.hpp"
 #include "solver/physics/energy_guard.hpp"
 #include "solver/time/timestep.hpp"
@@ -550,8 +548,7 @@ int run_simulation(const RunConfig& cfg, const RunOptions& opt) {
       double per_element = device ? kMinRunBytesPerElement : run_host_bytes_per_element(cfg.order);
       std::string what = "a run of order " + std::to_string(cfg.order) + " on " + m.source;
       if (curved > 0) {
-        const std::array<int, 2> points = curved_rule_points(cfg.order, m.geometry_order);
-        per_element += curved_host_bytes_per_element(cfg.order, points[0], points[1]) * static_cast<double>(curved) /
+        per_element += curved_host_bytes_per_element(cfg.order, m.geometry_order) * static_cast<double>(curved) /
                        std::max(1, m.num_elements());
         what += " (" + std::to_string(curved) + " of its elements curved)";
       }

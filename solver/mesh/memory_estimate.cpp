@@ -7,6 +7,7 @@
 //   a GPU run at K = 4.4M (bench/NOTES.md, "Set-up time"): 2,220 B/element on the host.
 #include "solver/mesh/memory_estimate.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,16 +15,20 @@
 #include <sstream>
 #include <string>
 
+#include "solver/mesh/curved_geometry.hpp"
+
 namespace dgmax {
 
-double run_host_bytes_per_element(int order) {
-  const double np = (order + 1.0) * (order + 2.0) * (order + 3.0) / 6.0;
-  return 1250 + 490 * np;
-}
+namespace {
+double nodes(int order) { return (order + 1.0) * (order + 2.0) * (order + 3.0) / 6.0; }
+}  // namespace
 
-double curved_host_bytes_per_element(int order, int Nq, int Nfq) {
-  const double np = (order + 1.0) * (order + 2.0) * (order + 3.0) / 6.0;
-  return 1.3 * 8 * (4 * np * np + 10.0 * Nq + 16.0 * Nfq + 3 * np);
+double run_host_bytes_per_element(int order) { return 1250 + 490 * nodes(order); }
+
+double curved_host_bytes_per_element(int order, int q) {
+  const double np = nodes(order);
+  const std::array<int, 2> points = curved_rule_points(order, q);  // {Nq, Nfq}
+  return 1.3 * 8 * (4 * np * np + 10.0 * points[0] + 16.0 * points[1] + 3 * np);
 }
 
 double available_host_bytes() {

@@ -25,13 +25,13 @@ constexpr double kCpuSearchBytesFactor = 1.15;
 // need less host memory; this is an upper bound for them.
 double run_host_bytes_per_element(int order);
 
-// Peak host bytes a curved element adds at `order` with volume and face rules of Nq and Nfq points
-// (curved_rule_points): its four Np x Np operators (curved_operators.hpp), the cofactors and J at
+// Peak host bytes a curved element of geometry order q adds at `order` (its volume and face rules:
+// curved_rule_points): its four Np x Np operators (curved_operators.hpp), the cofactors and J at
 // the volume points, n·sJ at the face points and its node positions, in fp64, times 1.3 for the
 // arrays they are made from. 74 KB at N = q = 4; measured 72.7 KB per element in all (any
 // element's 2.2 KB included) on an all-curved box at N = 4 (bench/NOTES.md, "The curved group's
 // cuda kernel on the H100": peak host memory 6.82 GB at K = 93,750).
-double curved_host_bytes_per_element(int order, int Nq, int Nfq);
+double curved_host_bytes_per_element(int order, int q);
 
 // MemAvailable of /proc/meminfo in bytes, or 0 when unknown. $DGMAX_MEMORY_AVAILABLE (bytes, e.g.
 // 8e9) replaces it: for tests, and to keep dgmax within a share of a shared machine.

@@ -190,17 +190,12 @@ PmlLayer build_pml_layer(const PmlSpec& spec, const MeshData& md, const std::vec
 }
 
 bool element_at_cell_corners(const Mesh& mesh, int k) {
-  double lo[3], hi[3];
-  for (int d = 0; d < 3; ++d) lo[d] = hi[d] = mesh.vertices[mesh.elements[k][0]][d];
-  for (int n = 1; n < 4; ++n)
+  Box b;
+  for (const int v : mesh.elements[k]) b.add(mesh.vertices[v]);
+  for (const int v : mesh.elements[k])
     for (int d = 0; d < 3; ++d) {
-      lo[d] = std::min(lo[d], mesh.vertices[mesh.elements[k][n]][d]);
-      hi[d] = std::max(hi[d], mesh.vertices[mesh.elements[k][n]][d]);
-    }
-  for (int n = 0; n < 4; ++n)
-    for (int d = 0; d < 3; ++d) {
-      const double x = mesh.vertices[mesh.elements[k][n]][d], tol = 1e-9 * (hi[d] - lo[d]);
-      if (std::abs(x - lo[d]) > tol && std::abs(x - hi[d]) > tol) return false;
+      const double x = mesh.vertices[v][d], tol = 1e-9 * (b.hi[d] - b.lo[d]);
+      if (std::abs(x - b.lo[d]) > tol && std::abs(x - b.hi[d]) > tol) return false;
     }
   return true;
 }

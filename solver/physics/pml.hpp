@@ -41,7 +41,7 @@ struct PmlLayer {
   // Of the whole layer's elements, the share whose vertices are corners of their own axis-aligned
   // extent (a cube's tetrahedra): their coefficients (pml_point) jump only across faces normal to
   // an axis. An unstructured layer, well below 1, reflects from its oblique faces too.
-  double cell_corner_share = 1;
+  double cell_corner_share = 0;  // (build_pml_layer computes it, localize_pml_layer copies it)
   // The largest damping rate max(sigma/kappa + alpha): the explicit step must resolve it.
   double max_rate() const;
 };

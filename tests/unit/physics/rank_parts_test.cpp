@@ -64,6 +64,7 @@ TEST(RankParts, LayerBoxAndMonitorsSplitWithoutLossOrOverlap) {
   const int K = c->p.K();
   ASSERT_EQ(K, 1296);
   ASSERT_EQ(layer.elements.size(), 912u);
+  EXPECT_EQ(layer.cell_corner_share, 1.0);  // the box mesher's cubes
   std::vector<DftMonitor> one;
   for (const MonitorSpec& s : c->cfg.monitors) one.push_back(make_dft_monitor(c->p, s));
   for (int P : {2, 3, 4}) {
@@ -79,6 +80,7 @@ TEST(RankParts, LayerBoxAndMonitorsSplitWithoutLossOrOverlap) {
       // every rank has the whole layer's profile, with or without elements of its own
       ASSERT_TRUE(p.pml) << "P = " << P << ", rank " << r;
       EXPECT_EQ(p.pml->whole_elements, 912);
+      EXPECT_EQ(p.pml->cell_corner_share, 1.0);  // the whole layer's, for the note rank 0 prints
       EXPECT_EQ(p.pml->wave_speed, layer.wave_speed);
       for (int d = 0; d < 3; ++d) {
         EXPECT_EQ(p.pml->profile.inner_lo[d], layer.profile.inner_lo[d]);
