@@ -9,6 +9,9 @@
 
 namespace dgmax::codegen {
 
+// The curved group's elements per block that `dgmax tune` tries on a problem with curved elements.
+inline constexpr int kCurvedBatches[] = {1, 2, 4, 8};
+
 struct CudaPlan {
   // Kernels per LSERK stage: 2 = one fused kernel (volume, fluxes, lift, update; state ping-pongs
   // between two buffers), 1 = volume + fused surface/lift + update, 0 = volume, surface, lift, update.

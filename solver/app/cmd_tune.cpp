@@ -96,11 +96,12 @@ nlohmann::json tune_one(const Problem& p, bool single, const cuda::DeviceCeiling
   }
   std::cout << fmt::format("  best: {} at {:.2f} GDOF/s ({:.1f}% of the floor), {:.2f}x the default plan {}; "
                            "right-hand side within {:.1e} of ref; search {:.1f} s (compile {:.1f}, time {:.1f}, "
-                           "check {:.1f}, sustained {:.1f})\n",
+                           "check {:.1f}, sustained {:.1f}{})\n",
                            best.plan.name(), gdof(best.stage_seconds), 100 * floor / best.stage_seconds,
                            dflt.stage_seconds > 0 ? dflt.stage_seconds / best.stage_seconds : 0.0, dflt.plan.name(),
                            best.rhs_difference, r.seconds, r.compile_seconds, r.timing_seconds, r.check_seconds,
-                           r.sustained_seconds);
+                           r.sustained_seconds,
+                           r.curved_seconds > 0 ? fmt::format(", curved elements per block {:.1f}", r.curved_seconds) : "");
   codegen::TunedPlan entry;
   entry.plan = best.plan.name();
   entry.gdof_per_s = gdof(best.stage_seconds);

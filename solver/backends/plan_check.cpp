@@ -1,5 +1,7 @@
 #include "solver/backends/plan_check.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -50,6 +52,8 @@ std::string tuning_physics_key(const Problem& p, bool single) {
   h.add("physics 1").add(s.flux.E_text).add(s.flux.H_text);
   for (const auto& e : s.exterior) h.add(e.E_text).add(e.H_text);
   h.add(s.current ? "J" : "-").add(s.incident ? "inc" : "-").add(s.exact ? "exact" : "-");
+  // curved elements: their own kernel and its Q (added only then: the straight-sided keys stay as they were)
+  if (s.curved_Nq > 0) h.add(fmt::format("curved {} {} {}", p.curved->count(), s.curved_Nq, s.curved_Nfq));
   return h.key().substr(0, 16);
 }
 

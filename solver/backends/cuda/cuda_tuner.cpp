@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "codegen/emit/cuda_kernels.hpp"
+#include "codegen/emit/curved_kernels.hpp"
 #include "codegen/jit/jit_cache.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "solver/backends/cuda/cuda_driver.hpp"
@@ -101,30 +102,33 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
     be->time_steps(std::clamp(static_cast<int>(codegen::kFirstWarmupSeconds / step), 1, 100000), dt);
   }
   double best_stage = 0;
+  // loads the trial's plan and times it (trial.rejected says why not)
+  auto time_trial = [&](PlanTrial& trial) {
+    if (trial.rejected.empty()) {
+      be->set_plan(trial.plan);
+      trial.kernels = be->kernel_reports();
+      trial.rejected = kernel_rejection(trial.kernels);
+    }
+    if (!trial.rejected.empty()) return;
+    // the first step after loading the module also tells how many to time
+    const double probe = be->time_steps(1, dt) / 5.0;
+    if (best_stage > 0 && probe > 2 * best_stage) {
+      trial.stage_seconds = probe;  // twice as slow as the best so far: one step says enough
+      trial.timed_once = true;
+    } else {
+      const int steps = std::clamp(static_cast<int>(0.004 / std::max(probe, 1e-8)), 1, 200);
+      double t[3];
+      for (double& s : t) s = be->time_steps(steps, dt) / (5.0 * steps);
+      std::sort(t, t + 3);
+      trial.stage_seconds = t[1];  // the median
+      best_stage = best_stage > 0 ? std::min(best_stage, t[1]) : t[1];
+    }
+  };
   for (const codegen::PlanCandidate& c : candidates) {
     PlanTrial trial;
     trial.plan = c.plan;
     trial.rejected = c.rejected;
-    if (trial.rejected.empty()) {
-      be->set_plan(c.plan);
-      trial.kernels = be->kernel_reports();
-      trial.rejected = kernel_rejection(trial.kernels);
-    }
-    if (trial.rejected.empty()) {
-      // the first step after loading the module also tells how many to time
-      const double probe = be->time_steps(1, dt) / 5.0;
-      if (best_stage > 0 && probe > 2 * best_stage) {
-        trial.stage_seconds = probe;  // twice as slow as the best so far: one step says enough
-        trial.timed_once = true;
-      } else {
-        const int steps = std::clamp(static_cast<int>(0.004 / std::max(probe, 1e-8)), 1, 200);
-        double t[3];
-        for (double& s : t) s = be->time_steps(steps, dt) / (5.0 * steps);
-        std::sort(t, t + 3);
-        trial.stage_seconds = t[1];  // the median
-        best_stage = best_stage > 0 ? std::min(best_stage, t[1]) : t[1];
-      }
-    }
+    time_trial(trial);
     out.trials.push_back(trial);
     if (progress) progress(out.trials.back());
   }
@@ -195,6 +199,35 @@ CudaTuneResult tune_cuda_plans(const Problem& p, bool single, const std::functio
     out.best = finalists[codegen::sustained_winner(sustained)];
   }
   out.sustained_seconds = seconds_since(t_sustained);
+
+  // the curved group's elements per block (plan suffix Q) under the winner's plan: each that fits
+  // in shared memory, timed and checked as above, the fastest checked one wins. The straight-sided
+  // kernels do not depend on Q, so Q is searched apart, after the finals.
+  if (p.curved && !p.curved->empty()) {
+    const auto t_curved = Clock::now();
+    codegen::KernelSpec spec = make_kernel_spec(p, single);
+    const codegen::CudaPlan winner = out.trials[out.best].plan;
+    std::vector<int> by_time;
+    for (const int e : codegen::kCurvedBatches) {
+      PlanTrial trial;
+      trial.plan = winner;
+      trial.plan.curved_batch = e;
+      spec.plan.cuda = trial.plan;
+      trial.rejected = codegen::curved_cuda_refusal(spec, limits.max_dynamic_shared);
+      time_trial(trial);
+      out.trials.push_back(trial);
+      if (progress) progress(out.trials.back());
+      if (out.trials.back().rejected.empty()) by_time.push_back(static_cast<int>(out.trials.size()) - 1);
+    }
+    std::sort(by_time.begin(), by_time.end(),
+              [&](int a, int b) { return out.trials[a].stage_seconds < out.trials[b].stage_seconds; });
+    for (int i : by_time)
+      if (passes_check(out.trials[i])) {
+        out.best = i;
+        break;
+      }
+    out.curved_seconds = seconds_since(t_curved);
+  }
   out.seconds = seconds_since(t0);
   return out;
 }

@@ -6,7 +6,10 @@
 // right-hand side in order of time: the fastest that agrees to the backend tests' tolerance (1e-12
 // relative in fp64, 1e-5 in fp32) is the burst winner; a faster one that does not is refused with
 // its difference. Then the finals under sustained load (codegen/tune/search_finals.hpp): the plans
-// near the burst winner timed again at the board's power limit, where one may displace it.
+// near the burst winner timed again at the board's power limit, where one may displace it. Last,
+// on a problem with curved elements, the winner with each of codegen::kCurvedBatches curved
+// elements per block (plan suffix Q; trials appended after the enumeration's), timed and checked
+// the same way: the fastest that agrees wins.
 #pragma once
 
 #include <functional>
@@ -34,11 +37,12 @@ struct PlanTrial {
 };
 
 struct CudaTuneResult {
-  std::vector<PlanTrial> trials;  // in enumeration order; trials[0] is the default plan
+  std::vector<PlanTrial> trials;  // in enumeration order (trials[0]: the default plan), then the Q trials
   int best = 0;                   // index into trials: the finalist fastest under sustained load
   int burst_best = 0;             // the fastest checked plan in the bursts
   double seconds = 0;             // wall time of the search: compile, time, check
   double compile_seconds = 0, timing_seconds = 0, check_seconds = 0, sustained_seconds = 0;
+  double curved_seconds = 0;      // the search of the curved group's elements per block (0: none curved)
 };
 
 // Compiles the kernels of `plans` for `p` on all cores into the kernel cache (NVRTC is thread-safe),

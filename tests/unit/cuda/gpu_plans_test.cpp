@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "cavity_run.hpp"
+#include "curved_mixed_problem.hpp"
 #include "codegen/jit/nvrtc_jit.hpp"
 #include "mixed_problem.hpp"
 #include "simulate.hpp"
@@ -248,4 +249,31 @@ TEST_F(GpuPlans, SearchReturnsACheckedTimedWinnerThatRunsThenUse) {
   std::string source;
   EXPECT_TRUE(cuda_plan_for(p, false, &source) == best.plan);
   EXPECT_EQ(source, "tuned");
+}
+
+TEST_F(GpuPlans, SearchPicksTheCurvedElementsPerBlockOnACurvedProblem) {
+  // after the enumeration's plans, the winner with each Q of kCurvedBatches: the fastest that agrees
+  // with ref wins, and its key is not the straight-sided problem's
+  const Problem p = curved_mixed_problem(3, 3, 7);
+  const CudaTuneResult r = tune_cuda_plans(p, false);
+  const size_t n = codegen::enumerate_cuda_plans(3, false, cuda_block_limits(), bool(p.current)).size();
+  constexpr size_t nq = std::size(codegen::kCurvedBatches);
+  ASSERT_EQ(r.trials.size(), n + nq);
+  EXPECT_GT(r.curved_seconds, 0);
+  ASSERT_GE(r.best, static_cast<int>(n));
+  const PlanTrial& best = r.trials[r.best];
+  EXPECT_TRUE(best.checked);
+  EXPECT_LE(best.rhs_difference, 1e-12);
+  for (size_t i = 0; i < nq; ++i) {
+    const PlanTrial& t = r.trials[n + i];
+    EXPECT_EQ(t.plan.curved_batch, codegen::kCurvedBatches[i]);
+    // the same plan but for Q
+    codegen::CudaPlan base = t.plan;
+    base.curved_batch = best.plan.curved_batch;
+    EXPECT_TRUE(base == best.plan) << t.plan.name();
+    if (t.rejected.empty()) EXPECT_GE(t.stage_seconds, best.stage_seconds) << t.plan.name();
+  }
+  Problem straight = p;  // the same mesh and physics with every element affine
+  straight.curved.reset();
+  EXPECT_NE(tuning_physics_key(p, false), tuning_physics_key(straight, false));
 }
