@@ -112,59 +112,27 @@ DGMAX_FN void curved_node_traces(int c, int f, int j, const real_t* __restrict__
 #endif
 }
 
-#if !CURVED_CPU
-// Face f's points l, l + FACE_LANES, ... (FACE_PPT of them, those < NFQ) of curved slot c into g
-// (curved_point_flux): each face node's traces read once per thread and added to all of its points'
-// interpolations, so a trace serves FACE_PPT points (register blocking).
-DGMAX_FN void curved_face_lane(int c, int f, int l, const real_t* __restrict__ q, const real_t* __restrict__ mat,
-                               const int* __restrict__ etoe, const int* __restrict__ bc,
-                               const int* __restrict__ vmapP, const int* __restrict__ cinfo,
-                               const real_t* __restrict__ cgeo, const real_t* __restrict__ cops,
-                               const double* __restrict__ cx, double t, const real_t* __restrict__ u,
-                               real_t* __restrict__ g) {
-  const real_t* __restrict__ If = cops + OP_IF + (f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ * NFP;
-  real_t acc[FACE_PPT][CURVED_TRACES];
-  for (int p = 0; p < FACE_PPT; ++p)
-    for (int x = 0; x < CURVED_TRACES; ++x) acc[p][x] = real_t(0);
+// Face point m (f = m / NFQ) of curved slot c into g[m][6] (curved_point_flux), its traces
+// interpolated from the face nodes' (curved_node_traces) one node at a time.
+DGMAX_FN void curved_face_point(int c, int m, const real_t* __restrict__ q, const real_t* __restrict__ mat,
+                                const int* __restrict__ etoe, const int* __restrict__ bc,
+                                const int* __restrict__ vmapP, const int* __restrict__ cinfo,
+                                const real_t* __restrict__ cgeo, const real_t* __restrict__ cops,
+                                const double* __restrict__ cx, double t, const real_t* __restrict__ u,
+                                real_t* __restrict__ g) {
+  const int f = m / NFQ, i = m % NFQ;
+  const real_t* __restrict__ If = cops + OP_IF + ((f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ + i) * NFP;
+  real_t in[29];
+  for (int x = 0; x < 29; ++x) in[x] = real_t(0);
   for (int j = 0; j < NFP; ++j) {
     real_t tr[18];
     curved_node_traces(c, f, j, q, etoe, bc, vmapP, cinfo, cx, t, u, tr);
-    for (int p = 0; p < FACE_PPT; ++p) {
-      const int i = l + p * FACE_LANES;
-      const real_t w = i < NFQ ? If[i * NFP + j] : real_t(0);
-      for (int x = 0; x < 12; ++x) acc[p][x] += w * tr[x];
-#if CURVED_INCIDENT
-      for (int x = 0; x < 6; ++x) acc[p][12 + x] += w * tr[12 + x];
-#endif
-    }
+    const real_t l = If[j];
+    for (int x = 0; x < 12; ++x) in[x] += l * tr[x];
+    for (int x = 0; x < 6; ++x) in[23 + x] += l * tr[12 + x];
   }
-  for (int p = 0; p < FACE_PPT; ++p) {
-    const int i = l + p * FACE_LANES;
-    if (i >= NFQ) break;
-    real_t in[29];
-    for (int x = 0; x < 29; ++x) in[x] = real_t(0);
-    for (int x = 0; x < 12; ++x) in[x] = acc[p][x];
-#if CURVED_INCIDENT
-    for (int x = 0; x < 6; ++x) in[23 + x] = acc[p][12 + x];
-#endif
-    curved_point_flux(c, f, i, in, mat, etoe, bc, cinfo, cgeo, g);
-  }
+  curved_point_flux(c, f, i, in, mat, etoe, bc, cinfo, cgeo, g);
 }
-
-// Face f's integrals at its node j of slot c: rf[f][j][6] = (If^T g)_j over the face's points.
-DGMAX_FN void curved_lift_face_node(int c, int f, int j, const int* __restrict__ cinfo,
-                                    const real_t* __restrict__ cops, const real_t* __restrict__ g,
-                                    real_t* __restrict__ rf) {
-  const real_t* __restrict__ If = cops + OP_IF + (f * 6 + cinfo[c * CINFO + 1 + f]) * NFQ * NFP + j;
-  const real_t* __restrict__ gf = g + f * NFQ * 6;
-  real_t s[6] = {0, 0, 0, 0, 0, 0};
-  for (int p = 0; p < NFQ; ++p) {
-    const real_t l = If[p * NFP];
-    for (int x = 0; x < 6; ++x) s[x] += l * gf[p * 6 + x];
-  }
-  for (int x = 0; x < 6; ++x) rf[(f * NFP + j) * 6 + x] = s[x];
-}
-#endif
 
 // The face integrals at node i of slot c: r[i][6] = Σ over the face nodes that are node i of If^T g.
 DGMAX_FN void curved_lift_node(int c, int i, const int* __restrict__ cinfo, const real_t* __restrict__ cops,
@@ -288,43 +256,30 @@ DGMAX_FN void curved_stage_slot(int c, const real_t* __restrict__ q, const real_
 #else
 // One LSERK stage of the CURVED_E curved slots slot[e] (the first `stored` of them stored; the
 // others repeat a slot to fill the block), each step's loop spread over a block's threads
-// (TEAM_FOR): a face's points (FACE_PPT of them), a face node, a node's component or a node of one
-// slot per iteration. Scratch per slot: u [6][NP], g [4][NFQ][6], rf [4][NFP][6] (the face
-// integrals per face node), r [NP][6]. The operators are read transposed: consecutive nodes,
-// consecutive words.
+// (TEAM_FOR): a face point or a node of one slot per iteration. Scratch per slot: u [6][NP],
+// g [4][NFQ][6], r [NP][6]. The operators are read transposed: consecutive nodes, consecutive words.
 DGMAX_FN void curved_stage_batch(const int* __restrict__ slot, int stored, const real_t* __restrict__ q,
                                  const real_t* __restrict__ mat, const int* __restrict__ etoe,
                                  const int* __restrict__ bc, const int* __restrict__ vmapP,
                                  const int* __restrict__ cinfo, const real_t* __restrict__ cgeo,
                                  const real_t* __restrict__ cops, const real_t* __restrict__ cmat,
                                  const double* __restrict__ cx, double t, real_t (*__restrict__ u)[6 * NP],
-                                 real_t (*__restrict__ g)[4 * NFQ * 6], real_t (*__restrict__ rf)[4 * NFP * 6],
-                                 real_t (*__restrict__ r)[NP * 6], real_t* __restrict__ res_c,
-                                 real_t* __restrict__ res, real_t* __restrict__ q_out, real_t a, real_t b,
-                                 real_t dt) {
+                                 real_t (*__restrict__ g)[4 * NFQ * 6], real_t (*__restrict__ r)[NP * 6],
+                                 real_t* __restrict__ res_c, real_t* __restrict__ res, real_t* __restrict__ q_out,
+                                 real_t a, real_t b, real_t dt) {
   TEAM_FOR(m, CURVED_E * 6 * NP) {
     const int e = m / (6 * NP), n = m % (6 * NP);
     u[e][n] = q[(long)cinfo[slot[e] * CINFO] * 6 * NP + n];
   }
   TEAM_SYNC();
-  // each face's points in FACE_LANES threads (curved_face_lane)
-  TEAM_FOR(m, CURVED_E * 4 * FACE_LANES) {
-    const int e = m / (4 * FACE_LANES), f = (m / FACE_LANES) % 4;
-    curved_face_lane(slot[e], f, m % FACE_LANES, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u[e], g[e]);
+  TEAM_FOR(m, CURVED_E * 4 * NFQ) {
+    const int e = m / (4 * NFQ);
+    curved_face_point(slot[e], m % (4 * NFQ), q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cx, t, u[e], g[e]);
   }
   TEAM_SYNC();
-  // the face integrals per face node, then summed per node (a node lies on up to three faces)
-  TEAM_FOR(m, CURVED_E * 4 * NFP) {
-    const int e = m / (4 * NFP), n = m % (4 * NFP);
-    curved_lift_face_node(slot[e], n / NFP, n % NFP, cinfo, cops, g[e], rf[e]);
-  }
-  TEAM_SYNC();
-  TEAM_FOR(m, CURVED_E * NP * 6) {
-    const int e = m / (NP * 6), i = (m / 6) % NP, x = m % 6;
-    real_t s = 0;
-    for (int a = 0; a < 3; ++a)
-      if (NODE_FACES[i][a] >= 0) s += rf[e][NODE_FACES[i][a] * 6 + x];
-    r[e][i * 6 + x] = s;
+  TEAM_FOR(m, CURVED_E * NP) {
+    const int e = m / NP;
+    curved_lift_node(slot[e], m % NP, cinfo, cops, g[e], r[e]);
   }
   TEAM_SYNC();
   // node i: the curl's terms A_b and the face integrals' L (curved_kernel_data.hpp), then stored
@@ -464,10 +419,10 @@ extern "C" void dgmax_curved_stage(int c0, int c1, const real_t* __restrict q, c
   for (int c = c0; c < c1; c += CURVED_E) {
     int slot[CURVED_E];
     for (int e = 0; e < CURVED_E; ++e) slot[e] = c + e < c1 ? c + e : c1 - 1;
-    real_t u[CURVED_E][6 * NP], g[CURVED_E][4 * NFQ * 6], rf[CURVED_E][4 * NFP * 6], r[CURVED_E][NP * 6];
+    real_t u[CURVED_E][6 * NP], g[CURVED_E][4 * NFQ * 6], r[CURVED_E][NP * 6];
     const int stored = c1 - c < CURVED_E ? c1 - c : CURVED_E;
-    curved_stage_batch(slot, stored, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cmat, cx, t, u, g, rf, r, res_c,
-                       res, q_out, a, b, dt);
+    curved_stage_batch(slot, stored, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cmat, cx, t, u, g, r, res_c, res,
+                       q_out, a, b, dt);
   }
 #endif
 }
@@ -503,7 +458,7 @@ const char* kCudaEntries = R"(
 // One LSERK stage of curved slots [c0, c1) (as the cpu's dgmax_curved_stage): block b computes
 // slots c0 + b * CURVED_E + e, e < CURVED_E (curved_stage_batch); past c1 it repeats the last slot
 // (every thread takes part in the barriers) and stores nothing. Its scratch is dynamic shared
-// memory (curved_block's shared_bytes): u, g, rf and r of each slot, as curved_stage_batch takes them.
+// memory (curved_block's shared_bytes): u, g and r of each slot, as curved_stage_batch takes them.
 extern "C" __global__ void __launch_bounds__(CURVED_BLOCK)
 dgmax_curved_stage(int c0, int c1, const real_t* __restrict__ q, const real_t* __restrict__ mat,
                    const int* __restrict__ etoe, const int* __restrict__ bc, const int* __restrict__ vmapP,
@@ -516,14 +471,13 @@ dgmax_curved_stage(int c0, int c1, const real_t* __restrict__ q, const real_t* _
   real_t* sm = reinterpret_cast<real_t*>(curved_smem);
   real_t(*u)[6 * NP] = reinterpret_cast<real_t(*)[6 * NP]>(sm);
   real_t(*g)[4 * NFQ * 6] = reinterpret_cast<real_t(*)[4 * NFQ * 6]>(sm + CURVED_E * 6 * NP);
-  real_t(*rf)[4 * NFP * 6] = reinterpret_cast<real_t(*)[4 * NFP * 6]>(sm + CURVED_E * (6 * NP + 24 * NFQ));
-  real_t(*r)[NP * 6] = reinterpret_cast<real_t(*)[NP * 6]>(sm + CURVED_E * (6 * NP + 24 * NFQ + 24 * NFP));
+  real_t(*r)[NP * 6] = reinterpret_cast<real_t(*)[NP * 6]>(sm + CURVED_E * (6 * NP + 24 * NFQ));
   const int first = c0 + blockIdx.x * CURVED_E;
   if (threadIdx.x < CURVED_E) slot[threadIdx.x] = first + (int)threadIdx.x < c1 ? first + (int)threadIdx.x : c1 - 1;
   __syncthreads();
   const int stored = c1 - first < CURVED_E ? c1 - first : CURVED_E;
-  curved_stage_batch(slot, stored, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cmat, cx, t, u, g, rf, r, res_c,
-                     res, q_out, a, b, dt);
+  curved_stage_batch(slot, stored, q, mat, etoe, bc, vmapP, cinfo, cgeo, cops, cmat, cx, t, u, g, r, res_c, res,
+                     q_out, a, b, dt);
 }
 
 // The initial state of the curved slots (after dgmax_initial); *bad: the smallest flat index of a
@@ -563,7 +517,7 @@ dgmax_curved_norms(int Kc, const real_t* __restrict__ q, const real_t* __restric
 
 long curved_shared_bytes(const KernelSpec& s) {
   const long w = s.single ? 4 : 8;
-  return w * (12L * s.Np + 24L * s.curved_Nfq + 24L * s.Nfp);  // u [6][NP], g [4][NFQ][6], rf [4][NFP][6], r [NP][6]
+  return w * (12L * s.Np + 24L * s.curved_Nfq);  // u [6][NP], g [4][NFQ][6], r [NP][6]
 }
 
 int default_curved_batch(const KernelSpec& s) {
@@ -579,11 +533,8 @@ int default_curved_batch(const KernelSpec& s) {
 CurvedBlock curved_block(const KernelSpec& s) {
   CurvedBlock b;
   b.elements = s.plan.cuda.curved_batch > 0 ? s.plan.cuda.curved_batch : default_curved_batch(s);
-  // a face's points in lanes of kCurvedFacePointsPerThread each (curved_face_lane)
-  b.face_lanes = (s.curved_Nfq + kCurvedFacePointsPerThread - 1) / kCurvedFacePointsPerThread;
-  // a warp multiple covering the widest step: the block's nodes, face lanes or face nodes; at most 256
-  const int widest = b.elements * std::max({s.Np, 4 * b.face_lanes, 4 * s.Nfp});
-  b.threads = std::min(256, 32 * ((widest + 31) / 32));
+  // a warp multiple covering the block's nodes (the widest step but the face points'), at most 256
+  b.threads = std::min(256, 32 * ((b.elements * s.Np + 31) / 32));
   b.shared_bytes = curved_shared_bytes(s) * b.elements;
   return b;
 }
@@ -612,9 +563,7 @@ std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
       << fmt::format("enum {{ NORM_ENERGY = {}, NORM_E2 = {}, NORM_H2 = {}, NORM_EINF = {}, NORM_HINF = {}, NORM_J2 = {} }};\n",
                      kNormEnergy, kNormE2, kNormH2, kNormEinf, kNormHinf, kNormJ2)
       << fmt::format("enum {{ CURVED_THREADS = {}, CURVED_BLOCK = {}, CURVED_E = {} }};\n", kCurvedThreads,
-                     curved_block(s).threads, curved_block(s).elements)
-      << fmt::format("enum {{ FACE_LANES = {}, FACE_PPT = {} }};\n", curved_block(s).face_lanes,
-                     (s.curved_Nfq + curved_block(s).face_lanes - 1) / curved_block(s).face_lanes);
+                     curved_block(s).threads, curved_block(s).elements);
   if (cuda)
     src << "#define TEAM_FOR(i, n) for (int i = threadIdx.x; i < (n); i += blockDim.x)\n#define TEAM_SYNC() __syncthreads()\n";
   else
@@ -626,7 +575,6 @@ std::string curved_kernel_section(const KernelSpec& s, bool cuda) {
     if (s.incident && b < s.exterior_reads_incident.size() && s.exterior_reads_incident[b])
       reads += (reads.empty() ? "" : " || ") + fmt::format("(b) == {}", b);
   src << "#define CURVED_INCIDENT " << (reads.empty() ? 0 : 1) << "\n"
-      << "#define CURVED_TRACES " << (reads.empty() ? 12 : 18) << "\n"
       << "#define CURVED_TFSF " << (s.tfsf && s.incident ? 1 : 0) << "\n"
       << "#define CURVED_READS_INCIDENT(b) (" << (reads.empty() ? "false" : reads) << ")\n"
       << node_faces_table(s);

@@ -40,16 +40,12 @@ inline constexpr int kCurvedInfo = 9;
 inline constexpr int kCurvedThreads = 128;
 
 // dgmax_curved_stage's cuda blocks: `threads` threads computing `elements` curved slots at once (a
-// face's points, a face node or a node of one of them per thread and step), their scratch in
-// `shared_bytes` of dynamic shared memory per block.
+// face point or a node of one of them per thread and step), their scratch in `shared_bytes` of
+// dynamic shared memory per block.
 struct CurvedBlock {
   int threads = 0, elements = 0;
-  int face_lanes = 0;  // threads per face in the face step: its points kCurvedFacePointsPerThread at a time
   long shared_bytes = 0;
 };
-// Face points per thread in the cuda face step: each face node's traces, read once, serve that
-// many points.
-inline constexpr int kCurvedFacePointsPerThread = 3;
 // The plan's curved_batch, or default_curved_batch where it is 0.
 CurvedBlock curved_block(const KernelSpec& s);
 // Slots per block when the plan leaves it open: about 32 nodes per block (1 to 8 slots), as many

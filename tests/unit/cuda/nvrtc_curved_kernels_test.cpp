@@ -65,11 +65,7 @@ TEST(NvrtcCurvedKernels, DefaultBlockIsAboutAWarpOfNodes) {
     const codegen::KernelSpec spec = make_kernel_spec(p, false);
     EXPECT_EQ(codegen::default_curved_batch(spec), expected[N]) << "N = " << N;
     EXPECT_EQ(codegen::curved_block(spec).elements, expected[N]) << "N = " << N;
-    // a warp multiple covering the widest step: the nodes, the face lanes or the face nodes
-    const int lanes = (spec.curved_Nfq + codegen::kCurvedFacePointsPerThread - 1) / codegen::kCurvedFacePointsPerThread;
-    EXPECT_EQ(codegen::curved_block(spec).face_lanes, lanes) << "N = " << N;
-    const int widest = expected[N] * std::max({spec.Np, 4 * lanes, 4 * spec.Nfp});
-    EXPECT_EQ(codegen::curved_block(spec).threads, 32 * ((widest + 31) / 32)) << "N = " << N;
+    EXPECT_EQ(codegen::curved_block(spec).threads, 32 * ((expected[N] * spec.Np + 31) / 32)) << "N = " << N;
   }
 }
 
