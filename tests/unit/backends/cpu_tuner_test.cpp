@@ -14,6 +14,7 @@
 #include "codegen/jit/host_jit.hpp"
 #include "codegen/tune/cpu_plan.hpp"
 #include "codegen/tune/tuning_db.hpp"
+#include "curved_mixed_problem.hpp"
 #include "mixed_problem.hpp"
 #include "solver/backends/cpu/cpu_backend.hpp"
 #include "solver/backends/cpu/cpu_tuner.hpp"
@@ -274,6 +275,17 @@ TEST(CpuTuner, AnEntryThatDoesNotParseOrAForcedPlanLeavesTheDatabaseAside) {
   EXPECT_EQ(cpu_plan_for_problem(p, false, &source).name(), "f1.w2.c0.v0.fma");
   EXPECT_EQ(source, "DGMAX_CPU_PLAN");
   unsetenv("DGMAX_CPU_PLAN");
+}
+
+TEST(CpuTuner, ACurvedProblemIsAClassOfItsOwnAndStraightSidedKeysStayAsTheyWere) {
+  // curved elements add their count and rules to the physics key (their own kernel, and the cuda
+  // plans' Q); without them the key is the one stored before (f9c4efae383f7379 for this problem with
+  // the key of commit dc32e67^, so tuning databases written then still apply)
+  const Problem curved = test::curved_mixed_problem(2, 2, 7);
+  Problem straight = curved;
+  straight.curved.reset();
+  EXPECT_NE(tuning_physics_key(curved, false), tuning_physics_key(straight, false));
+  EXPECT_EQ(tuning_physics_key(test::mixed_problem(2, 3), false), "f9c4efae383f7379");
 }
 
 }  // namespace
