@@ -279,8 +279,8 @@ TEST(CpuTuner, AnEntryThatDoesNotParseOrAForcedPlanLeavesTheDatabaseAside) {
 
 TEST(CpuTuner, ACurvedProblemIsAClassOfItsOwnAndStraightSidedKeysStayAsTheyWere) {
   // curved elements add their count and rules to the physics key (their own kernel, and the cuda
-  // plans' Q); without them the key is the one stored before (f9c4efae383f7379 for this problem with
-  // the key of commit dc32e67^, so tuning databases written then still apply)
+  // plans' Q); without them the key is what it was before curved elements entered it (pinned, so that
+  // tuning databases written earlier still apply)
   const Problem curved = test::curved_mixed_problem(2, 2, 7);
   Problem straight = curved;
   straight.curved.reset();
